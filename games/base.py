@@ -1,0 +1,321 @@
+"""The engine interface shared by all five games (see shared/DESIGN.md).
+
+A game state is a plain JSON-safe ``dict``. Engines never mutate a state they
+were given: ``apply`` copies first. ``dump``/``load`` are therefore exact JSON
+round trips, and two states are equal when their dicts are equal.
+
+Every state holds at least::
+
+    {"game": <engine id>, "players": n, "options": {...}, "rng": <int>,
+     "phase": <str>, ...}
+
+Concepts an engine provides beyond DESIGN.md, used by the conformance suite
+(``games/testing.py``) and by the Django side:
+
+- ``zones(s)``: every card location, ``{"hand:0": [...], "stock": [...], ...}``.
+  Zone names ``hand:<seat>`` and ``stock`` are secret by default; the union of
+  all zones is always the multiset of cards in play (cards are conserved).
+- ``hidden(s, seat)``: the card ids ``seat`` must not see (``None`` = public).
+- ``rank_keys`` in ``TableResult.details``: one list per seat, bigger is
+  better, whose competition ranking is ``ranks`` (the ranks follow from the
+  figures and the game's tie-breaks).
+
+Error and label texts are English; they are marked with ``_`` (a no-op here)
+so Django's ``makemessages`` extracts them and the web UI translates them.
+A ``Problem`` keeps its template and parameters apart for the same reason.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from games import rng
+
+
+def _(text: str) -> str:
+    """Mark a string for translation; the Django side translates it."""
+    return text
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow in this state; the message says why."""
+
+
+class DeckError(ValueError):
+    """A deck file or card list that can't be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One inconsistency found on a paper sheet.
+
+    ``code`` is stable (tests and translations key on it), ``fields`` names the
+    sheet fields concerned, ``template`` is the English message with ``{name}``
+    placeholders filled from ``params``.
+    """
+
+    code: str
+    fields: tuple[str, ...]
+    template: str
+    params: dict = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        return self.template.format(**self.params)
+
+    def as_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "fields": list(self.fields),
+            "message": self.message,
+            "template": self.template,
+            "params": self.params,
+        }
+
+
+class SheetError(ValueError):
+    """A paper sheet that can't be true; ``problems`` lists everything found."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("; ".join(p.message for p in self.problems))
+
+
+@dataclass
+class TableResult:
+    """How a table ended: ``ranks`` (1 = best, ties share, competition style),
+    ``figures`` (the game's figure per seat) and game-specific ``details``."""
+
+    ranks: list[int]
+    figures: list[Any]
+    details: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"ranks": self.ranks, "figures": self.figures, "details": self.details}
+
+
+def rank_by(keys: list) -> list[int]:
+    """Competition ranking of per-seat keys, bigger is better: [5, 9, 5] -> [2, 1, 2]."""
+    return [1 + sum(1 for other in keys if other > k) for k in keys]
+
+
+#: The record entry for "the tournament clock called time" (seat -1).
+TIME_CALLED = (-1, "call_time")
+
+
+@dataclass
+class Record:
+    """A game as its setup and its actions: how digital tables are stored.
+    ``actions`` holds ``(seat, action)`` pairs and ``TIME_CALLED``."""
+
+    game: str
+    players: int
+    seed: int
+    options: dict = field(default_factory=dict)
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+    def replay(self):
+        """The state after every action of this record, applied in order."""
+        engine = get_engine_by_id(self.game)
+        s = engine.new_game(self.players, self.seed, self.options)
+        for seat, action in self.actions:
+            if (seat, action) == TIME_CALLED:
+                s = engine.call_time(s)
+            else:
+                s = engine.apply(s, seat, action)
+        return s
+
+    def as_dict(self) -> dict:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "seed": self.seed,
+            "options": self.options,
+            "actions": [[seat, action] for seat, action in self.actions],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Record:
+        return cls(
+            game=d["game"],
+            players=d["players"],
+            seed=d["seed"],
+            options=d.get("options") or {},
+            actions=[(int(a), str(b)) for a, b in d.get("actions", [])],
+        )
+
+
+def get_engine_by_id(game_id: str) -> Engine:
+    from games import get_engine
+
+    return get_engine(game_id)
+
+
+class Bot(Protocol):
+    """A player program. It sees only its seat's view and legal actions."""
+
+    name: str
+
+    def choose(self, view: dict, legal: list[str]) -> str: ...
+
+
+class RandomBot:
+    """Chooses uniformly among the legal actions; deterministic for a seed."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self._s = {"rng": rng.seed_state(seed)}
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        return legal[rng.randrange(self._s, len(legal))]
+
+
+class Engine:
+    """Base class of the five engines. Subclasses set the class attributes and
+    implement the methods that raise ``NotImplementedError``."""
+
+    id: str = ""
+    name: str = ""
+    min_players: int = 2
+    max_players: int = 6
+    #: What players do when the tournament clock calls time (printed on sheets).
+    time_called_text: str = ""
+    #: The figure's name on sheets and standings, e.g. "cards held".
+    figure_label: str = ""
+
+    def options_schema(self) -> list[dict]:
+        """Game options a tournament may set, as sheet-style fields (see
+        ``games/sheets.py``), e.g. which deck. Default: none."""
+        return []
+
+    def default_options(self) -> dict:
+        return {}
+
+    def teams(self, players: int, options: dict | None = None) -> list[list[int]] | None:
+        """Seats that play as one team, or None when the game has no teams here."""
+        return None
+
+    # -- setup ---------------------------------------------------------------
+    def deck(self, players: int, options: dict | None = None) -> list[dict]:
+        raise NotImplementedError
+
+    def new_game(self, players: int, seed: int, options: dict | None = None) -> dict:
+        raise NotImplementedError
+
+    def check_players(self, players: int) -> None:
+        if not isinstance(players, int) or not (self.min_players <= players <= self.max_players):
+            raise ValueError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+
+    def check_stack(self, stack: list[str], deck: list[dict]) -> list[str]:
+        """Validate ``options["stack"]``: exactly the ids of the cards in play."""
+        ids = [c["id"] for c in deck]
+        if sorted(stack) != sorted(ids):
+            missing = sorted(set(ids) - set(stack))
+            extra = sorted(set(stack) - set(ids))
+            raise ValueError(
+                f"stack must list every card in play exactly once "
+                f"(missing: {missing[:5]}, unknown or repeated: {extra[:5]})"
+            )
+        return list(stack)
+
+    # -- play ----------------------------------------------------------------
+    def to_act(self, s: dict) -> list[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, s: dict, seat: int) -> list[str]:
+        raise NotImplementedError
+
+    def apply(self, s: dict, seat: int, action: str) -> dict:
+        """Check and apply; returns a new state. Subclasses implement ``_apply``
+        on a private copy, raising ``IllegalAction`` with the reason."""
+        if seat not in self.to_act(s):
+            if self.is_over(s):
+                raise IllegalAction("the game is over")
+            raise IllegalAction(f"seat {seat} is not to act now")
+        legal = self.legal_actions(s, seat)
+        if action not in legal:
+            raise IllegalAction(self.explain_illegal(s, seat, action))
+        s2 = self.copy(s)
+        self._apply(s2, seat, action)
+        return s2
+
+    def _apply(self, s: dict, seat: int, action: str) -> None:
+        raise NotImplementedError
+
+    def explain_illegal(self, s: dict, seat: int, action: str) -> str:
+        """Why ``action`` is not legal; engines override for precise reasons."""
+        return f"{action!r} is not a legal action for seat {seat} now"
+
+    def view(self, s: dict, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def is_over(self, s: dict) -> bool:
+        return s["phase"] == "over"
+
+    def result(self, s: dict) -> TableResult:
+        raise NotImplementedError
+
+    # -- time ----------------------------------------------------------------
+    def call_time(self, s: dict) -> dict:
+        raise NotImplementedError
+
+    def finish(self, s: dict, bot: Bot | None = None) -> dict:
+        """Play out what ``call_time`` (or the game) left open, with ``bot``
+        choosing for every seat from that seat's view only."""
+        bot = bot or RandomBot(0)
+        guard = 0
+        while not self.is_over(s):
+            seats = self.to_act(s)
+            if not seats:
+                raise RuntimeError(f"{self.id}: no seat to act but the game is not over")
+            seat = seats[0]
+            action = bot.choose(self.view(s, seat), self.legal_actions(s, seat))
+            s = self.apply(s, seat, action)
+            guard += 1
+            if guard > 100_000:
+                raise RuntimeError(f"{self.id}: finish did not end")
+        return s
+
+    # -- serialisation ------------------------------------------------------
+    def copy(self, s: dict) -> dict:
+        return copy.deepcopy(s)
+
+    def dump(self, s: dict) -> dict:
+        return json.loads(json.dumps(s))
+
+    def load(self, d: dict) -> dict:
+        s = json.loads(json.dumps(d))
+        if s.get("game") != self.id:
+            raise ValueError(f"not a {self.id} state")
+        return s
+
+    # -- cards ----------------------------------------------------------------
+    def zones(self, s: dict) -> dict[str, list[str]]:
+        raise NotImplementedError
+
+    def hidden(self, s: dict, seat: int | None) -> set[str]:
+        """Card ids ``seat`` must not see: other hands and the stock."""
+        out: set[str] = set()
+        for name, cards in self.zones(s).items():
+            if name == "stock" or (name.startswith("hand:") and name != f"hand:{seat}"):
+                out.update(cards)
+        return out
+
+    # -- paper ---------------------------------------------------------------
+    def sheet_schema(self, players: int, options: dict | None = None) -> list[dict]:
+        raise NotImplementedError
+
+    def check_sheet(self, players: int, sheet: dict, options: dict | None = None) -> TableResult:
+        raise NotImplementedError
+
+    # -- bots -----------------------------------------------------------------
+    def bots(self) -> dict[str, type]:
+        """Bot classes by name; every engine has at least "random" and "smart"."""
+        return {"random": RandomBot}
