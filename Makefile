@@ -1,0 +1,46 @@
+# Turnierleiter: `make run` and `make test` do all the set-up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+PYTEST_ARGS ?=
+
+.PHONY: install run test lint format bench migrate messages clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+# web + Celery worker + beat on SQLite and the filesystem broker (no server needed)
+run: migrate
+	$(PY) manage.py demo --first-start
+	$(PY) manage.py runall
+
+test: install
+	$(PY) -m pytest -n auto $(PYTEST_ARGS)
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+format: install
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+bench: install
+	@for f in tests/bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+# after changing translatable strings (needs GNU gettext); the .po/.mo files are committed
+messages: install
+	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=var --ignore=tests
+	$(PY) manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) var staticfiles

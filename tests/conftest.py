@@ -1,0 +1,61 @@
+"""Shared fixtures.
+
+Tests that need a real service (PostgreSQL, Redis, Chromium) are skipped with
+a reason starting "missing service" when it is not configured; with
+TURNIERLEITER_REQUIRE_SERVICES=1 (set by .ci/run) they fail instead.
+"""
+
+import os
+import shutil
+
+import pytest
+
+
+def missing_service(what: str):
+    reason = f"missing service: {what}"
+    if os.environ.get("TURNIERLEITER_REQUIRE_SERVICES"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def require_postgres(settings):
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        missing_service("PostgreSQL (set DATABASE_URL=postgres://...)")
+
+
+@pytest.fixture
+def require_redis():
+    if not os.environ.get("REDIS_URL"):
+        missing_service("Redis (set REDIS_URL=redis://127.0.0.1:6379/15)")
+    return os.environ["REDIS_URL"]
+
+
+@pytest.fixture
+def organizer(django_user_model):
+    return django_user_model.objects.create_user("orga", password="pw-orga-12345")
+
+
+@pytest.fixture
+def other_user(django_user_model):
+    return django_user_model.objects.create_user("other", password="pw-other-12345")
+
+
+@pytest.fixture
+def tournament(organizer):
+    from tournaments import services
+
+    return services.tournament_create(owner=organizer, name="Herbstturnier", game="quartett")
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    path = shutil.which("chromium")
+    if not path:
+        missing_service("chromium (apt-get install chromium)")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

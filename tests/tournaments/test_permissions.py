@@ -1,0 +1,136 @@
+"""Every organizer view refuses anonymous visitors and users of other
+tournaments — checked over the whole URL list, not a hand-picked few."""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from tournaments import services
+from tournaments.permissions import OWNER
+
+PUBLIC = {"home", "tournament_public", "signup", "login", "logout", "set_language"}
+PASSWORD_RESET = {
+    "password_reset",
+    "password_reset_done",
+    "password_reset_confirm",
+    "password_reset_complete",
+}
+
+
+def named_patterns(resolver=None, prefix=""):
+    resolver = resolver or get_resolver()
+    for p in resolver.url_patterns:
+        if isinstance(p, URLResolver):
+            if p.namespace == "admin":
+                continue
+            yield from named_patterns(p, prefix + str(p.pattern))
+        elif isinstance(p, URLPattern) and p.name:
+            yield p
+
+
+def tournament_patterns():
+    return [
+        p for p in named_patterns() if "tournament_id" in str(p.pattern) and p.name not in PUBLIC
+    ]
+
+
+@pytest.fixture
+def world(tournament, organizer, other_user, django_user_model):
+    player = services.player_add(tournament=tournament, by=organizer, name="Anna")
+    keeper = django_user_model.objects.create_user("keeper", password="pw-keeper-12345")
+    services.scorekeeper_add(tournament=tournament, username="keeper")
+    other_t = services.tournament_create(owner=other_user, name="Fremd", game="quartett")
+    return {"t": tournament, "player": player, "keeper": keeper, "other_t": other_t}
+
+
+def url_for(pattern, world):
+    kwargs = {"tournament_id": world["t"].pk}
+    route = str(pattern.pattern)
+    if "player_id" in route:
+        kwargs["player_id"] = world["player"].pk
+    if "user_id" in route:
+        kwargs["user_id"] = world["keeper"].pk
+    return reverse(pattern.name, kwargs=kwargs)
+
+
+def test_the_url_list_is_covered():
+    names = {p.name for p in tournament_patterns()}
+    assert {
+        "tournament_detail",
+        "tournament_edit",
+        "player_list",
+        "player_import",
+        "player_drop",
+        "scorekeepers",
+    } <= names
+    every = {p.name for p in named_patterns()}
+    unchecked = (
+        every
+        - names
+        - PUBLIC
+        - PASSWORD_RESET
+        - {"tournament_list", "tournament_create", "password_change", "password_change_done"}
+    )
+    assert not unchecked, f"views without a permission test: {unchecked}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_anonymous_visitors_go_to_login(client, world, method):
+    for pattern in tournament_patterns():
+        url = url_for(pattern, world)
+        response = getattr(client, method)(url)
+        assert response.status_code == 302, url
+        assert response.url.startswith(reverse("login")), url
+    for name in ("tournament_list", "tournament_create"):
+        response = getattr(client, method)(reverse(name))
+        assert response.status_code == 302 and response.url.startswith(reverse("login"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_users_of_other_tournaments_are_refused(client, world, other_user, method):
+    client.force_login(other_user)
+    for pattern in tournament_patterns():
+        url = url_for(pattern, world)
+        response = getattr(client, method)(url)
+        assert response.status_code == 403, url
+    assert world["t"].players.count() == 1
+    assert world["t"].scorekeepers.count() == 1
+
+
+@pytest.mark.django_db
+def test_scorekeeper_reaches_staff_views_but_not_owner_views(client, world):
+    client.force_login(world["keeper"])
+    for pattern in tournament_patterns():
+        url = url_for(pattern, world)
+        response = client.get(url)
+        owner_only = pattern.callback.required_role == OWNER
+        if owner_only:
+            assert response.status_code == 403, url
+        else:
+            assert response.status_code in (200, 405), url
+
+
+@pytest.mark.django_db
+def test_scorekeeper_of_a_is_refused_in_b(client, world, django_user_model):
+    client.force_login(world["keeper"])
+    other = world["other_t"]
+    for name in ("tournament_detail", "player_list"):
+        assert client.get(reverse(name, args=[other.pk])).status_code == 403
+
+
+@pytest.mark.django_db
+def test_owner_reaches_every_view(client, world, organizer):
+    client.force_login(organizer)
+    for pattern in tournament_patterns():
+        url = url_for(pattern, world)
+        assert client.get(url).status_code in (200, 405), url
+
+
+@pytest.mark.django_db
+def test_hidden_tournament_has_no_public_page(client, tournament):
+    url = reverse("tournament_public", args=[tournament.pk])
+    assert client.get(url).status_code == 200
+    tournament.public = False
+    tournament.save()
+    assert client.get(url).status_code == 404

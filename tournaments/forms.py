@@ -1,0 +1,196 @@
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import ENGINES, DeckError
+from tournaments.models import TIEBREAKS, Player, Tournament, game_choices
+
+SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
+MAX_DECK_BYTES = 512 * 1024
+
+
+class TournamentForm(forms.ModelForm):
+    """Create/edit a tournament. Game options come from the engine's
+    ``options_schema``; a deck file (JSON) replaces the shipped deck."""
+
+    game = forms.ChoiceField(label=_("game"), choices=game_choices)
+    allowed_sizes = forms.TypedMultipleChoiceField(
+        label=_("allowed table sizes"),
+        choices=SIZE_CHOICES,
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text=_("Leave empty for the game's usual sizes."),
+    )
+    table_size = forms.TypedChoiceField(
+        label=_("preferred table size"), choices=SIZE_CHOICES, coerce=int, required=False
+    )
+    deck_file = forms.FileField(
+        label=_("own deck (JSON file)"),
+        required=False,
+        help_text=_("Optional: your own card list in the game's deck format."),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "game",
+            "rounds",
+            "round_minutes",
+            "table_size",
+            "allowed_sizes",
+            "team_mode",
+            "points_scheme",
+            "public",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        current = self.instance.tiebreaks if self.instance.pk else []
+        tb_choices = [("", "—"), *TIEBREAKS]
+        for i in range(len(TIEBREAKS)):
+            self.fields[f"tiebreak_{i + 1}"] = forms.ChoiceField(
+                label=_("tiebreak %(n)s") % {"n": i + 1},
+                choices=tb_choices,
+                required=False,
+                initial=current[i] if i < len(current) else "",
+            )
+        self.fields["rounds"].min_value = 1
+        self.fields["rounds"].widget.attrs["min"] = 1
+        self.fields["round_minutes"].widget.attrs["min"] = 1
+
+    def clean_rounds(self):
+        rounds = self.cleaned_data["rounds"]
+        if not 1 <= rounds <= 30:
+            raise forms.ValidationError(gettext("Between 1 and 30 rounds."))
+        return rounds
+
+    def clean_round_minutes(self):
+        minutes = self.cleaned_data["round_minutes"]
+        if not 1 <= minutes <= 600:
+            raise forms.ValidationError(gettext("Between 1 and 600 minutes."))
+        return minutes
+
+    def clean(self):
+        data = super().clean()
+        from tournaments.services import game_defaults
+
+        game = data.get("game")
+        if game not in ENGINES:
+            return data
+        defaults = game_defaults(game)
+        if not data.get("allowed_sizes"):
+            data["allowed_sizes"] = defaults["allowed_sizes"]
+        if not data.get("table_size"):
+            data["table_size"] = defaults["table_size"]
+        order = [data.get(f"tiebreak_{i + 1}") for i in range(len(TIEBREAKS))]
+        order = [t for t in order if t]
+        if len(set(order)) != len(order):
+            self.add_error("tiebreak_1", gettext("Each tiebreak may appear only once."))
+        data["tiebreaks"] = order or defaults["tiebreaks"]
+        options = dict(self.instance.game_options or {}) if self.instance.game == game else {}
+        options = {**defaults["game_options"], **options}
+        upload = data.get("deck_file")
+        if upload:
+            options["deck"] = self._read_deck(game, upload)
+        data["game_options"] = options
+        return data
+
+    def _read_deck(self, game, upload):
+        parse = getattr(__import__(f"games.{game}", fromlist=["parse_deck"]), "parse_deck", None)
+        if parse is None:
+            self.add_error("deck_file", gettext("This game has no own decks."))
+            return None
+        if upload.size > MAX_DECK_BYTES:
+            self.add_error("deck_file", gettext("The deck file is larger than 512 KB."))
+            return None
+        try:
+            data = json.loads(upload.read().decode("utf-8"))
+            parse(data)
+        except UnicodeDecodeError:
+            self.add_error("deck_file", gettext("The deck file is not UTF-8 text."))
+        except json.JSONDecodeError as exc:
+            self.add_error(
+                "deck_file",
+                gettext("The deck file is not valid JSON (line %(line)s).") % {"line": exc.lineno},
+            )
+        except (DeckError, ValueError, TypeError, KeyError) as exc:
+            self.add_error("deck_file", gettext("The deck can't be used: %(why)s") % {"why": exc})
+        else:
+            return data
+        return None
+
+    def _post_clean(self):
+        data = self.cleaned_data
+        for key in ("tiebreaks", "game_options", "allowed_sizes", "table_size"):
+            if key in data:
+                setattr(self.instance, key, data[key])
+        super()._post_clean()
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "club", "rating", "birth_year", "team"]
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.instance.tournament = tournament
+        if tournament.team_mode:
+            self.fields["team"].queryset = tournament.teams.all()
+        else:
+            del self.fields["team"]
+
+
+class PlayerImportForm(forms.Form):
+    file = forms.FileField(label=_("CSV file"), required=False)
+    text = forms.CharField(
+        label=_("or paste the list"),
+        required=False,
+        widget=forms.Textarea(
+            attrs={"rows": 8, "placeholder": "Anna Beispiel, SK Musterstadt, 1500, 2001"}
+        ),
+        help_text=_(
+            "One player per line: name, club, rating, birth year (club and the rest optional)."
+        ),
+    )
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload:
+            if upload.size > 2 * 1024 * 1024:
+                raise forms.ValidationError(gettext("The file is larger than 2 MB."))
+            raw = upload.read()
+            for encoding in ("utf-8-sig", "cp1252"):
+                try:
+                    data["content"] = raw.decode(encoding)
+                    break
+                except UnicodeDecodeError:
+                    continue
+        else:
+            data["content"] = data.get("text") or ""
+        if not data["content"].strip():
+            raise forms.ValidationError(gettext("Choose a file or paste a list."))
+        return data
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=_("team name"), max_length=200)
+    first = forms.ModelChoiceField(label=_("first player"), queryset=Player.objects.none())
+    second = forms.ModelChoiceField(label=_("second player"), queryset=Player.objects.none())
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        free = tournament.players.filter(team__isnull=True)
+        self.fields["first"].queryset = free
+        self.fields["second"].queryset = free
+
+
+class ScorekeeperForm(forms.Form):
+    username = forms.CharField(label=_("username"), max_length=150)

@@ -1,0 +1,168 @@
+"""Writes: every change to tournaments and players goes through here.
+
+Keyword-only arguments, one transaction each; a refused change raises
+``ServiceError`` with a translated message and changes nothing.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from games import ENGINES
+from tournaments.models import DEFAULT_TIEBREAKS, Player, PlayerEvent, Team, Tournament
+from tournaments.player_import import ImportRow
+
+
+class ServiceError(Exception):
+    """A change the rules of the tournament refuse; the message says why."""
+
+
+def game_defaults(game: str) -> dict:
+    """Sensible tournament settings for a game: tables of 4 where the game
+    allows it, one size either side allowed, the game's default options."""
+    engine = ENGINES[game]
+    lo, hi = engine.min_players, engine.max_players
+    preferred = min(max(4, lo), hi)
+    allowed = list(range(max(lo, preferred - 1), min(hi, preferred + 1) + 1))
+    return {
+        "table_size": preferred,
+        "allowed_sizes": allowed,
+        "game_options": engine.default_options(),
+        "tiebreaks": list(DEFAULT_TIEBREAKS),
+        "points_scheme": "placement",
+    }
+
+
+@transaction.atomic
+def tournament_create(*, owner, name: str, game: str, **fields) -> Tournament:
+    values = game_defaults(game)
+    values.update({k: v for k, v in fields.items() if v is not None})
+    tournament = Tournament(owner=owner, name=name, game=game, **values)
+    tournament.full_clean()
+    tournament.save()
+    return tournament
+
+
+def _log(player: Player, kind: str, by) -> None:
+    PlayerEvent.objects.create(player=player, kind=kind, by=by if by and by.pk else None)
+
+
+@transaction.atomic
+def players_import(*, tournament: Tournament, rows: list[ImportRow], by) -> list[Player]:
+    """Save an import that ``parse_players`` found valid, all or nothing."""
+    late = _next_round(tournament)
+    players = [
+        Player(
+            tournament=tournament,
+            name=r.name,
+            club=r.club,
+            rating=r.rating,
+            birth_year=r.birth_year,
+            first_round=late,
+        )
+        for r in rows
+    ]
+    try:
+        with transaction.atomic():
+            created = Player.objects.bulk_create(players)
+    except IntegrityError:
+        raise ServiceError(_("Some of these players were registered meanwhile.")) from None
+    if late > 1:
+        for p in Player.objects.filter(tournament=tournament, first_round=late):
+            _log(p, "late_entry", by)
+    return created
+
+
+def _next_round(tournament: Tournament) -> int:
+    last = tournament.round_set.order_by("-number").values_list("number", flat=True).first()
+    return (last or 0) + 1
+
+
+@transaction.atomic
+def player_add(*, tournament: Tournament, by, **fields) -> Player:
+    """Register one player; after round 1 has been seated he is a late entry."""
+    player = Player(tournament=tournament, first_round=_next_round(tournament), **fields)
+    player.full_clean()
+    player.save()
+    if player.late_entry:
+        _log(player, "late_entry", by)
+    return player
+
+
+@transaction.atomic
+def player_remove(*, player: Player, by) -> None:
+    if player.tournament.has_started:
+        raise ServiceError(
+            _("%(name)s has played in this tournament: drop him instead of removing him.")
+            % {"name": player.name}
+        )
+    player.delete()
+
+
+@transaction.atomic
+def player_set_checked_in(*, player: Player, checked_in: bool, by) -> Player:
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.dropped and checked_in:
+        raise ServiceError(_("%(name)s has dropped out: re-add him first.") % {"name": player.name})
+    if player.checked_in != checked_in:
+        player.checked_in = checked_in
+        player.save(update_fields=["checked_in"])
+        _log(player, "check_in" if checked_in else "check_out", by)
+    return player
+
+
+@transaction.atomic
+def player_drop(*, player: Player, by) -> Player:
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not player.dropped:
+        player.dropped = True
+        player.checked_in = False
+        player.save(update_fields=["dropped", "checked_in"])
+        _log(player, "drop", by)
+    return player
+
+
+@transaction.atomic
+def player_readd(*, player: Player, by) -> Player:
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.dropped:
+        player.dropped = False
+        player.save(update_fields=["dropped"])
+        _log(player, "readd", by)
+    return player
+
+
+@transaction.atomic
+def team_register(*, tournament: Tournament, name: str, members: list[Player]) -> Team:
+    if not tournament.team_mode:
+        raise ServiceError(_("This tournament is not played in teams."))
+    if len(members) != 2 or members[0].pk == members[1].pk:
+        raise ServiceError(_("A team has two different players."))
+    if any(m.tournament_id != tournament.pk for m in members):
+        raise ServiceError(_("Both players must be registered in this tournament."))
+    taken = [m.name for m in members if m.team_id]
+    if taken:
+        raise ServiceError(_("Already in a team: %(names)s") % {"names": ", ".join(sorted(taken))})
+    if Team.objects.filter(tournament=tournament, name__iexact=name).exists():
+        raise ServiceError(_("A team named %(name)s exists already.") % {"name": name})
+    team = Team.objects.create(tournament=tournament, name=name)
+    Player.objects.filter(pk__in=[m.pk for m in members]).update(team=team)
+    return team
+
+
+@transaction.atomic
+def scorekeeper_add(*, tournament: Tournament, username: str):
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise ServiceError(_("No account named %(name)s.") % {"name": username})
+    if user.pk == tournament.owner_id:
+        raise ServiceError(_("The organizer can already do everything a scorekeeper can."))
+    tournament.scorekeepers.add(user)
+    return user
+
+
+@transaction.atomic
+def scorekeeper_remove(*, tournament: Tournament, user_id: int) -> None:
+    tournament.scorekeepers.remove(user_id)

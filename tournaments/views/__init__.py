@@ -1,0 +1,1 @@
+"""Views, thin: parse → service/selector → render. Split by who uses them."""

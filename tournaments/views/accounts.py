@@ -1,0 +1,17 @@
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    """An organizer creates his account and is logged in."""
+    if request.user.is_authenticated:
+        return redirect("tournament_list")
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("tournament_list")
+    return render(request, "registration/signup.html", {"form": form})
