@@ -27,7 +27,11 @@ class TournamentForm(forms.ModelForm):
         help_text=_("Leave empty for the game's usual sizes."),
     )
     table_size = forms.TypedChoiceField(
-        label=_("preferred table size"), choices=SIZE_CHOICES, coerce=int, required=False
+        label=_("preferred table size"),
+        choices=[("", _("the game's usual size")), *SIZE_CHOICES],
+        coerce=int,
+        empty_value=None,
+        required=False,
     )
     deck_file = forms.FileField(
         label=_("own deck (JSON file)"),

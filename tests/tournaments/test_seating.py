@@ -1,0 +1,303 @@
+"""Seating: guarantees on small cases, bad requests, rotation, teams, determinism."""
+
+import itertools
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tournaments.seating import SeatingError, mixing_plan, mixing_round, plan_sizes, seat
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def req(n, size=4, **kw):
+    players = kw.pop("players", None) or [{"id": i, "score": n - i} for i in range(n)]
+    return {"players": players, "met": kw.pop("met", []), "table_size": size, **kw}
+
+
+def pairs_of(tables):
+    return {frozenset(p) for t in tables for p in itertools.combinations(t, 2)}
+
+
+def check_valid(request, answer):
+    ids = [p["id"] for p in request["players"]]
+    seated = [x for t in answer["tables"] for x in t] + answer["byes"]
+    assert sorted(map(str, seated)) == sorted(map(str, ids))
+    allowed = request.get("allowed_sizes") or [request["table_size"]]
+    assert all(len(t) in allowed for t in answer["tables"])
+
+
+# ---------------------------------------------------------------- 2 players
+
+
+def test_pairs_avoid_rematches_and_mix_least():
+    # 8 players, scores 3,3,2,2,2,1,1,0; 0-1 and 2-3 met before
+    scores = [3, 3, 2, 2, 2, 1, 1, 0]
+    players = [{"id": i, "score": s} for i, s in enumerate(scores)]
+    a = seat(req(8, 2, players=players, met=[[0, 1], [2, 3]]))
+    assert a["stats"]["repeat_pairs"] == 0
+    assert pairs_of(a["tables"]).isdisjoint({frozenset((0, 1)), frozenset((2, 3))})
+    assert a["stats"]["mixed_pairs_lower_bound"] == 2
+    # 0 and 1 cannot meet: one more mixed pair than the bound is the best possible
+    assert a["stats"]["mixed_pairs"] == 3
+
+
+def test_pairs_reach_mixed_lower_bound():
+    scores = [5, 4, 4, 4, 3, 3, 2, 2, 2, 2, 1, 0]
+    players = [{"id": i, "score": s} for i, s in enumerate(scores)]
+    a = seat(req(12, 2, players=players))
+    assert a["stats"]["mixed_pairs"] == a["stats"]["mixed_pairs_lower_bound"] == 2
+
+
+def test_pairs_rematch_only_when_unavoidable():
+    a = seat(req(2, 2, met=[[0, 1]]))
+    assert a["tables"] and a["stats"]["repeat_pairs"] == 1
+
+
+def test_bye_goes_to_bottom_then_rotates():
+    players = [{"id": i, "score": 10 - i} for i in range(7)]
+    a = seat(req(7, 2, players=players, byes=True))
+    assert a["byes"] == [6]
+    players[6]["byes"] = 1
+    a = seat(req(7, 2, players=players, byes=True))
+    assert a["byes"] == [5]
+
+
+def test_odd_without_byes_is_impossible():
+    with pytest.raises(SeatingError, match="impossible table sizes"):
+        seat(req(7, 2))
+
+
+# ---------------------------------------------------------------- 3-6 players
+
+
+def test_groups_by_standings_without_repeats():
+    a = seat(req(8, 4, met=[[0, 1]]))
+    assert a["stats"]["repeat_pairs"] == 0
+    assert frozenset((0, 1)) not in pairs_of(a["tables"])
+    assert all(len(t) == 4 for t in a["tables"])
+
+
+def test_groups_chunk_standings_when_free():
+    players = [{"id": i, "score": s} for i, s in enumerate([9, 9, 9, 9, 5, 5, 5, 5, 1, 1, 1, 1])]
+    a = seat(req(12, 4, players=players))
+    assert sorted(sorted(t) for t in a["tables"]) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+    assert a["stats"]["score_range_sum"] == a["stats"]["score_range_lower_bound"] == 0
+
+
+def test_plan_sizes():
+    assert plan_sizes(1002, [3, 4], 4) == ([4] * 249 + [3] * 2, 0)
+    assert plan_sizes(10, [3, 4, 5], 4) == ([4, 3, 3], 0)
+    assert plan_sizes(10, [4], 4, byes=True) == ([4, 4], 2)
+    with pytest.raises(SeatingError, match="impossible"):
+        plan_sizes(10, [4], 4)
+
+
+def test_small_tables_to_bottom_then_rotate():
+    players = [{"id": i, "score": 20 - i} for i in range(11)]
+    a = seat(req(11, 4, players=players, allowed_sizes=[3, 4]))
+    small = next(t for t in a["tables"] if len(t) == 3)
+    assert sorted(small) == [8, 9, 10]
+    for p in players[8:]:
+        p["small_tables"] = 1
+    a = seat(req(11, 4, players=players, allowed_sizes=[3, 4]))
+    small = next(t for t in a["tables"] if len(t) == 3)
+    assert sorted(small) == [5, 6, 7]
+
+
+def test_byes_for_groups():
+    a = seat(req(10, 4, byes=True))
+    assert sorted(a["byes"]) == [8, 9]
+
+
+def test_seat_order_rotates_the_lead():
+    players = [{"id": i, "score": 0, "seat_history": [0, 0] if i < 3 else [1, 2]} for i in range(4)]
+    a = seat(req(4, 4, players=players))
+    assert a["tables"][0][0] == 3
+
+
+def test_teams_together_and_apart():
+    players = [{"id": i, "score": 8 - i, "team": f"t{i % 4}"} for i in range(8)]
+    a = seat(req(8, 4, players=players, teams="together"))
+    for t in a["tables"]:
+        assert len({i % 4 for i in t}) == 2
+    a = seat(req(8, 4, players=players, teams="apart"))
+    for t in a["tables"]:
+        assert len({i % 4 for i in t}) == 4
+    assert a["stats"]["apart_violations"] == 0
+    clubs = [{"id": i, "score": 0, "club": "A" if i < 2 else f"c{i}"} for i in range(8)]
+    a = seat(req(8, 4, players=clubs, teams="apart"))
+    assert frozenset((0, 1)) not in pairs_of(a["tables"])
+
+
+def test_late_entry_and_drop():
+    base = req(12, 4, met=[[0, 1], [2, 3], [4, 5]])
+    a = seat(base)
+    # drop player 11, add a late entry 99 with score 0 and no history
+    players = [p for p in base["players"] if p["id"] != 11] + [{"id": 99, "score": 0}]
+    b = seat({**base, "players": players})
+    check_valid({**base, "players": players}, b)
+    assert b["stats"]["repeat_pairs"] == 0
+    assert a["stats"]["repeat_pairs"] == 0
+
+
+def test_determinism_per_seed():
+    players = [{"id": i, "score": i % 5} for i in range(40)]
+    met = [[i, (i * 7 + 3) % 40] for i in range(40) if i != (i * 7 + 3) % 40]
+    for mode in ("swiss", "mixing", "random"):
+        r = req(40, 4, players=players, met=met, mode=mode, seed=3)
+        a, b = seat(r), seat(json.loads(json.dumps(r)))
+        assert a["tables"] == b["tables"]
+    r1 = seat(req(40, 4, players=players, mode="random", seed=1))
+    r2 = seat(req(40, 4, players=players, mode="random", seed=2))
+    assert r1["tables"] != r2["tables"]
+
+
+# ---------------------------------------------------------------- mixing
+
+
+def repeat_free_rounds(plan):
+    seen, r = set(), 0
+    for rnd in plan:
+        ps = [frozenset(p) for t in rnd for p in itertools.combinations(t, 2)]
+        if len(set(ps)) != len(ps) or seen & set(ps):
+            break
+        seen |= set(ps)
+        r += 1
+    return r
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(9, 4), (16, 5), (32, 9), (64, 21)])
+def test_mixing_plans_resolvable_designs(n, rounds):
+    size = 3 if n == 9 else 4
+    plan = mixing_plan(range(n), size, rounds, seed=1)
+    assert repeat_free_rounds(plan) == rounds
+    for rnd in plan:
+        assert sorted(x for t in rnd for x in t) == list(range(n))
+
+
+def test_mixing_round_by_request_follows_plan():
+    ids = list(range(16))
+    met = []
+    for r in range(1, 6):
+        a = seat(
+            req(
+                16,
+                4,
+                players=[{"id": i, "score": 0} for i in ids],
+                met=met,
+                mode="mixing",
+                rounds=5,
+                round=r,
+                seed=7,
+            )
+        )
+        assert a["stats"]["planned"] and a["stats"]["repeat_pairs"] == 0
+        assert sorted(map(sorted, a["tables"])) == sorted(
+            map(sorted, mixing_round(ids, 4, 5, r, met, seed=7))
+        )
+        met += [list(p) for t in a["tables"] for p in itertools.combinations(t, 2)]
+
+
+def test_mixing_round_none_when_history_differs():
+    assert mixing_round(range(16), 4, 5, 2, met=[[0, 1]] + [[0, x] for x in range(2, 16)]) is None
+
+
+# ---------------------------------------------------------------- bad requests
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        (req(8, 4, met=[[0, 77]]), "unknown player id 77"),
+        (req(4, 4, players=[{"id": 1}, {"id": 1}, {"id": 2}, {"id": 3}]), "duplicate player id 1"),
+        (req(9, 4), "impossible table sizes"),
+        (req(1, 2), "too few players"),
+        (req(3, 4), "too few players"),
+        (req(8, 7), "table_size"),
+        (req(8, 4, allowed_sizes=[3, 5]), "not among allowed_sizes"),
+        (req(8, 4, mode="chaos"), "mode"),
+        (req(8, 4, teams="mixed"), "teams"),
+        (req(8, 4, met=[[0, 0]]), "names one player twice"),
+        ({"players": "x", "table_size": 4}, "players must be a list"),
+    ],
+)
+def test_bad_requests(request_, message):
+    with pytest.raises(SeatingError, match=message):
+        seat(request_)
+
+
+def run_cli(payload):
+    return subprocess.run(
+        [sys.executable, "-m", "tournaments.seating"],
+        input=payload,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def test_cli_ok_and_bad():
+    p = run_cli(json.dumps(req(8, 4)))
+    assert p.returncode == 0, p.stderr
+    assert len(json.loads(p.stdout)["tables"]) == 2
+    p = run_cli(json.dumps(req(8, 4, met=[[0, 77]])))
+    assert p.returncode == 2
+    assert "unknown player id 77" in p.stderr
+    assert "error" in json.loads(p.stdout)
+    p = run_cli("{not json")
+    assert p.returncode == 2 and "JSON" in p.stderr
+
+
+# ---------------------------------------------------------------- properties
+
+
+@st.composite
+def requests(draw):
+    allowed = sorted(draw(st.sets(st.integers(2, 6), min_size=1, max_size=3)))
+    size = draw(st.sampled_from(allowed))
+    n = draw(st.integers(max(allowed), 40))
+    scores = draw(st.lists(st.integers(0, 6), min_size=n, max_size=n))
+    players = [{"id": i, "score": s} for i, s in enumerate(sorted(scores, reverse=True))]
+    teams = draw(st.sampled_from([None, "apart", "together"]))
+    if teams:
+        for p in players:
+            if draw(st.booleans()):
+                p["team"] = f"t{p['id'] // 2}"
+    met = draw(
+        st.lists(
+            st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda t: t[0] != t[1]),
+            max_size=3 * n,
+        )
+    )
+    return {
+        "players": players,
+        "met": [list(m) for m in met],
+        "table_size": size,
+        "allowed_sizes": allowed,
+        "byes": draw(st.booleans()),
+        "mode": draw(st.sampled_from(["swiss", "mixing", "random"])),
+        "teams": teams,
+        "seed": draw(st.integers(0, 5)),
+    }
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(requests())
+def test_every_seating_is_valid(request_):
+    try:
+        answer = seat(request_)
+    except SeatingError as exc:
+        assert "impossible table sizes" in str(exc) or "team" in str(exc)
+        return
+    check_valid(request_, answer)
+    met = Counter(frozenset(m) for m in request_["met"])
+    repeats = sum(1 for p in pairs_of(answer["tables"]) if p in met)
+    assert repeats == answer["stats"]["repeat_pairs"]
