@@ -39,7 +39,7 @@ bench: install
 
 # after changing translatable strings (needs GNU gettext); the .po/.mo files are committed
 messages: install
-	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=var --ignore=tests
+	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=var --ignore=tests --ignore=docker
 	$(PY) manage.py compilemessages --ignore=.venv
 
 clean:
