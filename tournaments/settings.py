@@ -88,6 +88,8 @@ TEMPLATES = [
     }
 ]
 
+if not os.environ.get("DATABASE_URL"):
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # the embedded default lives here
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'turnierleiter.sqlite3'}",
@@ -153,6 +155,8 @@ if _broker:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 12 * 3600}
 else:
     _queue = VAR_DIR / "broker"
+    for _sub in ("out", "processed"):
+        (_queue / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue / "out"),

@@ -21,8 +21,6 @@ class Command(BaseCommand):
 
     def handle(self, *args, addrport, **opts):
         var = settings.VAR_DIR
-        for sub in ("broker/out", "broker/processed"):
-            (var / sub).mkdir(parents=True, exist_ok=True)
         py = sys.executable
         commands = {
             "web": [py, "manage.py", "runserver", "--noreload", addrport],
