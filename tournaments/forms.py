@@ -11,6 +11,32 @@ from tournaments.models import TIEBREAKS, Player, Tournament, game_choices
 
 SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
 MAX_DECK_BYTES = 512 * 1024
+UPLOADED = "__uploaded__"
+
+
+def option_field(spec: dict, current):
+    """A form field for one of the engine's ``options_schema`` entries."""
+    label = gettext(spec["label"])
+    help_text = gettext(spec["help"]) if spec.get("help") else ""
+    required = spec.get("required", False)
+    if spec["kind"] == "choice":
+        choices = [(str(v), gettext(str(lbl))) for v, lbl in spec["choices"]]
+        if isinstance(current, dict):  # an uploaded deck
+            choices.append((UPLOADED, gettext("own deck (uploaded)")))
+            current = UPLOADED
+        return forms.ChoiceField(
+            label=label, choices=choices, required=required, initial=current, help_text=help_text
+        )
+    if spec["kind"] == "bool":
+        return forms.BooleanField(label=label, required=False, initial=current, help_text=help_text)
+    return forms.IntegerField(
+        label=label,
+        required=required,
+        initial=current,
+        min_value=spec.get("min"),
+        max_value=spec.get("max"),
+        help_text=help_text,
+    )
 
 
 class TournamentForm(forms.ModelForm):
@@ -53,8 +79,27 @@ class TournamentForm(forms.ModelForm):
             "public",
         ]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["game"].widget.attrs.update(
+            {
+                "hx-get": "",
+                "hx-trigger": "change",
+                "hx-target": "#game-options",
+                "hx-select": "#game-options",
+                "hx-swap": "outerHTML",
+                "hx-include": "this",
+            }
+        )
+        game = self.data.get("game") or game or self.instance.game or next(iter(ENGINES))
+        self.game = game if game in ENGINES else next(iter(ENGINES))
+        saved = self.instance.game_options if self.instance.game == self.game else {}
+        current_options = {**ENGINES[self.game].default_options(), **(saved or {})}
+        self.option_names = []
+        for spec in ENGINES[self.game].options_schema():
+            name = f"opt_{spec['name']}"
+            self.fields[name] = option_field(spec, current_options.get(spec["name"]))
+            self.option_names.append(name)
         current = self.instance.tiebreaks if self.instance.pk else []
         tb_choices = [("", "—"), *TIEBREAKS]
         for i in range(len(TIEBREAKS)):
@@ -99,6 +144,12 @@ class TournamentForm(forms.ModelForm):
         data["tiebreaks"] = order or defaults["tiebreaks"]
         options = dict(self.instance.game_options or {}) if self.instance.game == game else {}
         options = {**defaults["game_options"], **options}
+        if game == self.game:
+            for name in self.option_names:
+                value = data.get(name)
+                if value == UPLOADED or value in (None, ""):
+                    continue
+                options[name.removeprefix("opt_")] = value
         upload = data.get("deck_file")
         if upload:
             options["deck"] = self._read_deck(game, upload)
@@ -128,6 +179,12 @@ class TournamentForm(forms.ModelForm):
         else:
             return data
         return None
+
+    def game_option_fields(self):
+        return [self[name] for name in self.option_names]
+
+    def other_fields(self):
+        return [f for f in self if f.name not in self.option_names]
 
     def _post_clean(self):
         data = self.cleaned_data

@@ -170,3 +170,62 @@ def test_demo_command_builds_a_tournament_and_prints_the_login(capsys, settings,
 
     assert Tournament.objects.count() == 1
     assert Tournament.objects.get().players.count() == 12
+
+
+@pytest.mark.django_db
+def test_game_options_come_from_the_engine(client, organizer):
+    client.force_login(organizer)
+    response = client.get(reverse("tournament_create") + "?game=terra_trumpf")
+    html = response.content.decode()
+    assert 'name="opt_deck"' in html and 'name="opt_sheet"' in html
+    response = client.post(
+        reverse("tournament_create"),
+        {
+            "name": "TT",
+            "game": "terra_trumpf",
+            "rounds": 4,
+            "round_minutes": 60,
+            "points_scheme": "placement",
+            "opt_deck": "tiere",
+            "opt_sheet": "points",
+        },
+    )
+    assert response.status_code == 302
+    t = organizer.owned_tournaments.get()
+    assert t.game_options["sheet"] == "points"
+
+
+@pytest.mark.django_db
+def test_a_bad_deck_file_is_refused_with_its_reason(client, organizer):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(organizer)
+    bad = SimpleUploadedFile("deck.json", b'{"name": "x", "cards": [')
+    response = client.post(
+        reverse("tournament_create"),
+        {
+            "name": "Q",
+            "game": "quartett",
+            "rounds": 4,
+            "round_minutes": 60,
+            "points_scheme": "placement",
+            "deck_file": bad,
+        },
+    )
+    assert response.status_code == 200
+    assert "not valid JSON" in response.content.decode()
+    assert not organizer.owned_tournaments.exists()
+    nonsense = SimpleUploadedFile("deck.json", b'{"name": "x", "cards": []}')
+    response = client.post(
+        reverse("tournament_create"),
+        {
+            "name": "Q",
+            "game": "quartett",
+            "rounds": 4,
+            "round_minutes": 60,
+            "points_scheme": "placement",
+            "deck_file": nonsense,
+        },
+    )
+    assert "can&#x27;t be used" in response.content.decode()
+    assert not organizer.owned_tournaments.exists()

@@ -26,7 +26,7 @@ def tournament_list(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_create(request):
-    form = TournamentForm(request.POST or None, request.FILES or None)
+    form = TournamentForm(request.POST or None, request.FILES or None, game=request.GET.get("game"))
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
         tournament.owner = request.user
@@ -39,7 +39,12 @@ def tournament_create(request):
 @tournament_view(OWNER)
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request, tournament):
-    form = TournamentForm(request.POST or None, request.FILES or None, instance=tournament)
+    form = TournamentForm(
+        request.POST or None,
+        request.FILES or None,
+        instance=tournament,
+        game=request.GET.get("game"),
+    )
     if tournament.has_started:
         form.fields["game"].disabled = True
     if request.method == "POST" and form.is_valid():
