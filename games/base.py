@@ -186,6 +186,10 @@ class Engine:
     time_called_text: str = ""
     #: The figure's name on sheets and standings, e.g. "cards held".
     figure_label: str = ""
+    #: Which way play passes at the physical table, as the seed says: "left"
+    #: (clockwise) or "right" (counter-clockwise). Seats are in play order;
+    #: only printed sheets need the physical direction.
+    play_direction: str = "left"
 
     def options_schema(self) -> list[dict]:
         """Game options a tournament may set, as sheet-style fields (see

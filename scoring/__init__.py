@@ -1,0 +1,1 @@
+"""Results, tournament points, tiebreakers, standings and printing."""

@@ -1,0 +1,434 @@
+"""Score sheets: one A5 sheet per table, two per A4 page.
+
+``render_score_sheets(tournament, round_no, tables, engine_id=..., options=...,
+base_url_for_table=...)`` returns the PDF as bytes. Plain data in, bytes out
+(no Django): ``tournament`` is ``{"name": ...}``; each table is ``{"number":
+7, "players": [{"name": ...}, ...]}`` with the players in seat order (a player
+may also be a plain name string); ``base_url_for_table`` is a callable
+``table -> url`` or a list of urls in the order of ``tables``.
+
+Cut-stack order: with N tables and P = ceil(N/2) A4 pages, page k (1-based)
+holds table k on its top half and table k + P on its bottom half. Cut the
+printed stack across the middle, put the bottom halves under the top halves,
+and the A5 sheets run 1, 2, ..., N. ``two_up_order(N)`` gives those pairs.
+
+What a sheet shows: tournament, round, table number, game; the players in
+seat order with the direction of play; the game's ``sheet_schema`` fields
+(per-seat fields as a grid rows = seats x columns = fields, per-hand/group
+fields as a grid groups x (group fields, then seats), other fields as
+labelled boxes), help notes, the game's time-called instructions, the QR code
+of the table's signed entry link and a signature column.
+
+Speed: everything that is the same on every sheet of a round with the same
+table size (grid, labels, notes, instructions) is drawn once into a PDF form
+XObject and placed on each sheet; per sheet only the table number, the names
+and the QR code are drawn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+from collections.abc import Callable
+
+from reportlab import rl_config
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from scoring.printing.fonts import register_fonts
+from scoring.printing.qr import draw_qr
+
+PAGE_W, PAGE_H = A4  # portrait; each sheet is the landscape A5 half
+SHEET_W, SHEET_H = PAGE_W, PAGE_H / 2
+MARGIN = 22
+QR_SIZE = 78
+ROW_H = 17
+
+DIRECTIONS = {
+    "left": ("Play passes to the left (clockwise)", "↻"),
+    "right": ("Play passes to the right (counter-clockwise)", "↺"),
+}
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+@contextlib.contextmanager
+def binary_streams():
+    """Write PDF streams zlib-compressed without ASCII85: ReportLab's
+    pure-Python ASCII85 encoder otherwise costs more than drawing the pages."""
+    old = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = old
+
+
+def two_up_order(n: int) -> list[tuple[int, int | None]]:
+    """Indices (top, bottom) of the tables on each A4 page: page k holds k and
+    k + ceil(n/2), so a stack cut in half stays in table order."""
+    pages = math.ceil(n / 2)
+    return [(k, k + pages if k + pages < n else None) for k in range(pages)]
+
+
+def _player_name(p) -> str:
+    return p if isinstance(p, str) else str(p.get("name", ""))
+
+
+def fit_text(text: str, font: str, size: float, width: float, min_size: float = 6.5):
+    """(text, size) that fits ``width``: shrink to ``min_size``, then cut with '…'."""
+    w = stringWidth(text, font, size)
+    if w <= width:
+        return text, size
+    size = max(min_size, size * width / w)
+    if stringWidth(text, font, size) <= width:
+        return text, size
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…", size
+
+
+class _Layout:
+    """The static part of the sheets for one table size, and where the
+    per-table parts go."""
+
+    def __init__(self, schema, players, engine, gettext, fonts, tournament, round_no, direction):
+        self.players = players
+        self.font, self.bold = fonts
+        _ = gettext
+        self._ = _
+        self.engine = engine
+        self.tournament = tournament
+        self.round_no = round_no
+        self.direction = direction
+        self.seat_cols = []  # [label, kind, note] in order
+        self.groups = []  # group names in order
+        self.group_cols = []  # ("field", label, kind, note) | ("seat", label, kind, note)
+        self.boxes = []  # non-seat, non-group fields
+        self.notes = []  # (marker, text)
+        self.legends = []  # (label, choices)
+        seen_seat, seen_group = {}, {}
+        for f in schema:
+            label = _(f["label"])
+            note = self._note(label, f)
+            if f.get("group") is None and f.get("seat") is not None:
+                if label not in seen_seat:
+                    seen_seat[label] = len(self.seat_cols)
+                    self.seat_cols.append((label, f["kind"], note))
+            elif f.get("group") is not None:
+                if f["group"] not in self.groups:
+                    self.groups.append(f["group"])
+                key = ("seat" if f.get("seat") is not None else "field", label)
+                if key not in seen_group:
+                    seen_group[key] = len(self.group_cols)
+                    self.group_cols.append((key[0], label, f["kind"], note))
+            else:
+                self.boxes.append((label, f["kind"], note))
+            if f["kind"] == "choice" and f.get("choices") and label not in dict(self.legends):
+                self.legends.append((label, [_(str(c[1])) for c in f["choices"]]))
+
+    def _note(self, label, f) -> str:
+        help_text = f.get("help") or ""
+        if not help_text:
+            return ""
+        help_text = self._(help_text)
+        for marker, text in self.notes:
+            if text == f"{label}: {help_text}":
+                return marker
+        marker = str(len(self.notes) + 1)
+        self.notes.append((marker, f"{label}: {help_text}"))
+        return marker
+
+    # -- drawing ------------------------------------------------------------
+    def _cell_box(self, c, kind, x, y, w, h):
+        if kind == "bool":
+            s = 8
+            c.rect(x + (w - s) / 2, y + (h - s) / 2, s, s, stroke=1, fill=0)
+
+    def _header(self, c, x, y, w, h, text, note="", size=6.5):
+        lines = simpleSplit(text, self.font, size, w - 4)
+        if note:
+            lines[-1] += f" ({note})"
+        lines = lines[: max(1, int(h // (size + 1)))]
+        top = y + h / 2 + len(lines) * (size + 1) / 2 - size
+        for i, line in enumerate(lines):
+            c.drawCentredString(x + w / 2, top - i * (size + 1), line)
+
+    def draw_static(self, c):
+        _ = self._
+        f, b = self.font, self.bold
+        n = self.players
+        c.setLineWidth(0.6)
+        top = SHEET_H - MARGIN
+        left, right = MARGIN, SHEET_W - MARGIN
+        c.setFont(b, 11)
+        name, size = fit_text(self.tournament.get("name", ""), b, 11, right - left - QR_SIZE - 150)
+        c.setFont(b, size)
+        c.drawString(left, top - 10, name)
+        c.setFont(f, 9)
+        c.drawString(left, top - 44, _("Game: {game}").format(game=_(self.engine.name)))
+        text, arrow = DIRECTIONS.get(self.direction, DIRECTIONS["left"])
+        order = " → ".join(str(i + 1) for i in range(n)) + " → 1"
+        c.setFont(f, 8)
+        c.drawString(
+            left,
+            top - 57,
+            f"{arrow} {_(text)}: " + _("seat {order}").format(order=order),
+        )
+        # the per-seat grid
+        y = top - QR_SIZE - 8
+        self.seat_top = y
+        widths = [28, 130]
+        rest = right - left - sum(widths)
+        ncols = len(self.seat_cols)
+        col_w = (rest - 100) / ncols if ncols else 0
+        if ncols and col_w > 95:
+            col_w = 95
+        sig_w = rest - col_w * ncols
+        heads = [(_("Seat"), "", None), (_("Player"), "", None)]
+        heads += [(label, note, kind) for label, kind, note in self.seat_cols]
+        heads.append((_("Signature"), "", None))
+        widths = widths + [col_w] * ncols + [sig_w]
+        head_h = 26
+        c.setFont(f, 6.5)
+        x = left
+        self.col_x = []
+        for (label, note, _kind), w in zip(heads, widths, strict=True):
+            self.col_x.append(x)
+            self._header(c, x, y - head_h, w, head_h, label, note)
+            x += w
+        self.widths = widths
+        rh = self.row_h = 14 if (self.groups and n >= 5) else ROW_H
+        grid_bottom = y - head_h - n * rh
+        self._grid(c, left, y, widths, [head_h] + [rh] * n)
+        for r in range(n):
+            ry = y - head_h - (r + 1) * rh
+            c.setFont(b, 10)
+            c.drawCentredString(left + widths[0] / 2, ry + rh / 2 - 3.5, str(r + 1))
+            for i, (_label, kind, _note) in enumerate(self.seat_cols):
+                self._cell_box(c, kind, self.col_x[2 + i], ry, col_w, rh)
+        self.name_x, self.name_w = self.col_x[1] + 3, widths[1] - 6
+        y = grid_bottom - 8
+        # the per-group grid
+        if self.groups:
+            y = self._draw_groups(c, left, right, y)
+        # labelled boxes
+        if self.boxes:
+            c.setFont(f, 7.5)
+            x = left
+            for label, kind, note in self.boxes:
+                text = label + (f" ({note})" if note else "")
+                tw = stringWidth(text, f, 7.5)
+                bw = 10 if kind == "bool" else 40
+                if x + tw + bw + 6 > right and x > left:
+                    x = left
+                    y -= 16
+                c.drawString(x + (bw + 4 if kind == "bool" else 0), y - 9, text)
+                if kind == "bool":
+                    c.rect(x, y - 11, 9, 9)
+                    x += bw + 4 + tw + 16
+                else:
+                    c.rect(x + tw + 4, y - 13, bw, 13)
+                    x += tw + 4 + bw + 16
+            y -= 20
+        # legends and notes
+        c.setFont(f, 6.5)
+        lines = []
+        for label, choices in self.legends:
+            lines += simpleSplit(f"{label}: " + " · ".join(choices), f, 6.5, right - left)
+        for marker, text in self.notes:
+            lines += simpleSplit(f"({marker}) {text}", f, 6.5, right - left)
+        for line in lines:
+            c.drawString(left, y - 6, line)
+            y -= 8
+        # time called
+        y -= 4
+        c.setFont(b, 7.5)
+        c.drawString(left, y - 7, _("When time is called:"))
+        y -= 9
+        c.setFont(f, 7)
+        for line in simpleSplit(_(self.engine.time_called_text), f, 7, right - left):
+            c.drawString(left, y - 7, line)
+            y -= 8.5
+        c.setFont(f, 6.5)
+        c.drawString(
+            left,
+            y - 8,
+            _("Everyone at the table signs; the scorekeeper enters the sheet or scans the code."),
+        )
+        c.drawRightString(right, SHEET_H - MARGIN - QR_SIZE - 5, _("Scan to enter the result"))
+        self.bottom = y - 10
+        if self.bottom < 4:
+            raise ValueError(f"score sheet for {n} players does not fit on A5 ({self.bottom:.0f})")
+
+    def _grid(self, c, x, y, widths, heights, short=frozenset(), short_by=0):
+        """Lines of a grid; the verticals after the columns in ``short`` start
+        ``short_by`` lower (under a spanning header)."""
+        total_w, total_h = sum(widths), sum(heights)
+        p = c.beginPath()
+        yy = y
+        for h in [0, *heights]:
+            yy -= h
+            p.moveTo(x, yy)
+            p.lineTo(x + total_w, yy)
+        xx = x
+        for i, w in enumerate([0, *widths]):
+            xx += w
+            p.moveTo(xx, y - (short_by if i in short else 0))
+            p.lineTo(xx, y - total_h)
+        c.drawPath(p, stroke=1, fill=0)
+
+    def _draw_groups(self, c, left, right, y):
+        _ = self._
+        f = self.font
+        n = self.players
+        field_cols = [gc for gc in self.group_cols if gc[0] == "field"]
+        seat_cols = [gc for gc in self.group_cols if gc[0] == "seat"]
+        label_w = 42
+        fw = {"bool": 40, "seat": 40, "int": 48, "choice": 80, "seats": 60}
+        widths = [label_w] + [fw.get(k, 50) for _t, _l, k, _n in field_cols]
+        rest = right - left - sum(widths)
+        per = rest / max(1, n * len(seat_cols))
+        widths += [per] * (n * len(seat_cols))
+        head_h = 30 if seat_cols else 24
+        rows = len(self.groups)
+        row_h = ROW_H if rows <= 5 else 14
+        first = 1 + len(field_cols)
+        short = {
+            first + k * n + s for k in range(len(seat_cols)) for s in range(1, n)
+        }  # vertical after column index i (1-based count of columns)
+        self._grid(c, left, y, widths, [head_h] + [row_h] * rows, short, 12)
+        c.setFont(f, 6.5)
+        x = left + label_w
+        for (_t, label, _k, note), w in zip(field_cols, widths[1:], strict=False):
+            self._header(c, x, y - head_h, w, head_h, label, note)
+            x += w
+        self.group_seat_x = []
+        for _t, label, _k, note in seat_cols:
+            self._header(c, x, y - 12, per * n, 12, label, note)
+            for s in range(n):
+                self.group_seat_x.append(x + s * per)
+                c.drawCentredString(
+                    x + s * per + per / 2, y - head_h + 4, _("Seat {n}").format(n=s + 1)
+                )
+            c.line(x, y - 12, x + per * n, y - 12)
+            x += per * n
+        for r, group in enumerate(self.groups):
+            ry = y - head_h - (r + 1) * row_h
+            c.setFont(f, 7)
+            c.drawString(left + 3, ry + 4, _(group))
+            x = left + label_w
+            for (_t, _l, kind, _n), w in zip(field_cols, widths[1:], strict=False):
+                self._cell_box(c, kind, x, ry, w, row_h)
+                x += w
+            for _t, _l, kind, _n in seat_cols:
+                for _s in range(n):
+                    self._cell_box(c, kind, x, ry, per, row_h)
+                    x += per
+        return y - head_h - rows * row_h - 8
+
+    def draw_table(self, c, table, url):
+        _ = self._
+        top = SHEET_H - MARGIN
+        c.setFont(self.bold, 18)
+        c.drawString(
+            MARGIN,
+            top - 32,
+            _("Round {round} · Table {table}").format(round=self.round_no, table=table["number"]),
+        )
+        names = [_player_name(p) for p in table["players"]]
+        for r, name in enumerate(names):
+            text, size = fit_text(name, self.font, 9.5, self.name_w)
+            c.setFont(self.font, size)
+            ry = self.seat_top - 26 - (r + 1) * self.row_h
+            c.drawString(self.name_x, ry + self.row_h / 2 - 3.3, text)
+        if url:
+            draw_qr(c, url, SHEET_W - MARGIN - QR_SIZE, SHEET_H - MARGIN - QR_SIZE + 4, QR_SIZE)
+
+
+def render_score_sheets(
+    tournament: dict,
+    round_no: int,
+    tables: list[dict],
+    *,
+    engine_id: str,
+    options: dict | None = None,
+    base_url_for_table: Callable[[dict], str] | list[str] | None = None,
+    gettext: Callable[[str], str] | None = None,
+    direction: str | None = None,
+) -> bytes:
+    """The score sheets of a round as a PDF (see the module docstring)."""
+    with binary_streams():
+        return _render_score_sheets(
+            tournament,
+            round_no,
+            tables,
+            engine_id=engine_id,
+            options=options,
+            base_url_for_table=base_url_for_table,
+            gettext=gettext,
+            direction=direction,
+        )
+
+
+def _render_score_sheets(
+    tournament, round_no, tables, *, engine_id, options, base_url_for_table, gettext, direction
+) -> bytes:
+    from games import get_engine
+
+    _ = gettext or _identity
+    fonts = register_fonts()
+    engine = get_engine(engine_id)
+    options = options if options is not None else engine.default_options()
+    direction = direction or getattr(engine, "play_direction", "left")
+    if base_url_for_table is None:
+        urls = [None] * len(tables)
+    elif callable(base_url_for_table):
+        urls = [base_url_for_table(t) for t in tables]
+    else:
+        urls = list(base_url_for_table)
+        if len(urls) != len(tables):
+            raise ValueError("base_url_for_table: one url per table")
+    pairs = sorted(zip(tables, urls, strict=True), key=lambda tu: tu[0]["number"])
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=A4, pageCompression=1)
+    c.setTitle(_("Score sheets, round {round}").format(round=round_no))
+    c.setAuthor(tournament.get("name", ""))
+    layouts: dict[int, _Layout] = {}
+
+    def layout_for(n):
+        if n not in layouts:
+            schema = engine.sheet_schema(n, options)
+            lay = _Layout(schema, n, engine, _, fonts, tournament, round_no, direction)
+            c.beginForm(f"sheet{n}")
+            lay.draw_static(c)
+            c.endForm()
+            layouts[n] = lay
+        return layouts[n]
+
+    for size in sorted({len(t["players"]) for t, _u in pairs}):
+        layout_for(size)  # forms first, outside any page
+    for top, bottom in two_up_order(len(pairs)):
+        for index, y0 in ((top, SHEET_H), (bottom, 0)):
+            if index is None:
+                continue
+            table, url = pairs[index]
+            lay = layout_for(len(table["players"]))
+            c.saveState()
+            c.translate(0, y0)
+            c.doForm(f"sheet{len(table['players'])}")
+            lay.draw_table(c, table, url)
+            c.restoreState()
+        c.setDash(3, 3)
+        c.setLineWidth(0.3)
+        c.line(8, SHEET_H, PAGE_W - 8, SHEET_H)  # cut here
+        c.setDash()
+        c.showPage()
+    c.save()
+    return buf.getvalue()

@@ -1,0 +1,246 @@
+"""PDF printing (issue 6): read the files back with pdfplumber, decode the QR
+codes from rendered pages (pypdfium2 + zxing-cpp)."""
+
+from __future__ import annotations
+
+import io
+
+import pdfplumber
+import pytest
+import qrcode
+from qrcode.constants import ERROR_CORRECT_M
+
+from games import ENGINES
+from scoring.printing import (
+    fonts,
+    render_round_results,
+    render_score_sheets,
+    render_seating_by_name,
+    render_seating_by_table,
+    render_standings,
+    render_table_cards,
+    two_up_order,
+)
+from scoring.printing.qr import qr_matrix
+
+TOURNAMENT = {"name": "Herbstturnier Köln"}
+NAMES = [
+    "Ayşe Şahin",
+    "Łukasz Wróblewski",
+    "Jürgen Weiß",
+    "Zoë Ødegaard",
+    "Anna Berg",
+    "Bernd Ćosić",
+    "Chloé Dupont",
+]
+
+
+def make_tables(count, size=4):
+    return [
+        {
+            "number": t + 1,
+            "players": [
+                {"name": f"{NAMES[(t * size + s) % 7]} {t * size + s}"} for s in range(size)
+            ],
+        }
+        for t in range(count)
+    ]
+
+
+def url_for(table):
+    return f"https://turnier.example.org/t/9/r/2/table/{table['number']}/?sig=Zm9vYmFy-{table['number']}"
+
+
+def halves(pdf_bytes):
+    """Per page the text of the top and of the bottom A5 half."""
+    out = []
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        for page in pdf.pages:
+            w, h = page.width, page.height
+            top = page.crop((0, 0, w, h / 2)).extract_text() or ""
+            bottom = page.crop((0, h / 2, w, h)).extract_text() or ""
+            out.append((top, bottom))
+    return out
+
+
+def test_two_up_order_keeps_a_cut_stack_in_table_order():
+    assert two_up_order(1) == [(0, None)]
+    assert two_up_order(4) == [(0, 2), (1, 3)]
+    assert two_up_order(5) == [(0, 3), (1, 4), (2, None)]
+    for n in range(1, 30):
+        pairs = two_up_order(n)
+        stack = [t for t, _b in pairs] + [b for _t, b in pairs if b is not None]
+        assert stack == list(range(n))
+
+
+@pytest.mark.skipif("quartett" not in ENGINES, reason="quartett engine not registered")
+def test_score_sheets_have_every_table_and_name_in_cut_stack_order():
+    tables = make_tables(7)
+    pdf = render_score_sheets(
+        TOURNAMENT, 2, tables[::-1], engine_id="quartett", base_url_for_table=url_for
+    )
+    pages = halves(pdf)
+    assert len(pages) == 4
+    for k, (top, bottom) in enumerate(pages):
+        assert f"Round 2 · Table {k + 1}\n" in top + "\n"
+        for p in tables[k]["players"]:
+            assert p["name"] in top
+        if k + 4 < 7:
+            assert f"Table {k + 5}\n" in bottom + "\n"
+            for p in tables[k + 4]["players"]:
+                assert p["name"] in bottom
+        else:
+            assert "Table" not in bottom
+    text = "\n".join(t + b for t, b in pages)
+    for name in ("Ayşe Şahin", "Łukasz Wróblewski", "Jürgen Weiß", "Bernd Ćosić"):
+        assert name in text
+    assert "Herbstturnier Köln" in text
+    assert "Quartett" in text
+    assert "play passes to the left" in text.lower()
+    assert "When time is called" in text
+    assert "Cards held" in text
+
+
+def test_score_sheet_qr_codes_decode_to_each_tables_link():
+    # the decoder is a dev dependency (pip: zxing-cpp); pypdfium2 comes with pdfplumber
+    import pypdfium2 as pdfium
+    import zxingcpp
+
+    game = "quartett" if "quartett" in ENGINES else next(iter(ENGINES))
+    tables = make_tables(5)
+    urls = [url_for(t) for t in tables]
+    pdf = render_score_sheets(TOURNAMENT, 2, tables, engine_id=game, base_url_for_table=urls)
+    doc = pdfium.PdfDocument(pdf)
+    found = {}
+    for k in range(len(doc)):
+        image = doc[k].render(scale=150 / 72).to_pil().convert("L")
+        for code in zxingcpp.read_barcodes(image):
+            half = "top" if code.position.top_left.y < image.height / 2 else "bottom"
+            found[(k, half)] = code.text
+    assert found == {
+        (0, "top"): urls[0],
+        (0, "bottom"): urls[3],
+        (1, "top"): urls[1],
+        (1, "bottom"): urls[4],
+        (2, "top"): urls[2],
+    }
+
+
+@pytest.mark.parametrize("game", sorted(ENGINES))
+def test_every_game_and_table_size_fits_on_a_sheet(game):
+    engine = ENGINES[game]
+    for n in range(engine.min_players, engine.max_players + 1):
+        pdf = render_score_sheets(
+            TOURNAMENT, 1, make_tables(2, n), engine_id=game, base_url_for_table=url_for
+        )
+        ((top, bottom),) = halves(pdf)
+        assert engine.name in top
+        assert "When time is called" in top
+        assert "Seat" in top
+        for p in make_tables(2, n)[1]["players"]:
+            assert p["name"] in bottom
+
+
+def test_gettext_translates_labels():
+    game = next(iter(ENGINES))
+    german = {"Seat": "Platz", "Player": "Spieler", "When time is called:": "Bei Zeitende:"}
+    pdf = render_score_sheets(
+        TOURNAMENT,
+        1,
+        make_tables(1, ENGINES[game].min_players),
+        engine_id=game,
+        base_url_for_table=url_for,
+        gettext=lambda s: german.get(s, s),
+    )
+    ((top, _bottom),) = halves(pdf)
+    assert "Platz" in top and "Spieler" in top and "Bei Zeitende:" in top
+
+
+def test_fast_qr_matrix_equals_the_qrcode_package():
+    for text in ["a", url_for({"number": 17}), "Şahin Łukasz Weiß" * 5, "x" * 400]:
+        for mask in range(8):
+            ref = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=mask)
+            ref.add_data(text.encode())
+            ref.make(fit=True)
+            assert qr_matrix(text, mask=mask) == ref.get_matrix()
+
+
+def all_text(pdf_bytes):
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        return [page.extract_text() or "" for page in pdf.pages]
+
+
+def column_lines(pdf_bytes):
+    """Lines of a two-column list, left column first on each page."""
+    lines = []
+    with pdfplumber.open(io.BytesIO(pdf_bytes)) as pdf:
+        for page in pdf.pages:
+            w, h = page.width, page.height
+            for box in ((0, 0, w / 2, h), (w / 2, 0, w, h)):
+                lines += (page.crop(box).extract_text() or "").splitlines()
+    return lines
+
+
+def test_seating_lists_by_table_and_by_name():
+    tables = make_tables(40)
+    by_table = "\n".join(all_text(render_seating_by_table(TOURNAMENT, 3, tables)))
+    for t in tables:
+        for p in t["players"]:
+            assert p["name"] in by_table
+    pdf = render_seating_by_name(TOURNAMENT, 3, tables)
+    pages = all_text(pdf)
+    assert len(pages) > 1 and all("Player Table Seat Player Table Seat" in pg for pg in pages)
+    lines = column_lines(pdf)
+    entries = {p["name"]: (t["number"], s) for t in tables for s, p in enumerate(t["players"], 1)}
+    for name, (number, seat) in entries.items():
+        assert f"{name} {number} {seat}" in lines
+    found = [ln.rsplit(" ", 2)[0] for ln in lines if ln.rsplit(" ", 2)[0] in entries]
+    firsts = [name.split()[0] for name in found]
+    assert firsts.index("Ayşe") < firsts.index("Bernd") < firsts.index("Chloé")
+    assert firsts.index("Jürgen") < firsts.index("Łukasz") < firsts.index("Zoë")
+
+
+def test_table_cards_one_page_per_table():
+    pages = all_text(render_table_cards(TOURNAMENT, [3, 1, 2]))
+    assert len(pages) == 3
+    for k, page in enumerate(pages):
+        assert str(k + 1) in page.split() and "Table" in page
+
+
+def test_standings_flow_over_pages_with_repeated_header():
+    rows = [
+        {"rank": i + 1, "name": f"{NAMES[i % 7]} {i}", "points": 100 - i / 2, "tb": 1.5}
+        for i in range(300)
+    ]
+    columns = [("rank", "Place"), ("name", "Player"), ("points", "Points"), ("tb", "Opp. avg")]
+    pages = all_text(render_standings(TOURNAMENT, rows, columns=columns, round_no=5))
+    assert len(pages) > 3
+    for page in pages:
+        assert "Place Player Points Opp. avg" in page
+        assert "Standings after round 5" in page
+    text = "\n".join(pages)
+    assert "1 Ayşe Şahin 0 100 1.5" in text
+    assert "2 Łukasz Wróblewski 1 99.5 1.5" in text
+    assert "300 Zoë Ødegaard 299 -49.5 1.5" in text or "300 " in text
+
+
+def test_round_results():
+    tables = make_tables(3)
+    for t in tables:
+        for s, p in enumerate(t["players"]):
+            p.update(rank=s + 1, figure=12 - s, points=3 - s)
+    tables.append({"number": 4, "players": ["Weiß", "Şahin"]})
+    text = "\n".join(
+        all_text(render_round_results(TOURNAMENT, 2, tables, figure_label="cards held"))
+    )
+    assert "Results of round 2" in text and "cards held" in text
+    assert f"1 1 {tables[0]['players'][0]['name']} 1 12 3" in text
+    assert "4 1 Weiß no result" in text
+
+
+def test_missing_fonts_give_a_clear_error(monkeypatch, tmp_path):
+    monkeypatch.setattr(fonts.pdfmetrics, "getRegisteredFontNames", lambda: [])
+    monkeypatch.setattr(fonts, "FONT_DIRS", (str(tmp_path),))
+    monkeypatch.delenv("TURNIERLEITER_FONT_DIR", raising=False)
+    with pytest.raises(fonts.FontsMissing, match="fonts-dejavu-core"):
+        fonts.register_fonts()
