@@ -1,0 +1,39 @@
+"""What the Django side and the printed sheets read from every engine."""
+
+import pytest
+
+from games import ENGINES
+
+# seeds: Terra Trumpf and Monddämmerung pass to the right ("rechts"), Quartett,
+# Trumpet and Altruismus to the left / clockwise ("links", "im Uhrzeigersinn")
+DIRECTIONS = {
+    "quartett": "left",
+    "terra_trumpf": "right",
+    "trumpet": "left",
+    "monddaemmerung": "right",
+    "altruismus": "left",
+}
+
+
+@pytest.mark.parametrize("engine_id", sorted(ENGINES))
+def test_engine_says_how_play_passes_at_the_physical_table(engine_id):
+    assert ENGINES[engine_id].play_direction == DIRECTIONS[engine_id]
+
+
+@pytest.mark.parametrize("engine_id", sorted(ENGINES))
+def test_engine_has_names_and_time_called_instructions(engine_id):
+    engine = ENGINES[engine_id]
+    assert engine.id == engine_id and engine.name
+    assert 2 <= engine.min_players <= engine.max_players <= 6
+    assert len(engine.time_called_text) > 20
+    assert engine.figure_label
+
+
+@pytest.mark.parametrize("engine_id", sorted(ENGINES))
+def test_default_options_are_accepted_by_the_engine(engine_id):
+    engine = ENGINES[engine_id]
+    options = engine.default_options()
+    s = engine.new_game(engine.min_players, 1, options)
+    assert engine.to_act(s)
+    names = {f["name"] for f in engine.options_schema()}
+    assert set(options) <= names
