@@ -25,9 +25,7 @@ GAME_IDS = ("quartett", "terra_trumpf", "trumpet", "monddaemmerung", "altruismus
 
 
 def _load_engines() -> dict[str, Engine]:
-    return {
-        game_id: importlib.import_module(f"games.{game_id}").ENGINE for game_id in GAME_IDS
-    }
+    return {game_id: importlib.import_module(f"games.{game_id}").ENGINE for game_id in GAME_IDS}
 
 
 ENGINES: dict[str, Engine] = _load_engines()
