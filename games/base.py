@@ -117,9 +117,10 @@ class Record:
     options: dict = field(default_factory=dict)
     actions: list[tuple[int, str]] = field(default_factory=list)
 
-    def replay(self):
-        """The state after every action of this record, applied in order."""
-        engine = get_engine_by_id(self.game)
+    def replay(self, engine: Engine | None = None):
+        """The state after every action of this record, applied in order
+        (by ``engine``, or the registered engine of ``self.game``)."""
+        engine = engine or get_engine_by_id(self.game)
         s = engine.new_game(self.players, self.seed, self.options)
         for seat, action in self.actions:
             if (seat, action) == TIME_CALLED:
