@@ -10,7 +10,12 @@ A schema is a list of fields, in the order a printed sheet asks them::
      "group": None,               # e.g. "hand 2" for per-hand rows, or None
      "required": True,
      "min": 0, "max": 32,         # int only (None: unbounded)
-     "choices": [["red", "red"], ...]}   # choice only: [value, label]
+     "choices": [["red", "red"], ...],   # choice only: [value, label]
+     "params": {"track": 30}}     # optional: filled into label/help AFTER translating
+
+Labels, help texts and group names are English msgids: translate them first,
+then ``.format(**params)``. A group name is a word and a number ("hand 2"):
+translate the word. ``display(text, params, gettext)`` does this.
 
 A submitted sheet is a ``dict`` from field name to value. Values may arrive as
 strings from a form or JSON; the readers here convert them and record a
@@ -35,6 +40,7 @@ def field(
     max: int | None = None,  # noqa: A002
     choices: list | None = None,
     help: str = "",  # noqa: A002
+    params: dict | None = None,
 ) -> dict:
     d = {
         "name": name,
@@ -50,7 +56,21 @@ def field(
         d["max"] = max
     if kind in ("choice",):
         d["choices"] = [list(c) for c in (choices or [])]
+    if params:
+        d["params"] = dict(params)
     return d
+
+
+def display(text: str, params: dict | None = None, gettext=lambda t: t) -> str:
+    """A schema text for people: translated, then filled with its params.
+    A trailing number ("hand 2") is kept and the words before it translated."""
+    if not text:
+        return ""
+    word, sep, number = text.rpartition(" ")
+    if sep and number.isdigit() and word:
+        return f"{gettext(word)} {number}"
+    translated = gettext(text)
+    return translated.format(**params) if params else translated
 
 
 def is_blank(value) -> bool:

@@ -28,6 +28,7 @@ HEADER_ALIASES = {
     "wertung": "rating",
     "dwz": "rating",
     "elo": "rating",
+    "spielstärke": "rating",
     "birth year": "birth_year",
     "birth_year": "birth_year",
     "birthyear": "birth_year",

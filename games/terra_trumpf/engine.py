@@ -191,9 +191,9 @@ class TerraTrumpf(Engine):
     min_players = 2
     max_players = 6
     time_called_text = _(
-        "Time called: finish the trick in progress, then stop. Count the value each "
+        "Finish the trick in progress, then stop. Count the value each "
         "player has collected in this hand (cards still in hand score for nobody) and "
-        "enter it as this hand's result without ticking 'finished'. Do not start a new hand."
+        "enter it as this hand's result without ticking 'Hand finished'. Do not start a new hand."
     )
     figure_label = _("points")
     #: the seed: "Der Spieler **rechts** von ihm" — play passes to the right

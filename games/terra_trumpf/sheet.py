@@ -73,7 +73,7 @@ def sheet_schema(engine, players: int, options: dict | None = None) -> list[dict
     label = _("Points") if unit == "points" else _("Collected value")
     out = []
     for k in range(1, players + 1):
-        group = f"hand {k}"
+        group = f"{_('hand')} {k}"
         req = k == 1
         out.append(field(f"h{k}_chooser", _("Alpha chooser"), "seat", group=group, required=req))
         out.append(

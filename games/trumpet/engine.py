@@ -275,7 +275,7 @@ class Trumpet(Engine):
     max_players = 6
     time_called_text = _(
         "Finish the trick in progress (the winner still moves his figure), then stop. "
-        "Write down each figure's field; tick 'Great Hall' for a figure that reached it."
+        "Write down each figure's field; tick 'Reached the Great Hall' for a figure that reached it."
     )
     figure_label = _("field")
 

@@ -46,9 +46,8 @@ def sheet_schema(engine, players: int, options=None) -> list[dict]:
                 required=False,
                 min=None,
                 max=None,
-                help=_(
-                    "0 = start, 1 to {track}; leave blank (or {hall}) for the Great Hall"
-                ).format(track=board["track"], hall=hall),
+                help=_("0 = start, 1 to {track}; leave blank (or {hall}) for the Great Hall"),
+                params={"track": board["track"], "hall": hall},
             )
         )
         out.append(field(f"s{i}_hall", _("Reached the Great Hall"), "bool", seat=i, required=False))

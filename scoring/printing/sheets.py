@@ -38,6 +38,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from games.sheets import display
 from scoring.printing.fonts import register_fonts
 from scoring.printing.qr import draw_qr
 
@@ -47,9 +48,15 @@ MARGIN = 22
 QR_SIZE = 78
 ROW_H = 17
 
+
+def _mark(text: str) -> str:
+    """Mark a string for translation (makemessages); the caller's gettext translates."""
+    return text
+
+
 DIRECTIONS = {
-    "left": ("Play passes to the left (clockwise)", "↻"),
-    "right": ("Play passes to the right (counter-clockwise)", "↺"),
+    "left": (_mark("Play passes to the left (clockwise)"), "↻"),
+    "right": (_mark("Play passes to the right (counter-clockwise)"), "↺"),
 }
 
 
@@ -136,7 +143,7 @@ class _Layout:
         help_text = f.get("help") or ""
         if not help_text:
             return ""
-        help_text = self._(help_text)
+        help_text = display(help_text, f.get("params"), self._)
         for marker, text in self.notes:
             if text == f"{label}: {help_text}":
                 return marker
@@ -321,7 +328,7 @@ class _Layout:
         for r, group in enumerate(self.groups):
             ry = y - head_h - (r + 1) * row_h
             c.setFont(f, 7)
-            c.drawString(left + 3, ry + 4, _(group))
+            c.drawString(left + 3, ry + 4, display(group, None, _))
             x = left + label_w
             for (_t, _l, kind, _n), w in zip(field_cols, widths[1:], strict=False):
                 self._cell_box(c, kind, x, ry, w, row_h)

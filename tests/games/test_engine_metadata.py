@@ -37,3 +37,27 @@ def test_default_options_are_accepted_by_the_engine(engine_id):
     assert engine.to_act(s)
     names = {f["name"] for f in engine.options_schema()}
     assert set(options) <= names
+
+
+@pytest.mark.parametrize("engine_id", sorted(ENGINES))
+def test_sheet_texts_are_msgids_filled_after_translation(engine_id):
+    """Labels, help texts and groups are plain msgids; numbers come from params,
+    so a translated text gets the same numbers."""
+    from games.sheets import display
+
+    engine = ENGINES[engine_id]
+    for n in range(engine.min_players, engine.max_players + 1):
+        for f in engine.sheet_schema(n, engine.default_options()):
+            for text in (f["label"], f.get("help") or ""):
+                shown = display(text, f.get("params"), lambda t: "X:" + t)
+                assert "{" not in shown, (f["name"], shown)
+            if f.get("group"):
+                assert display(f["group"], None, lambda w: "X" + w).startswith("X")
+
+
+def test_display_translates_first_then_fills_params():
+    from games.sheets import display
+
+    german = {"1 to {track}": "1 bis {track}", "hand": "Durchgang"}.get
+    assert display("1 to {track}", {"track": 30}, german) == "1 bis 30"
+    assert display("hand 3", None, german) == "Durchgang 3"

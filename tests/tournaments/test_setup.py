@@ -16,7 +16,7 @@ def run(*args, env=None):
 
 def test_deploy_check_has_no_warnings_with_production_settings():
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
         "DEBUG": "0",
         "SECRET_KEY": "x" * 20 + "production-like-secret-key-for-the-check-0123456789",
         "ALLOWED_HOSTS": "turnier.example.org",
