@@ -28,6 +28,7 @@ A ``Problem`` keeps its template and parameters apart for the same reason.
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -313,14 +314,26 @@ class Engine:
                 out.update(cards)
         return out
 
-    # -- paper ---------------------------------------------------------------
+    # -- paper and bots: by convention in games/<id>/sheet.py and bots.py ------
+    def _needed(self, name: str):
+        module = f"games.{self.id}.{name}"
+        try:
+            if self.id:
+                return importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name not in (f"games.{self.id}", module):
+                raise
+        raise NotImplementedError(f"{self.name or 'this engine'} has no {module}")
+
     def sheet_schema(self, players: int, options: dict | None = None) -> list[dict]:
-        raise NotImplementedError
+        """The fields a paper sheet asks for (``games/<id>/sheet.py``)."""
+        return self._needed("sheet").sheet_schema(self, players, options)
 
     def check_sheet(self, players: int, sheet: dict, options: dict | None = None) -> TableResult:
-        raise NotImplementedError
+        """The table result of a consistent sheet, or ``SheetError``."""
+        return self._needed("sheet").check_sheet(self, players, sheet, options)
 
-    # -- bots -----------------------------------------------------------------
     def bots(self) -> dict[str, type]:
-        """Bot classes by name; every engine has at least "random" and "smart"."""
-        return {"random": RandomBot}
+        """Bot classes by name: "random" and the game's "smart" one
+        (``games/<id>/bots.py``)."""
+        return {"random": RandomBot, "smart": self._needed("bots").SmartBot}

@@ -110,8 +110,7 @@ from functools import cache
 from pathlib import Path
 
 from games import rng
-from games.altruismus import sheet as sheet_mod
-from games.base import DeckError, Engine, RandomBot, TableResult, _, rank_by
+from games.base import DeckError, Engine, TableResult, _, rank_by
 from games.sheets import field
 
 DECK_DIR = Path(__file__).parent / "decks"
@@ -710,16 +709,3 @@ class AltruismusEngine(Engine):
             return s
         s["time_called"] = True
         return s
-
-    # -- paper ----------------------------------------------------------------------------------
-    def sheet_schema(self, players: int, options: dict | None = None) -> list[dict]:
-        return sheet_mod.sheet_schema(self, players, options)
-
-    def check_sheet(self, players: int, sheet: dict, options: dict | None = None) -> TableResult:
-        return sheet_mod.check_sheet(self, players, sheet, options)
-
-    # -- bots -------------------------------------------------------------------------------------
-    def bots(self) -> dict[str, type]:
-        from games.altruismus.bots import SmartBot
-
-        return {"random": RandomBot, "smart": SmartBot}

@@ -100,7 +100,7 @@ round's ``[seat, card]`` plays), ``carry`` (left-over cards), ``removed``,
 from __future__ import annotations
 
 from games import rng
-from games.base import Engine, IllegalAction, RandomBot, TableResult, _, rank_by
+from games.base import Engine, IllegalAction, TableResult, _, rank_by
 from games.monddaemmerung.deck import Deck, deck_names, load_deck
 from games.sheets import field
 
@@ -565,22 +565,6 @@ class MonddaemmerungEngine(Engine):
         if not s["begun"]:
             s["phase"] = "over"
         return s
-
-    # -- paper ------------------------------------------------------------------
-    def sheet_schema(self, players: int, options: dict | None = None) -> list[dict]:
-        from games.monddaemmerung.sheet import sheet_schema
-
-        return sheet_schema(self, players, options)
-
-    def check_sheet(self, players: int, sheet: dict, options: dict | None = None) -> TableResult:
-        from games.monddaemmerung.sheet import check_sheet
-
-        return check_sheet(self, players, sheet, options)
-
-    def bots(self) -> dict[str, type]:
-        from games.monddaemmerung.bots import SmartBot
-
-        return {"random": RandomBot, "smart": SmartBot}
 
 
 def _strongest(deck: Deck, plays: list, trump: str | None, high: bool) -> list[int]:

@@ -100,7 +100,7 @@ from __future__ import annotations
 import json
 
 from games import rng
-from games.base import DeckError, Engine, RandomBot, TableResult, _, rank_by
+from games.base import DeckError, Engine, TableResult, _, rank_by
 from games.quartett.deck import DEFAULT_DECK, load_deck, shipped_decks
 
 
@@ -518,23 +518,6 @@ class QuartettEngine(Engine):
                 "time_called": s["time_called"],
             },
         )
-
-    # -- paper -----------------------------------------------------------------
-    def sheet_schema(self, players: int, options: dict | None = None) -> list[dict]:
-        from games.quartett.sheet import sheet_schema
-
-        return sheet_schema(self, players, options)
-
-    def check_sheet(self, players: int, sheet: dict, options: dict | None = None) -> TableResult:
-        from games.quartett.sheet import check_sheet
-
-        return check_sheet(self, players, sheet, options)
-
-    # -- bots ------------------------------------------------------------------
-    def bots(self) -> dict[str, type]:
-        from games.quartett.bots import SmartBot
-
-        return {"random": RandomBot, "smart": SmartBot}
 
 
 #: options dict (shared by the copies of one game's states) -> its parsed deck;

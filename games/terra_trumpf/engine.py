@@ -107,7 +107,7 @@ from __future__ import annotations
 import json
 
 from games import rng
-from games.base import DeckError, Engine, IllegalAction, RandomBot, TableResult, _, rank_by
+from games.base import DeckError, Engine, IllegalAction, TableResult, _, rank_by
 from games.sheets import field
 from games.terra_trumpf.cards import (
     CARDS_PER_CATEGORY,
@@ -595,23 +595,6 @@ class TerraTrumpf(Engine):
         pts, vals = self.points(s)
         hands = [dict(h, values=h["values"][:]) for h in s["history"]]
         return ranked_result(s["players"], pts, vals, {"hands": hands})
-
-    # -- paper -----------------------------------------------------------------
-    def sheet_schema(self, players: int, options: dict | None = None) -> list[dict]:
-        from games.terra_trumpf.sheet import sheet_schema
-
-        return sheet_schema(self, players, options)
-
-    def check_sheet(self, players: int, sheet: dict, options: dict | None = None) -> TableResult:
-        from games.terra_trumpf.sheet import check_sheet
-
-        return check_sheet(self, players, sheet, options)
-
-    # -- bots ------------------------------------------------------------------
-    def bots(self) -> dict[str, type]:
-        from games.terra_trumpf.bots import SmartBot
-
-        return {"random": RandomBot, "smart": SmartBot}
 
 
 def ranked_result(

@@ -116,7 +116,7 @@ from itertools import combinations
 from pathlib import Path
 
 from games import rng
-from games.base import DeckError, Engine, IllegalAction, RandomBot, TableResult, _, rank_by
+from games.base import DeckError, Engine, IllegalAction, TableResult, _, rank_by
 
 HERE = Path(__file__).parent
 HAND_SIZE = 7
@@ -643,23 +643,6 @@ class Trumpet(Engine):
                 "scale": list(s["scale"]),
             },
         )
-
-    # -- paper ---------------------------------------------------------------------
-    def sheet_schema(self, players: int, options: dict | None = None) -> list[dict]:
-        from games.trumpet.sheet import sheet_schema
-
-        return sheet_schema(self, players, options)
-
-    def check_sheet(self, players: int, sheet: dict, options: dict | None = None) -> TableResult:
-        from games.trumpet.sheet import check_sheet
-
-        return check_sheet(self, players, sheet, options)
-
-    # -- bots ----------------------------------------------------------------------
-    def bots(self) -> dict[str, type]:
-        from games.trumpet.bots import SmartBot
-
-        return {"random": RandomBot, "smart": SmartBot}
 
 
 @lru_cache(maxsize=32)
