@@ -2,24 +2,18 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
-from tournaments.models import Tournament
 from tournaments.permissions import OWNER, STAFF, tournament_view
 
 
 @login_required
 def tournament_list(request):
-    tournaments = (
-        Tournament.objects.filter(Q(owner=request.user) | Q(scorekeepers=request.user))
-        .distinct()
-        .annotate(player_count=Count("players", distinct=True))
-    )
+    tournaments = selectors.tournaments_of(request.user)
     return render(request, "tournaments/list.html", {"tournaments": tournaments})
 
 
@@ -56,11 +50,7 @@ def tournament_edit(request, tournament):
 
 @tournament_view(STAFF)
 def tournament_detail(request, tournament):
-    counts = tournament.players.aggregate(
-        total=Count("pk"),
-        checked_in=Count("pk", filter=Q(checked_in=True, dropped=False)),
-        dropped=Count("pk", filter=Q(dropped=True)),
-    )
+    counts = selectors.player_counts(tournament)
     return render(
         request,
         "tournaments/detail.html",

@@ -5,14 +5,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.forms import PlayerForm, PlayerImportForm, TeamForm
 from tournaments.permissions import OWNER, STAFF, tournament_view
 from tournaments.player_import import parse_players
-
-
-def _players(tournament):
-    return tournament.players.select_related("team").order_by("name", "club")
 
 
 @tournament_view(STAFF)
@@ -22,7 +18,7 @@ def player_list(request, tournament):
         "tournaments/players.html",
         {
             "tournament": tournament,
-            "players": _players(tournament),
+            "players": selectors.players_of(tournament),
             "role": request.tournament_role,
         },
     )
@@ -121,8 +117,7 @@ def player_import(request, tournament):
     context = {"tournament": tournament, "form": form}
     if request.method == "POST" and form.is_valid():
         content = form.cleaned_data["content"]
-        existing = set(tournament.players.values_list("name", "club"))
-        rows, errors = parse_players(content, existing)
+        rows, errors = parse_players(content, selectors.registered_names(tournament))
         context.update(rows=rows, errors=errors, content=content)
         if not errors and request.POST.get("confirm"):
             try:

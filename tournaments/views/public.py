@@ -2,18 +2,18 @@
 
 from django.shortcuts import render
 
-from tournaments.models import Tournament
+from tournaments import selectors
 from tournaments.permissions import public_tournament
 
 
 def home(request):
-    tournaments = Tournament.objects.filter(public=True)[:50]
+    tournaments = selectors.public_tournaments()
     return render(request, "tournaments/home.html", {"tournaments": tournaments})
 
 
 def tournament_public(request, tournament_id):
     tournament = public_tournament(tournament_id)
-    players = tournament.players.filter(dropped=False).select_related("team")
+    players = selectors.players_of(tournament, active_only=True)
     return render(
         request, "tournaments/public.html", {"tournament": tournament, "players": players}
     )
