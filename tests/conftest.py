@@ -59,3 +59,20 @@ def chromium_path():
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# The conformance cases are long (up to about a minute each); run them first,
+# longest first, so the short tests fill both workers' tails instead of one
+# worker finishing the long cases alone.
+_LONG_GAMES = ["trumpet", "terra_trumpf", "quartett", "altruismus", "monddaemmerung"]
+
+
+def _cost(item) -> tuple:
+    if "test_conformance.py::test_conformance[" not in item.nodeid:
+        return (1, 0, 0)
+    game, players = item.callspec.params["engine_id"], item.callspec.params["players"]
+    return (0, -players, _LONG_GAMES.index(game))
+
+
+def pytest_collection_modifyitems(session, config, items):
+    items.sort(key=_cost)
