@@ -24,7 +24,7 @@ run: migrate
 	$(PY) manage.py runall
 
 test: install
-	$(PY) -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
+	CONN_MAX_AGE=0 $(PY) -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 lint: install
 	$(PY) -m ruff check .
