@@ -201,6 +201,22 @@ class Engine:
     def default_options(self) -> dict:
         return {}
 
+    #: Option keys ``new_game`` accepts beyond ``options_schema()`` and "stack".
+    extra_options: tuple[str, ...] = ()
+
+    def check_options(self, options) -> dict:
+        """A copy of ``options`` (None: empty), refusing anything but a dict
+        of known keys, so a mistyped option is not silently ignored."""
+        if options is None:
+            return {}
+        if not isinstance(options, dict):
+            raise ValueError(f"{self.name} options must be a dict, not {type(options).__name__}")
+        allowed = {f["name"] for f in self.options_schema()} | {"stack", *self.extra_options}
+        unknown = sorted(str(k) for k in options if k not in allowed)
+        if unknown:
+            raise ValueError(f"unknown {self.name} option(s): {', '.join(unknown)}")
+        return dict(options)
+
     def teams(self, players: int, options: dict | None = None) -> list[list[int]] | None:
         """Seats that play as one team, or None when the game has no teams here."""
         return None

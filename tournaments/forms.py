@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import importlib
 import json
 
 from django import forms
@@ -157,7 +158,7 @@ class TournamentForm(forms.ModelForm):
         return data
 
     def _read_deck(self, game, upload):
-        parse = getattr(__import__(f"games.{game}", fromlist=["parse_deck"]), "parse_deck", None)
+        parse = getattr(importlib.import_module(f"games.{game}"), "parse_deck", None)
         if parse is None:
             self.add_error("deck_file", gettext("This game has no own decks."))
             return None

@@ -49,7 +49,9 @@ class ImportRow:
 
 
 @dataclass
-class ImportError_:
+class LineError:
+    """A problem with the list, on its line (0: the list as a whole)."""
+
     line: int
     message: str
 
@@ -69,11 +71,11 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
     case-insensitively, so an import can't register a player twice.
     """
     rows: list[ImportRow] = []
-    errors: list[ImportError_] = []
+    errors: list[LineError] = []
     if text.startswith("\ufeff"):
         text = text[1:]
     if not text.strip():
-        return rows, [ImportError_(0, _("The list is empty."))]
+        return rows, [LineError(0, _("The list is empty."))]
     reader = csv.reader(io.StringIO(text), _dialect(text))
     columns = DEFAULT_COLUMNS
     seen: dict[tuple[str, str], int] = {}
@@ -88,18 +90,16 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
             unknown = [c for c in cells if c and c.casefold() not in HEADER_ALIASES]
             if unknown:
                 errors.append(
-                    ImportError_(
-                        line, _("Unknown column: %(names)s") % {"names": ", ".join(unknown)}
-                    )
+                    LineError(line, _("Unknown column: %(names)s") % {"names": ", ".join(unknown)})
                 )
             columns = [HEADER_ALIASES.get(c.casefold(), "?") for c in cells]
             continue
         if len(rows) + len(errors) >= MAX_ROWS:
-            errors.append(ImportError_(line, _("More than %(n)s players.") % {"n": MAX_ROWS}))
+            errors.append(LineError(line, _("More than %(n)s players.") % {"n": MAX_ROWS}))
             break
         if len(cells) > len(columns):
             errors.append(
-                ImportError_(
+                LineError(
                     line,
                     _("Too many columns: expected at most %(n)s.") % {"n": len(columns)},
                 )
@@ -141,9 +141,9 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
             )
         seen.setdefault(key, line)
         if problems:
-            errors.extend(ImportError_(line, p) for p in problems)
+            errors.extend(LineError(line, p) for p in problems)
         else:
             rows.append(row)
     if not rows and not errors:
-        errors.append(ImportError_(0, _("The list has no players.")))
+        errors.append(LineError(0, _("The list has no players.")))
     return rows, errors

@@ -269,13 +269,7 @@ class AltruismusEngine(Engine):
         return {"deck": "standard"}
 
     def _options(self, options) -> dict:
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise ValueError("options must be a dict")
-        unknown = sorted(set(options) - {"deck", "stack"})
-        if unknown:
-            raise ValueError(f"unknown Altruismus options: {unknown}")
+        options = self.check_options(options)
         out = dict(self.default_options())
         out.update(options)
         if not isinstance(out["deck"], str):

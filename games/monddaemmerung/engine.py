@@ -149,13 +149,7 @@ class MonddaemmerungEngine(Engine):
         return {"deck": "standard"}
 
     def _options(self, options) -> dict:
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise ValueError("options must be a dict")
-        unknown = sorted(set(options) - {"deck", "stack"})
-        if unknown:
-            raise ValueError(f"unknown Monddämmerung option(s): {', '.join(map(str, unknown))}")
+        options = self.check_options(options)
         out = {"deck": options.get("deck", "standard")}
         load_deck(out["deck"])  # raises ValueError / DeckError
         if "stack" in options and options["stack"] is not None:

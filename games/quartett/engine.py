@@ -138,9 +138,7 @@ class QuartettEngine(Engine):
 
     def deck_data(self, options: dict | None = None) -> dict:
         """The parsed deck of these options (see ``deck.py``)."""
-        options = options or {}
-        if not isinstance(options, dict):
-            raise ValueError("options must be a dict")
+        options = self.check_options(options)
         return load_deck(options.get("deck", DEFAULT_DECK))
 
     def deck(self, players: int, options: dict | None = None) -> list[dict]:
@@ -161,15 +159,11 @@ class QuartettEngine(Engine):
     # -- setup -----------------------------------------------------------------
     def new_game(self, players: int, seed: int, options: dict | None = None) -> dict:
         self.check_players(players)
-        if options is not None and not isinstance(options, dict):
-            raise ValueError("options must be a dict")
+        options = self.check_options(options)
         try:
-            options = json.loads(json.dumps(options or {}))
+            options = json.loads(json.dumps(options))
         except (TypeError, ValueError):
             raise ValueError("options must be plain JSON data") from None
-        unknown = sorted(set(options) - {"deck", "stack"})
-        if unknown:
-            raise ValueError(f"unknown Quartett option(s): {', '.join(unknown)}")
         cards = self.deck(players, options)
         s = {
             "game": self.id,

@@ -196,6 +196,7 @@ class TerraTrumpf(Engine):
         "enter it as this hand's result without ticking 'Hand finished'. Do not start a new hand."
     )
     figure_label = _("points")
+    extra_options = ("categories", "first_chooser")
     #: the seed: "Der Spieler **rechts** von ihm" — play passes to the right
     play_direction = "right"
 
@@ -227,10 +228,7 @@ class TerraTrumpf(Engine):
     def _setup(self, players: int, options: dict | None) -> tuple[Deck, list[int], list | None]:
         """The deck, the set indices used and the given categories (or None)."""
         self.check_players(players)
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise ValueError("options must be an object")
+        options = self.check_options(options)
         deck = load_deck(options.get("deck", DEFAULT_DECK))
         need = categories_needed(players)
         if deck.category_count < need:

@@ -304,14 +304,7 @@ class Trumpet(Engine):
         return {"deck": "standard", "board": "standard"}
 
     def _options(self, options) -> dict:
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise ValueError("options must be a dict")
-        unknown = set(options) - {"deck", "board", "stack"}
-        if unknown:
-            raise ValueError(f"unknown trumpet option(s): {', '.join(sorted(map(str, unknown)))}")
-        return options
+        return self.check_options(options)
 
     def deck(self, players: int, options: dict | None = None) -> list[dict]:
         options = self._options(options)

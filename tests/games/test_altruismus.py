@@ -437,7 +437,7 @@ def test_bad_players_and_options():
         E.new_game(2, 1, {"deck": "nope"})
     with pytest.raises(ValueError, match="deck name"):
         E.new_game(2, 1, {"deck": ["standard"]})
-    with pytest.raises(ValueError, match="unknown Altruismus options"):
+    with pytest.raises(ValueError, match="unknown Altruismus option"):
         E.new_game(2, 1, {"colour": "x"})
     with pytest.raises(ValueError, match="stack"):
         E.new_game(2, 1, {"stack": ALL[:-1]})

@@ -61,3 +61,12 @@ def test_display_translates_first_then_fills_params():
     german = {"1 to {track}": "1 bis {track}", "hand": "Durchgang"}.get
     assert display("1 to {track}", {"track": 30}, german) == "1 bis 30"
     assert display("hand 3", None, german) == "Durchgang 3"
+
+
+@pytest.mark.parametrize("engine_id", sorted(ENGINES))
+def test_a_mistyped_option_is_refused_not_ignored(engine_id):
+    engine = ENGINES[engine_id]
+    with pytest.raises(ValueError, match=f"unknown {engine.name} option.*: dekc"):
+        engine.new_game(engine.min_players, 1, {"dekc": "standard"})
+    with pytest.raises(ValueError, match="options must be a dict, not list"):
+        engine.new_game(engine.min_players, 1, ["deck"])

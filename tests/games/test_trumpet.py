@@ -121,7 +121,7 @@ def test_bad_options_give_clear_errors():
         E.new_game(2, 1, {"deck": "nope"})
     with pytest.raises(DeckError, match="simple lowercase name"):
         E.new_game(2, 1, {"board": "../x"})
-    with pytest.raises(ValueError, match="unknown trumpet option"):
+    with pytest.raises(ValueError, match="unknown Trumpet option"):
         E.new_game(2, 1, {"colour": "red"})
     with pytest.raises(ValueError, match="stack"):
         E.new_game(2, 1, {"stack": ALL[:-1]})

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import selectors, services
 from tournaments.forms import PlayerForm, PlayerImportForm, TeamForm
 from tournaments.permissions import OWNER, STAFF, tournament_view
-from tournaments.player_import import parse_players
+from tournaments.player_import import LineError, parse_players
 
 
 @tournament_view(STAFF)
@@ -123,7 +123,7 @@ def player_import(request, tournament):
             try:
                 created = services.players_import(tournament=tournament, rows=rows, by=request.user)
             except services.ServiceError as exc:
-                context["errors"] = [type("E", (), {"line": 0, "message": str(exc)})]
+                context["errors"] = [LineError(0, str(exc))]
             else:
                 messages.success(request, _("%(n)s players imported.") % {"n": len(created)})
                 return redirect("player_list", tournament.pk)
