@@ -1,6 +1,18 @@
 from django.contrib import admin
 
-from tournaments.models import Player, PlayerEvent, Round, Team, Tournament
+from tournaments.models import (
+    Bye,
+    ClockActivation,
+    Player,
+    PlayerEvent,
+    Round,
+    Seat,
+    SeatingChange,
+    Table,
+    TableAction,
+    Team,
+    Tournament,
+)
 
 
 class PlayerInline(admin.TabularInline):
@@ -40,5 +52,48 @@ class PlayerEventAdmin(admin.ModelAdmin):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "number", "status", "created_at"]
+    list_display = ["tournament", "number", "status", "published", "deadline", "created_at"]
     list_filter = ["status"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["round", "number", "digital", "status", "deadline"]
+    list_filter = ["status", "digital"]
+    inlines = [SeatInline]
+
+
+class AppendOnlyAdmin(admin.ModelAdmin):
+    """Logs are read, never edited: corrections are new rows."""
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ClockActivation)
+class ClockActivationAdmin(AppendOnlyAdmin):
+    list_display = ["round", "table", "kind", "seconds", "by", "at"]
+    list_filter = ["kind"]
+
+
+@admin.register(SeatingChange)
+class SeatingChangeAdmin(AppendOnlyAdmin):
+    list_display = ["round", "kind", "by", "at"]
+
+
+@admin.register(TableAction)
+class TableActionAdmin(AppendOnlyAdmin):
+    list_display = ["table", "number", "seat", "action", "by_bot", "at"]
+
+
+@admin.register(Bye)
+class ByeAdmin(admin.ModelAdmin):
+    list_display = ["round", "player"]

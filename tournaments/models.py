@@ -57,6 +57,32 @@ class Tournament(models.Model):
     )
     tiebreaks = models.JSONField(_("tiebreak order"), default=list)
     public = models.BooleanField(_("public pages"), default=True)
+    digital_tables = models.BooleanField(
+        _("digital tables"),
+        default=False,
+        help_text=_("Tables play in the browser; the rules engine runs the game."),
+    )
+    grace_seconds = models.PositiveIntegerField(
+        _("grace period at time (seconds)"),
+        default=60,
+        help_text=_(
+            "After time is called, digital tables finish what is left open; "
+            "after this grace period a bot plays it out."
+        ),
+    )
+    confirmation_required = models.BooleanField(
+        _("second-person confirmation"),
+        default=False,
+        help_text=_("A result counts once someone other than its author confirms it."),
+    )
+    self_report = models.BooleanField(
+        _("players report results"),
+        default=False,
+        help_text=_(
+            "Players may enter their table's result through their seat link; "
+            "it counts when all players of the table (or the organizer) confirm."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -191,25 +217,201 @@ class PlayerEvent(models.Model):
 
 
 class Round(models.Model):
-    """A round of a tournament; its clock and tables arrive with the round issue."""
+    """A round: seated → running ⇄ paused → time called → complete.
 
+    ``deadline`` is derived from the append-only :class:`ClockActivation` rows
+    (``tournaments.clock``) and stored so that the close can be a
+    compare-and-set update and every write before time can check it under a row
+    lock. ``remaining_seconds`` is the time left while seated or paused.
+    """
+
+    SEATED, RUNNING, PAUSED, TIME_CALLED, COMPLETE = (
+        "seated",
+        "running",
+        "paused",
+        "time_called",
+        "complete",
+    )
     STATUSES = [
-        ("seated", _("seated")),
-        ("running", _("running")),
-        ("paused", _("paused")),
-        ("time_called", _("time called")),
-        ("complete", _("complete")),
+        (SEATED, _("seated")),
+        (RUNNING, _("running")),
+        (PAUSED, _("paused")),
+        (TIME_CALLED, _("time called")),
+        (COMPLETE, _("complete")),
     ]
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE)
     number = models.PositiveSmallIntegerField(_("round"))
-    status = models.CharField(max_length=20, choices=STATUSES, default="seated")
+    status = models.CharField(max_length=20, choices=STATUSES, default=SEATED)
+    #: seating shown to players (before: a draft the organizer may still change)
+    published = models.BooleanField(_("published"), default=False)
+    minutes = models.PositiveSmallIntegerField(_("round length (minutes)"), default=45)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
+    remaining_seconds = models.FloatField(null=True, blank=True)
+    #: when the round is to start by itself (optional)
+    starts_at = models.DateTimeField(_("scheduled start"), null=True, blank=True)
+    time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    #: the seating algorithm's figures (repeats, ranges, bounds, time)
+    seating_stats = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")
         ]
+        indexes = [models.Index(fields=["status", "deadline"], name="round_open_deadline")]
 
     def __str__(self):
         return f"{self.tournament} – {self.number}"
+
+
+class Table(models.Model):
+    """One table of a round: its players (:class:`Seat`, in seat order) and,
+    for a digital table, the game as the engine's dumped state plus an
+    append-only action log (:class:`TableAction`)."""
+
+    PLAYING, WAITING, DONE = "playing", "waiting", "done"
+    STATUSES = [
+        (PLAYING, _("playing")),
+        (WAITING, _("waiting for sheet")),
+        (DONE, _("done")),
+    ]
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table"))
+    digital = models.BooleanField(_("digital"), default=False)
+    status = models.CharField(max_length=20, choices=STATUSES, default=PLAYING)
+    #: this table's own deadline when it was given an extension (else the round's)
+    deadline = models.DateTimeField(null=True, blank=True)
+    extra_seconds = models.IntegerField(default=0)
+    time_called_at = models.DateTimeField(null=True, blank=True)
+    #: digital tables: the seed and the engine's dumped state
+    seed = models.BigIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    #: why this table breaks a preference: [{"code", "params"}], shown translated
+    why = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["round", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.round} – {self.number}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.table} / {self.position + 1}: {self.player}"
+
+
+class Bye(models.Model):
+    """A player who sits out a round (2-player games with an odd count)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="byes")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="byes")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="bye_player_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.round}: {self.player} (bye)"
+
+
+class SeatingChange(models.Model):
+    """Append-only log of the organizer's changes to a seating (swap, move,
+    re-seat after a late drop), with who and when."""
+
+    KINDS = [
+        ("seat", _("seated")),
+        ("swap", _("swapped")),
+        ("move", _("moved")),
+        ("reseat", _("re-seated after a drop")),
+        ("publish", _("published")),
+    ]
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seating_changes")
+    kind = models.CharField(max_length=20, choices=KINDS)
+    detail = models.JSONField(default=dict, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self):
+        return f"{self.round}: {self.kind}"
+
+
+class ClockActivation(models.Model):
+    """Append-only clock log: start, pause, resume, extend (whole round or one
+    table), time called. The round's deadline is derived from these rows."""
+
+    START, PAUSE, RESUME, EXTEND, TIME_CALLED = (
+        "start",
+        "pause",
+        "resume",
+        "extend",
+        "time_called",
+    )
+    KINDS = [
+        (START, _("start")),
+        (PAUSE, _("pause")),
+        (RESUME, _("resume")),
+        (EXTEND, _("extend")),
+        (TIME_CALLED, _("time called")),
+    ]
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="activations")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, null=True, blank=True, related_name="activations"
+    )
+    kind = models.CharField(max_length=20, choices=KINDS)
+    seconds = models.IntegerField(default=0)
+    reason = models.CharField(max_length=200, blank=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    #: the database clock's time of the change
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self):
+        return f"{self.round}: {self.kind} {self.seconds}"
+
+
+class TableAction(models.Model):
+    """Append-only log of a digital table's actions; replaying them from the
+    table's seed gives its state (``games.base.Record``)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    number = models.PositiveIntegerField()
+    seat = models.SmallIntegerField()  # -1: time called / bot finish
+    action = models.CharField(max_length=200)
+    by_bot = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="table_action_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.table} #{self.number}: {self.action}"

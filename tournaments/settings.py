@@ -9,6 +9,7 @@
 | ALLOWED_HOSTS | localhost,127.0.0.1,[::1] (+ * when DEBUG) | comma separated |
 | CSRF_TRUSTED_ORIGINS | none | comma separated origins behind a proxy |
 | SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS | off / 0 | behind TLS in production |
+| SITE_URL | http://127.0.0.1:8000 | the address printed in QR codes and links |
 """
 
 import os
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "tournaments",
+    "scoring",
 ]
 
 MIDDLEWARE = [
@@ -145,6 +147,9 @@ SILENCED_SYSTEM_CHECKS = [
     "security.W005",
     "security.W021",
 ]
+
+#: the address printed in QR codes (sheets are also printed without a request)
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 # -- Celery ------------------------------------------------------------------
 _broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL")

@@ -1,0 +1,30 @@
+from django.contrib import admin
+
+from scoring.models import Confirmation, PrintJob, Submission
+
+
+class ConfirmationInline(admin.TabularInline):
+    model = Confirmation
+    extra = 0
+    can_delete = False
+    readonly_fields = ["by", "by_seat", "at"]
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    """Read-only: a correction is a new version entered through the result form."""
+
+    list_display = ["table", "version", "status", "source", "by", "by_seat", "late", "at"]
+    list_filter = ["status", "source", "late"]
+    inlines = [ConfirmationInline]
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PrintJob)
+class PrintJobAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "kind", "round_number", "status", "done", "total", "at"]
