@@ -5,8 +5,10 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from tournaments import services
+from tournaments.models import Round, Seat, Table
 from tournaments.permissions import OWNER
 
+#: views anyone may open (public pages of a public tournament, signed links)
 PUBLIC = {"home", "tournament_public", "signup", "login", "logout", "set_language"}
 PASSWORD_RESET = {
     "password_reset",
@@ -39,7 +41,17 @@ def world(tournament, organizer, other_user, django_user_model):
     keeper = django_user_model.objects.create_user("keeper", password="pw-keeper-12345")
     services.scorekeeper_add(tournament=tournament, username="keeper")
     other_t = services.tournament_create(owner=other_user, name="Fremd", game="quartett")
-    return {"t": tournament, "player": player, "keeper": keeper, "other_t": other_t}
+    rnd = Round.objects.create(tournament=tournament, number=1)
+    table = Table.objects.create(round=rnd, number=1)
+    Seat.objects.create(table=table, player=player, position=0)
+    return {
+        "t": tournament,
+        "player": player,
+        "keeper": keeper,
+        "other_t": other_t,
+        "round": rnd,
+        "table": table,
+    }
 
 
 def url_for(pattern, world):
@@ -49,6 +61,13 @@ def url_for(pattern, world):
         kwargs["player_id"] = world["player"].pk
     if "user_id" in route:
         kwargs["user_id"] = world["keeper"].pk
+    if "<int:number>" in route:
+        kwargs["number"] = world["round"].number
+    if "<int:table>" in route:
+        kwargs["table"] = world["table"].number
+    for name, value in world.get("extra_kwargs", {}).items():
+        if f":{name}>" in route:
+            kwargs[name] = value
     return reverse(pattern.name, kwargs=kwargs)
 
 
