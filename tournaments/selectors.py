@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from tournaments.models import Player, Tournament
 
@@ -36,3 +37,126 @@ def players_of(tournament: Tournament, *, active_only: bool = False) -> QuerySet
 def registered_names(tournament: Tournament) -> set[tuple[str, str]]:
     """(name, club) of every registered player, for the import's duplicate check."""
     return set(tournament.players.values_list("name", "club"))
+
+
+# rounds and seating (issue 4)
+
+
+def allowed_sizes(tournament: Tournament) -> list[int]:
+    return sorted(set(tournament.allowed_sizes or [tournament.table_size]))
+
+
+def allows_byes(tournament: Tournament) -> bool:
+    """Byes only where the game is played at tables of 2."""
+    return 2 in allowed_sizes(tournament)
+
+
+def seatable_players(tournament: Tournament, number: int) -> QuerySet[Player]:
+    """Who is seated in round ``number``: checked in, not dropped, entered."""
+    return tournament.players.filter(checked_in=True, dropped=False, first_round__lte=number)
+
+
+def missing_results(rnd) -> list[int]:
+    """Numbers of the round's tables without a confirmed result."""
+    return list(
+        rnd.tables.exclude(submissions__status="confirmed")
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+
+
+def _missing_message(numbers: list[int], round_number: int) -> str:
+    shown = ", ".join(str(n) for n in numbers[:20]) + (" …" if len(numbers) > 20 else "")
+    params = {"tables": shown, "round": round_number}
+    if len(numbers) == 1:
+        return _("Results missing for table %(tables)s of round %(round)s.") % params
+    return _("Results missing for tables %(tables)s of round %(round)s.") % params
+
+
+def seat_blocker(tournament: Tournament) -> tuple[int, str | None]:
+    """(number of the next round, why it cannot be seated yet or None)."""
+    last = tournament.round_set.order_by("-number").first()
+    number = (last.number if last else 0) + 1
+    if number > tournament.rounds:
+        return number, _("All %(n)s rounds have been seated.") % {"n": tournament.rounds}
+    if last is not None:
+        missing = missing_results(last)
+        if missing:
+            return number, _missing_message(missing, last.number)
+    n = seatable_players(tournament, number).count()
+    smallest = min(allowed_sizes(tournament))
+    if n < smallest:
+        return number, _(
+            "Too few players for round %(round)s: %(n)s checked in, a table needs %(min)s."
+        ) % {"round": number, "n": n, "min": smallest}
+    return number, None
+
+
+def default_seating_mode(tournament: Tournament, number: int) -> str:
+    """Round 1 random; later swiss, or mixing when the round before was mixing."""
+    if number <= 1:
+        return "random"
+    prev = tournament.round_set.filter(number=number - 1).first()
+    if prev is not None and (prev.seating_stats or {}).get("mode") == "mixing":
+        return "mixing"
+    return "swiss"
+
+
+def rounds_of(tournament: Tournament):
+    """The tournament's rounds with their table and bye counts."""
+    return tournament.round_set.annotate(
+        table_count=Count("tables", distinct=True), bye_count=Count("byes", distinct=True)
+    ).order_by("number")
+
+
+def next_round(tournament: Tournament) -> dict:
+    """What the rounds page needs to offer "Seat round N" (or say why not)."""
+    number, blocker = seat_blocker(tournament)
+    return {
+        "number": number,
+        "blocker": blocker,
+        "mode": default_seating_mode(tournament, number),
+        "players": seatable_players(tournament, number).count(),
+    }
+
+
+def round_seating(rnd) -> dict:
+    """A round's seating for its page: tables in order with their players in
+    seat order (and their score when seated), byes, the change log."""
+    from tournaments.models import Seat
+
+    stats = rnd.seating_stats or {}
+    scores = stats.get("scores")
+    if scores is None:
+        from scoring.selectors import standings
+
+        scores = {
+            str(r.player_id): r.points
+            for r in standings(rnd.tournament, up_to_round=rnd.number - 1)
+        }
+    seats_by_table: dict = {}
+    for seat in (
+        Seat.objects.filter(table__round=rnd)
+        .select_related("player", "player__team")
+        .order_by("table__number", "position")
+    ):
+        seats_by_table.setdefault(seat.table_id, []).append(
+            {
+                "player": seat.player,
+                "position": seat.position,
+                "score": scores.get(str(seat.player_id)),
+            }
+        )
+    tables = [
+        {"table": t, "seats": seats_by_table.get(t.pk, [])} for t in rnd.tables.order_by("number")
+    ]
+    byes = [
+        {"player": b.player, "score": scores.get(str(b.player_id))}
+        for b in rnd.byes.select_related("player").order_by("player__name")
+    ]
+    return {
+        "tables": tables,
+        "byes": byes,
+        "stats": stats,
+        "changes": list(rnd.seating_changes.select_related("by")),
+    }

@@ -121,6 +121,10 @@ def player_drop(*, player: Player, by) -> Player:
         player.checked_in = False
         player.save(update_fields=["dropped", "checked_in"])
         _log(player, "drop", by)
+        # seated in a round that has not started: he leaves it (issue 4)
+        from tournaments.services.seating import reseat_dropped_player
+
+        reseat_dropped_player(player=player, by=by)
     return player
 
 
