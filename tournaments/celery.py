@@ -7,9 +7,18 @@ filesystem broker under ``var/`` on a laptop (see settings.py).
 import os
 
 from celery import Celery
+from celery.signals import worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
 
 app = Celery("turnierleiter")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_ready.connect
+def sweep_when_ready(**kwargs):
+    """A (re)started worker closes what became overdue while none ran, at once."""
+    from django.conf import settings
+
+    app.send_task("clock.sweep", queue=settings.CLOCK_QUEUE, expires=10)

@@ -155,18 +155,24 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 _broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL")
 if _broker:
     CELERY_BROKER_URL = _broker
-    # a task scheduled for a round's deadline must not be redelivered early:
-    # keep the visibility timeout above the longest round (hours).
+    # A task scheduled for a round's deadline (eta) is held unacknowledged by
+    # a worker until then; Redis hands an unacknowledged message to another
+    # worker after the visibility timeout. Keep it above the longest round
+    # (12 h) so a scheduled close is never delivered twice early. If the worker
+    # holding it dies, the message waits that long — the clock sweep (below)
+    # closes the round within a second of any clock worker running.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 12 * 3600}
 else:
     _queue = VAR_DIR / "broker"
-    for _sub in ("out", "processed"):
+    for _sub in ("out", "processed", "control"):
         (_queue / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue / "out"),
         "data_folder_out": str(_queue / "out"),
         "processed_folder": str(_queue / "processed"),
+        # the worker's remote-control mailboxes (else "control/" in the cwd)
+        "control_folder": str(_queue / "control"),
         "store_processed": False,
     }
 CELERY_RESULT_BACKEND = None
@@ -175,6 +181,20 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The round clock (tournaments/services/clock.py): its tasks run on their own
+# queue so print jobs never delay a close; the beat sweeps every second
+# (closes overdue rounds/tables, starts scheduled rounds, finishes digital
+# tables after the grace period). TURNIERLEITER_CLOCK_QUEUE: tests use their own.
+CLOCK_QUEUE = os.environ.get("TURNIERLEITER_CLOCK_QUEUE", "clock")
+CELERY_TASK_ROUTES = {"clock.*": {"queue": CLOCK_QUEUE}}
+CELERY_BEAT_SCHEDULE = {
+    "clock-sweep": {
+        "task": "clock.sweep",
+        "schedule": 1.0,
+        # a sweep that waited longer is replaced by the next one
+        "options": {"queue": CLOCK_QUEUE, "expires": 10},
+    }
+}
 
 LOGGING = {
     "version": 1,

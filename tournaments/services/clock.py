@@ -1,15 +1,34 @@
 """The round clock: activations, the derived deadline, the close, and the
-check every before-time write makes."""
+check every before-time write makes.
+
+The database is the truth: every activation is a row (who, when by the
+database clock), the deadline derived from them (``tournaments.clock``) is
+stored on the round (and on a table with its own extension), and the close is
+one compare-and-set ``UPDATE`` — "running and deadline <= now" → time called —
+whose winner alone runs the side effects. Celery only wakes the close up: a
+task scheduled for the deadline (re-scheduled whenever it moves; a stale one
+finds nothing to do) and a beat sweep every second (``sweep``) that closes
+whatever is overdue, e.g. after a worker died holding the scheduled task.
+"""
 
 from __future__ import annotations
 
+import logging
+import math
 from datetime import UTC, datetime
 
-from django.db import connection
+from django.conf import settings
+from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
-from tournaments.models import Round, Table
+from tournaments import clock as pure
+from tournaments.models import ClockActivation, Round, Table
 from tournaments.services import ServiceError
+
+log = logging.getLogger(__name__)
+
+#: rounds closed or tables closed by these wake-up calls (ClockActivation.reason)
+VIA_TASK, VIA_SWEEP = "task", "sweep"
 
 
 class TimeIsUp(ServiceError):
@@ -34,14 +53,312 @@ def db_now() -> datetime:
 
 def lock_before_time(table: Table) -> Table:
     """Inside a transaction: lock the table's round and the table, and refuse
-    with :class:`TimeIsUp` unless the round is running and the database clock
-    is before the table's deadline (its own extension, else the round's).
-    Returns the locked table."""
+    with :class:`TimeIsUp` unless the table is still playing on the clock —
+    the round is running (or time was called for the round but this table has
+    its own later deadline) — and the database clock is before the table's
+    deadline (its own extension, else the round's). Returns the locked table."""
     rnd = Round.objects.select_for_update().get(pk=table.round_id)
     locked = Table.objects.select_for_update().get(pk=table.pk)
-    deadline = locked.deadline or rnd.deadline
-    if rnd.status != Round.RUNNING or deadline is None:
+    locked.round = rnd
+    if locked.time_called_at is not None:
+        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
+    if rnd.status == Round.RUNNING:
+        deadline = locked.deadline or rnd.deadline
+    elif rnd.status == Round.TIME_CALLED and locked.deadline is not None:
+        deadline = locked.deadline
+    else:
+        deadline = None
+    if deadline is None:
         raise TimeIsUp(_("The round is not running."))
     if db_now() >= deadline:
         raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
     return locked
+
+
+# -- activations ---------------------------------------------------------------
+
+
+def _by(user):
+    return user if user is not None and getattr(user, "pk", None) else None
+
+
+def _derive(rnd: Round) -> pure.Clock:
+    acts = [
+        pure.Activation(kind=a.kind, at=a.at, seconds=a.seconds, table=a.table_id)
+        for a in rnd.activations.order_by("at", "pk")
+    ]
+    return pure.derive(acts, rnd.minutes * 60)
+
+
+def _locked_round(rnd: Round) -> Round:
+    return Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+
+
+def _activate(
+    rnd: Round, kind: str, *, by, seconds: float = 0, table: Table | None = None, reason: str = ""
+) -> pure.Clock:
+    """Append one activation to the locked round ``rnd`` and store the
+    deadlines derived from all of them; schedule the closes on commit."""
+    now = db_now()
+    if rnd.status == Round.RUNNING and rnd.deadline is not None and rnd.deadline <= now:
+        raise TimeIsUp(_("Time is up: the round is being closed."))
+    before = _derive(rnd)
+    try:
+        clock = pure.step(
+            before,
+            pure.Activation(kind=kind, at=now, seconds=seconds, table=table.pk if table else None),
+        )
+    except pure.ClockError:
+        raise ServiceError(
+            _("The clock can't do that now (the round is %(status)s).")
+            % {"status": rnd.get_status_display()}
+        ) from None
+    ClockActivation.objects.create(
+        round=rnd, table=table, kind=kind, seconds=int(seconds), reason=reason, by=_by(by), at=now
+    )
+    _store(rnd, clock)
+    return clock
+
+
+def _store(rnd: Round, clock: pure.Clock) -> None:
+    if rnd.status != Round.COMPLETE:
+        rnd.status = clock.status
+    rnd.deadline = clock.deadline if clock.status in (pure.RUNNING, pure.TIME_CALLED) else None
+    rnd.remaining_seconds = clock.remaining if clock.status != pure.RUNNING else None
+    rnd.save(update_fields=["status", "deadline", "remaining_seconds"])
+    scheduled = []
+    for table in rnd.tables.filter(pk__in=list(clock.table_extra)):
+        extra = clock.table_extra[table.pk]
+        table.extra_seconds = int(extra)
+        table.deadline = clock.table_deadline(table.pk)
+        table.save(update_fields=["extra_seconds", "deadline"])
+        if table.deadline is not None and table.time_called_at is None:
+            scheduled.append((table.pk, table.deadline))
+    if rnd.status == Round.RUNNING:
+        deadline = rnd.deadline
+        transaction.on_commit(lambda: schedule("clock.close_round", rnd.pk, deadline))
+    for table_id, deadline in scheduled:
+        transaction.on_commit(lambda t=table_id, d=deadline: schedule("clock.close_table", t, d))
+
+
+def schedule(task: str, object_id: int, eta: datetime | None = None) -> None:
+    """Send a wake-up call to the clock queue (after commit). A lost call is
+    covered by the sweep, so a broker that is down only logs."""
+    from tournaments.celery import app
+
+    try:
+        app.send_task(task, args=[object_id], eta=eta, queue=settings.CLOCK_QUEUE)
+    except Exception:  # the sweep closes it; the organizer's click must not fail
+        log.exception("could not schedule %s(%s) at %s", task, object_id, eta)
+
+
+@transaction.atomic
+def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # noqa: A002
+    """Start the clock (``seconds``: the round's length, default its minutes).
+    A seating still in draft is published; digital tables deal their game."""
+    from tournaments.services import tables as table_services
+
+    rnd = _locked_round(round)
+    if rnd.status != Round.SEATED:
+        raise ServiceError(_("Round %(n)s has started already.") % {"n": rnd.number})
+    if not rnd.tables.exists():
+        raise ServiceError(_("Round %(n)s has no tables.") % {"n": rnd.number})
+    if not rnd.published:
+        from tournaments.services.seating import seating_publish
+
+        rnd = seating_publish(round=rnd, by=by)
+    length = math.ceil(rnd.minutes * 60 if seconds is None else seconds)
+    if length <= 0:
+        raise ServiceError(_("A round needs some time."))
+    _activate(rnd, ClockActivation.START, by=by, seconds=length)
+    for table in rnd.tables.filter(digital=True, state__isnull=True):
+        table_services.table_start(table=table)
+    return rnd
+
+
+@transaction.atomic
+def round_pause(*, round: Round, by) -> Round:  # noqa: A002
+    rnd = _locked_round(round)
+    if rnd.status != Round.RUNNING:
+        raise ServiceError(_("The clock is not running."))
+    _activate(rnd, ClockActivation.PAUSE, by=by)
+    return rnd
+
+
+@transaction.atomic
+def round_resume(*, round: Round, by) -> Round:  # noqa: A002
+    rnd = _locked_round(round)
+    if rnd.status != Round.PAUSED:
+        raise ServiceError(_("The clock is not paused."))
+    _activate(rnd, ClockActivation.RESUME, by=by)
+    return rnd
+
+
+def _seconds(minutes, seconds) -> int:
+    """Whole seconds (activations store whole seconds), 1 s to 12 h."""
+    value = seconds if seconds is not None else (minutes or 0) * 60
+    if not value or value <= 0:
+        raise ServiceError(_("Give a positive number of minutes."))
+    if value > 12 * 3600:
+        raise ServiceError(_("An extension can be at most 12 hours."))
+    return math.ceil(value)
+
+
+@transaction.atomic
+def round_extend(*, round: Round, by, minutes: float | None = None, seconds=None) -> Round:  # noqa: A002
+    """More time for the whole round (seated, running or paused)."""
+    value = _seconds(minutes, seconds)
+    rnd = _locked_round(round)
+    if rnd.status not in (Round.SEATED, Round.RUNNING, Round.PAUSED):
+        raise ServiceError(_("Time has been called: the round can't be extended."))
+    _activate(rnd, ClockActivation.EXTEND, by=by, seconds=value)
+    return rnd
+
+
+@transaction.atomic
+def table_extend(
+    *, table: Table, by, minutes: float | None = None, seconds=None, reason: str = ""
+) -> Table:
+    """More time for one table only (a judge call, a late start): it gets its
+    own deadline, later than the round's, and is closed then."""
+    value = _seconds(minutes, seconds)
+    rnd = _locked_round(table.round)
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    if rnd.status == Round.COMPLETE or locked.time_called_at is not None:
+        raise ServiceError(
+            _("Time has been called at table %(table)s already.") % {"table": locked.number}
+        )
+    now = db_now()
+    if locked.deadline is not None and locked.deadline <= now:
+        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
+    _activate(rnd, ClockActivation.EXTEND, by=by, seconds=value, table=locked, reason=reason[:200])
+    locked.refresh_from_db()
+    return locked
+
+
+@transaction.atomic
+def round_schedule_start(*, round: Round, at: datetime | None, by) -> Round:  # noqa: A002
+    """Start the round by itself at ``at`` (None: no scheduled start)."""
+    rnd = _locked_round(round)
+    if rnd.status != Round.SEATED:
+        raise ServiceError(_("Round %(n)s has started already.") % {"n": rnd.number})
+    if at is not None and at <= db_now():
+        raise ServiceError(_("Choose a start time in the future."))
+    rnd.starts_at = at
+    rnd.save(update_fields=["starts_at"])
+    if at is not None:
+        transaction.on_commit(lambda: schedule("clock.start_round", rnd.pk, at))
+    return rnd
+
+
+def start_due_round(round_id: int) -> bool:
+    """Start a round whose scheduled start has come (task and sweep)."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().filter(pk=round_id).first()
+        if rnd is None or rnd.status != Round.SEATED or rnd.starts_at is None:
+            return False
+        if rnd.starts_at > db_now():
+            return False
+        try:
+            round_start(round=rnd, by=None)
+        except ServiceError:
+            log.warning("scheduled start of round %s refused", round_id, exc_info=True)
+            return False
+    return True
+
+
+# -- the close -------------------------------------------------------------------
+
+
+def close_round(round_id: int, *, via: str = "") -> bool:
+    """Time called for the round if it is running and its deadline has passed:
+    one compare-and-set ``UPDATE``; only the caller that wins it runs the side
+    effects (True). Tables with their own later deadline play on."""
+    with transaction.atomic():
+        now = db_now()
+        won = Round.objects.filter(pk=round_id, status=Round.RUNNING, deadline__lte=now).update(
+            status=Round.TIME_CALLED, time_called_at=now, remaining_seconds=0
+        )
+        if not won:
+            return False
+        rnd = Round.objects.select_related("tournament").get(pk=round_id)
+        ClockActivation.objects.create(
+            round=rnd, kind=ClockActivation.TIME_CALLED, at=now, reason=via
+        )
+        due = list(
+            rnd.tables.select_for_update()
+            .filter(time_called_at__isnull=True)
+            .exclude(deadline__gt=now)
+            .order_by("number")
+        )
+        Table.objects.filter(pk__in=[t.pk for t in due]).update(time_called_at=now)
+        for table in due:
+            table.time_called_at = now
+            table.round = rnd
+            _table_time_called(table)
+    log.info("round %s closed (%s), late by %s", round_id, via, now - rnd.deadline)
+    return True
+
+
+def close_table(table_id: int, *, via: str = "") -> bool:
+    """Time called for a table with its own (extended) deadline, once the round
+    is closed and that deadline has passed: the same compare-and-set."""
+    with transaction.atomic():
+        now = db_now()
+        won = Table.objects.filter(
+            pk=table_id,
+            time_called_at__isnull=True,
+            deadline__lte=now,
+            round__status__in=[Round.TIME_CALLED, Round.COMPLETE],
+        ).update(time_called_at=now)
+        if not won:
+            return False
+        table = (
+            Table.objects.select_for_update().select_related("round__tournament").get(pk=table_id)
+        )
+        ClockActivation.objects.create(
+            round=table.round, table=table, kind=ClockActivation.TIME_CALLED, at=now, reason=via
+        )
+        _table_time_called(table)
+    return True
+
+
+def _table_time_called(table: Table) -> None:
+    """Side effects of time at one table (its time_called_at is set): a paper
+    table waits for its sheet; a digital table's engine calls time."""
+    if table.status == Table.DONE:
+        return
+    if not table.digital:
+        table.status = Table.WAITING
+        table.save(update_fields=["status"])
+        return
+    from tournaments.services import tables as table_services
+
+    table_services.table_call_time(table=table)
+
+
+def sweep() -> dict:
+    """What the beat runs every second: start rounds whose scheduled start has
+    come, close every overdue round and table, finish digital tables whose
+    grace period is over. Harmless to run any number of times."""
+    now = db_now()
+    done = {"started": 0, "rounds": 0, "tables": 0, "finished": 0}
+    for rid in Round.objects.filter(status=Round.SEATED, starts_at__lte=now).values_list(
+        "pk", flat=True
+    ):
+        done["started"] += start_due_round(rid)
+    for rid in Round.objects.filter(status=Round.RUNNING, deadline__lte=now).values_list(
+        "pk", flat=True
+    ):
+        done["rounds"] += close_round(rid, via=VIA_SWEEP)
+    for tid in Table.objects.filter(
+        time_called_at__isnull=True,
+        deadline__lte=now,
+        round__status__in=[Round.TIME_CALLED, Round.COMPLETE],
+    ).values_list("pk", flat=True):
+        done["tables"] += close_table(tid, via=VIA_SWEEP)
+    from tournaments.services import tables as table_services
+
+    for tid in table_services.tables_to_finish(now):
+        done["finished"] += table_services.table_finish(table_id=tid)
+    return done

@@ -33,6 +33,9 @@ class Command(BaseCommand):
                 "worker",
                 "--loglevel=INFO",
                 "--concurrency=2",
+                # the default queue (print jobs) and the round clock's queue
+                "-Q",
+                f"celery,{settings.CLOCK_QUEUE}",
             ],
             "beat": [
                 py,

@@ -1,0 +1,87 @@
+"""The projector: the big clock counts down in the browser, shows "5 minutes
+left", stops within 2 seconds when the organizer pauses, and shows "Time!"
+when the round is closed — without a reload. "Find your table" filters the
+seating by name."""
+
+import time
+from datetime import timedelta
+
+import pytest
+
+from tournaments import services
+from tournaments.models import Round, Seat, Table
+from tournaments.services import clock
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def seated_round(tournament, organizer) -> Round:
+    rnd = Round.objects.create(tournament=tournament, number=1)
+    names = [["Anna Şahin", "Bernd Łukasz"], ["Clara", "Dieter"]]
+    for n, pair in enumerate(names, start=1):
+        table = Table.objects.create(round=rnd, number=n)
+        for pos, name in enumerate(pair):
+            p = services.player_add(tournament=tournament, by=organizer, name=name)
+            Seat.objects.create(table=table, player=p, position=pos)
+    return rnd
+
+
+def let_pass(rnd: Round, seconds: float) -> None:
+    """Let ``seconds`` of the round pass at once (the stored times move back)."""
+    d = timedelta(seconds=seconds)
+    for a in rnd.activations.all():
+        a.at -= d
+        a.save(update_fields=["at"])
+    rnd.refresh_from_db()
+    rnd.deadline -= d
+    rnd.save(update_fields=["deadline"])
+
+
+def test_projector_counts_down_stops_on_pause_and_shows_time(
+    page, live_server, tournament, organizer, monkeypatch
+):
+    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no worker: the test closes
+    rnd = seated_round(tournament, organizer)
+    clock.round_start(round=rnd, by=organizer, seconds=303)
+    page.goto(f"{live_server.url}/t/{tournament.pk}/rounds/1/projector/")
+    shown = page.locator("[data-clock-time]")
+    signal = page.locator("[data-clock-signal]")
+
+    # counts down in the browser
+    first = shown.inner_text()
+    assert first.startswith("5:0"), first
+    time.sleep(1.3)
+    assert shown.inner_text() != first
+    # "5 minutes left" appears as the clock passes 5:00
+    page.wait_for_function(
+        "document.querySelector('[data-clock-signal]').textContent.includes('5 minutes left')",
+        timeout=6000,
+    )
+    assert page.locator("[data-clock].clock--five").count() == 1
+
+    # find your table
+    page.fill("[data-find-table]", "şahin")
+    visible = page.locator("[data-seating] li:visible")
+    assert visible.count() == 1 and "Table 1" in visible.inner_text()
+    page.fill("[data-find-table]", "")
+    assert page.locator("[data-seating] li:visible").count() == 4
+
+    # the organizer pauses: every browser stops within 2 seconds
+    clock.round_pause(round=rnd, by=organizer)
+    paused_at = time.monotonic()
+    page.wait_for_selector("[data-clock][data-status=paused]", timeout=2000)
+    assert time.monotonic() - paused_at <= 2.0
+    stopped = shown.inner_text()
+    time.sleep(1.5)
+    assert shown.inner_text() == stopped
+    assert "Paused" in page.locator(".clock-state").inner_text()
+
+    # resumed, the time runs out and the round is closed: "Time!" without reload
+    clock.round_resume(round=rnd, by=organizer)
+    page.wait_for_selector("[data-clock][data-status=running]", timeout=2000)
+    let_pass(rnd, 400)
+    assert clock.sweep()["rounds"] == 1
+    page.wait_for_selector("[data-clock][data-status=time_called]", timeout=3000)
+    assert signal.inner_text() == "Time!"
+    assert shown.inner_text() == "0:00"
+    assert "Tables done: 0 of 2" in page.locator("[data-clock]").inner_text()

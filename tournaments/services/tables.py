@@ -1,0 +1,213 @@
+"""Digital tables: the rules engine plays the game, the database keeps it.
+
+A digital table stores the engine's dumped state (``Table.state``) and an
+append-only action log (``TableAction``, replayable from the table's seed as a
+``games.base.Record``). Moves are checked against the clock under a row lock;
+at time the engine calls time, and after the tournament's grace period the
+game's smart bot plays out what is left; the result becomes the table's
+confirmed submission.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from games.base import TIME_CALLED, IllegalAction
+from scoring.models import Submission
+from tournaments.models import Round, Table, TableAction
+from tournaments.services import ServiceError
+from tournaments.services.clock import TimeIsUp, db_now, lock_before_time
+
+log = logging.getLogger(__name__)
+
+
+def game_options(table: Table) -> dict:
+    """The options this table's game is dealt with: the tournament's, plus for
+    Terra Trumpf the youngest player (by birth year, when known) choosing
+    Alpha first."""
+    tournament = table.round.tournament
+    engine = tournament.engine
+    options = dict(tournament.game_options or {})
+    if "first_chooser" in engine.extra_options and "first_chooser" not in options:
+        years = [
+            (seat.player.birth_year, -seat.position)
+            for seat in table.seats.select_related("player").order_by("position")
+            if seat.player.birth_year
+        ]
+        if years:
+            options["first_chooser"] = -max(years)[1]
+    return options
+
+
+@transaction.atomic
+def table_start(*, table: Table) -> Table:
+    """Deal the game of a digital table (once)."""
+    locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    if not locked.digital:
+        raise ServiceError(_("Table %(table)s plays on paper.") % {"table": locked.number})
+    if locked.state is not None:
+        return locked
+    engine = locked.round.tournament.engine
+    players = locked.seats.count()
+    if not engine.min_players <= players <= engine.max_players:
+        raise ServiceError(
+            _("%(game)s can't be played by %(n)s players.") % {"game": engine.name, "n": players}
+        )
+    if not locked.seed:
+        locked.seed = secrets.randbits(31) or 1
+    state = engine.new_game(players=players, seed=locked.seed, options=game_options(locked))
+    locked.state = engine.dump(state)
+    locked.save(update_fields=["seed", "state"])
+    return locked
+
+
+def _append(table: Table, actions: list[tuple[int, str]], *, by_bot: bool = False) -> None:
+    last = table.actions.aggregate(n=Max("number"))["n"]
+    start = 0 if last is None else last + 1
+    TableAction.objects.bulk_create(
+        TableAction(table=table, number=start + i, seat=seat, action=action, by_bot=by_bot)
+        for i, (seat, action) in enumerate(actions)
+    )
+
+
+@transaction.atomic
+def table_move(*, table: Table, seat: int, action: str) -> Table:
+    """A player's move at a digital table: refused after the table's time
+    (checked against the database clock under the row lock, with or without
+    a worker), except the moves that finish what time left open during the
+    grace period after time was called."""
+    locked = _lock_for_move(table)
+    if not locked.digital or locked.state is None:
+        raise ServiceError(_("Table %(table)s is not a digital table.") % {"table": locked.number})
+    engine = locked.round.tournament.engine
+    state = engine.load(locked.state)
+    try:
+        state = engine.apply(state, seat, action)
+    except IllegalAction as exc:
+        raise ServiceError(_("This move is not allowed: %(reason)s") % {"reason": exc}) from None
+    _append(locked, [(seat, action)])
+    locked.state = engine.dump(state)
+    locked.save(update_fields=["state"])
+    if engine.is_over(state):
+        _record_result(locked, engine, state)
+    return locked
+
+
+def _lock_for_move(table: Table) -> Table:
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=table.round_id)
+    current = Table.objects.get(pk=table.pk)
+    if current.time_called_at is None:
+        locked = lock_before_time(current)
+        locked.round = rnd
+        return locked
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    locked.round = rnd
+    grace_end = locked.time_called_at + timedelta(seconds=rnd.tournament.grace_seconds)
+    if locked.status == Table.DONE or db_now() >= grace_end:
+        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
+    return locked
+
+
+def table_call_time(*, table: Table) -> None:
+    """Inside the close: the engine calls time on the stored state; a game not
+    over yet is finished by the bot after the grace period."""
+    if table.state is None:
+        table_start(table=table)
+        table.refresh_from_db(fields=["state", "seed"])
+    engine = table.round.tournament.engine
+    state = engine.call_time(engine.load(table.state))
+    _append(table, [TIME_CALLED])
+    table.state = engine.dump(state)
+    table.save(update_fields=["state"])
+    if engine.is_over(state):
+        _record_result(table, engine, state)
+        return
+    grace = table.round.tournament.grace_seconds
+    eta = table.time_called_at + timedelta(seconds=grace)
+    from tournaments.services.clock import schedule
+
+    transaction.on_commit(lambda: schedule("clock.finish_table", table.pk, eta))
+
+
+class _RecordingBot:
+    """Passes the smart bot's choices to ``engine.finish`` and notes each with
+    its seat (following the game along, as ``finish`` asks seats in turn)."""
+
+    def __init__(self, engine, state, bot):
+        self.engine, self.state, self.bot = engine, state, bot
+        self.name = getattr(bot, "name", "smart")
+        self.actions: list[tuple[int, str]] = []
+
+    def choose(self, view: dict, legal: list[str]) -> str:
+        action = self.bot.choose(view, legal)
+        seat = self.engine.to_act(self.state)[0]
+        self.state = self.engine.apply(self.state, seat, action)
+        self.actions.append((seat, action))
+        return action
+
+
+def tables_to_finish(now: datetime) -> list[int]:
+    """Digital tables whose grace period after time is over and not done."""
+    rows = Table.objects.filter(
+        digital=True, time_called_at__isnull=False, state__isnull=False
+    ).exclude(status=Table.DONE)
+    return [
+        pk
+        for pk, called, grace in rows.values_list(
+            "pk", "time_called_at", "round__tournament__grace_seconds"
+        )
+        if now >= called + timedelta(seconds=grace)
+    ]
+
+
+def table_finish(*, table_id: int) -> bool:
+    """After the grace period: the game's smart bot plays out what time left
+    open; each bot action is logged; the result is confirmed. Runs once (a
+    busy or done table is skipped)."""
+    with transaction.atomic():
+        locked = (
+            Table.objects.select_for_update(skip_locked=True)
+            .select_related("round__tournament")
+            .filter(pk=table_id, digital=True)
+            .first()
+        )
+        if locked is None or locked.status == Table.DONE or locked.state is None:
+            return False
+        if locked.time_called_at is None:
+            return False
+        tournament = locked.round.tournament
+        if db_now() < locked.time_called_at + timedelta(seconds=tournament.grace_seconds):
+            return False
+        engine = tournament.engine
+        state = engine.load(locked.state)
+        bot = _RecordingBot(engine, state, engine.bots()["smart"](locked.seed))
+        state = engine.finish(state, bot)
+        _append(locked, bot.actions, by_bot=True)
+        locked.state = engine.dump(state)
+        locked.save(update_fields=["state"])
+        _record_result(locked, engine, state)
+    return True
+
+
+def _record_result(table: Table, engine, state) -> None:
+    """The engine's result as the table's confirmed submission; the table is done."""
+    result = engine.result(state)
+    if not table.submissions.filter(status=Submission.CONFIRMED).exists():
+        last = table.submissions.aggregate(n=Max("version"))["n"] or 0
+        Submission.objects.create(
+            table=table,
+            version=last + 1,
+            status=Submission.CONFIRMED,
+            ranks=list(result.ranks),
+            figures=list(result.figures),
+            details=result.details,
+            source="digital",
+        )
+    table.status = Table.DONE
+    table.save(update_fields=["status"])

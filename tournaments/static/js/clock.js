@@ -1,0 +1,88 @@
+/* The round clock in the browser.
+ *
+ * The server renders a status partial ([data-clock]) with the round's status,
+ * its deadline and the server's time (ms since the epoch); htmx polls it every
+ * second and swaps it. This script counts down from the deadline between
+ * polls, correcting for the offset between the server's clock and this
+ * browser's (measured when each status arrives), so every open browser shows
+ * the same time and stops within a poll of a pause. "roundClosed" (an
+ * HX-Trigger header of the status response) shows "Time!" at once.
+ * Also: "find your table" ([data-find-table]) filters [data-seating] [data-name].
+ */
+(function () {
+  "use strict";
+  var state = { offset: 0, status: null, deadline: null, left: 0, closed: false, wasFive: false };
+
+  function fmt(seconds) {
+    var s = Math.max(0, Math.ceil(seconds));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    var mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(r).padStart(2, "0");
+  }
+
+  function read(el) {
+    var server = Number(el.dataset.serverMs);
+    if (server) state.offset = server - Date.now();
+    state.status = el.dataset.status;
+    state.deadline = el.dataset.deadlineMs ? Number(el.dataset.deadlineMs) : null;
+    state.left = Number(el.dataset.left || 0);
+    state.closed = state.closed || state.status === "time_called" || state.status === "complete";
+  }
+
+  function secondsLeft() {
+    if (state.closed) return 0;
+    if (state.status === "running" && state.deadline) {
+      return (state.deadline - (Date.now() + state.offset)) / 1000;
+    }
+    return state.left;
+  }
+
+  function render() {
+    var el = document.querySelector("[data-clock]");
+    if (!el) return;
+    var left = secondsLeft();
+    var time = el.querySelector("[data-clock-time]");
+    var signal = el.querySelector("[data-clock-signal]");
+    var over = state.closed || (state.status === "running" && left <= 0);
+    var five = !over && state.status === "running" && left <= 300;
+    if (time) time.textContent = fmt(over ? 0 : left);
+    if (signal) {
+      var text = over ? el.dataset.textTime : five ? el.dataset.textFive : "";
+      if (signal.textContent !== text) signal.textContent = text;
+    }
+    el.classList.toggle("clock--five", five);
+    el.classList.toggle("clock--time", over);
+    if (five && !state.wasFive) {
+      el.classList.add("clock--flash");
+      setTimeout(function () { el.classList.remove("clock--flash"); }, 3000);
+    }
+    state.wasFive = five;
+  }
+
+  function refresh() {
+    var el = document.querySelector("[data-clock]");
+    if (el) { read(el); render(); }
+  }
+
+  document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("roundClosed", function () { state.closed = true; render(); });
+  setInterval(render, 200);
+  if (document.readyState !== "loading") refresh();
+
+  // "find your table": filter the seating list by name
+  function filter(input) {
+    var q = input.value.trim().toLowerCase();
+    var shown = 0;
+    document.querySelectorAll("[data-seating] [data-name]").forEach(function (row) {
+      var hit = !q || row.dataset.name.indexOf(q) !== -1;
+      row.hidden = !hit;
+      if (hit) shown += 1;
+    });
+    var empty = document.querySelector("[data-find-empty]");
+    if (empty) empty.hidden = shown > 0 || !q;
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("[data-find-table]")) filter(event.target);
+  });
+})();

@@ -1,0 +1,37 @@
+"""Celery tasks of the clock: thin wake-up calls on the "clock" queue.
+
+Each task only calls a service that re-checks the database, so a stale task
+(the deadline moved), a duplicate delivery or a task that arrives late does
+the right thing: nothing, or exactly the close that is due.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from tournaments.services import clock, tables
+
+
+@shared_task(name="clock.close_round", ignore_result=True)
+def close_round(round_id: int) -> bool:
+    return clock.close_round(round_id, via=clock.VIA_TASK)
+
+
+@shared_task(name="clock.close_table", ignore_result=True)
+def close_table(table_id: int) -> bool:
+    return clock.close_table(table_id, via=clock.VIA_TASK)
+
+
+@shared_task(name="clock.finish_table", ignore_result=True)
+def finish_table(table_id: int) -> bool:
+    return tables.table_finish(table_id=table_id)
+
+
+@shared_task(name="clock.start_round", ignore_result=True)
+def start_round(round_id: int) -> bool:
+    return clock.start_due_round(round_id)
+
+
+@shared_task(name="clock.sweep", ignore_result=True)
+def sweep() -> dict:
+    return clock.sweep()
