@@ -1,0 +1,413 @@
+"""Writes for results: a table's result is submitted, confirmed, corrected.
+
+Every submission is a new, append-only version of the table's result
+(:class:`scoring.models.Submission`); only its ``status`` ever changes. The
+game's engine decides whether a sheet can be true (``check_sheet``); nothing
+is saved while it reports a problem.
+
+Concurrency: each write locks the table row first (``SELECT ... FOR UPDATE``),
+so two scorekeepers saving the same table are served one after the other and
+the second one finds that the version he started from is no longer the latest
+(:class:`ResultConflict`). The database constraint
+``one_confirmed_result_per_table`` is the final guard: should two confirmations
+still meet, the loser's ``IntegrityError`` is reported as a conflict too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.db.models.functions import Now
+from django.utils.translation import gettext as _
+
+from games import SheetError, TableResult
+from scoring import selectors
+from scoring.models import Confirmation, Submission
+from scoring.standings import compute_standings
+from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.services import ServiceError
+from tournaments.services.clock import db_now, lock_before_time
+
+PLAYER_SOURCE = "player"
+
+
+class ResultInvalid(ServiceError):
+    """The engine found the sheet inconsistent; ``problems`` lists why
+    (``games.base.Problem``: code, fields, template, params)."""
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__(_("The sheet can't be right: correct the marked fields."))
+
+
+class ResultConflict(ServiceError):
+    """Someone else changed the table's result meanwhile; ``other`` is the
+    submission that is there now (None if it can't be named)."""
+
+    def __init__(self, message: str, other: Submission | None = None):
+        self.other = other
+        super().__init__(message)
+
+
+class ReasonRequired(ServiceError):
+    """A correction after time was called needs a reason."""
+
+
+@dataclass
+class PlaceChange:
+    player_id: int
+    name: str
+    old_place: int | None
+    new_place: int
+    old_points: object
+    new_points: object
+
+
+@dataclass
+class Preview:
+    """What a sheet would do: the engine's result and the standings places it
+    changes (players whose place differs, best new place first)."""
+
+    result: TableResult
+    changes: list[PlaceChange] = field(default_factory=list)
+
+
+def author(submission: Submission) -> str:
+    """Who entered a submission, for people."""
+    if submission.by_id:
+        return submission.by.get_username()
+    if submission.by_seat is not None:
+        return _("seat %(seat)s") % {"seat": submission.by_seat + 1}
+    return submission.get_source_display()
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def _table(table: Table) -> Table:
+    return Table.objects.select_related("round__tournament").get(pk=table.pk)
+
+
+def _positions(table: Table) -> list[int]:
+    return list(
+        Seat.objects.filter(table=table).order_by("position").values_list("position", flat=True)
+    )
+
+
+def _check(tournament: Tournament, players: int, sheet: dict) -> TableResult:
+    """The engine's verdict on ``sheet``, or :class:`ResultInvalid`."""
+    engine = tournament.engine
+    if not engine.min_players <= players <= engine.max_players:
+        raise ServiceError(
+            _("%(game)s is played by %(lo)s to %(hi)s players; this table has %(n)s.")
+            % {
+                "game": engine.name,
+                "lo": engine.min_players,
+                "hi": engine.max_players,
+                "n": players,
+            }
+        )
+    try:
+        return engine.check_sheet(players, sheet, tournament.game_options or None)
+    except SheetError as exc:
+        raise ResultInvalid(exc.problems) from None
+
+
+def _latest(table_id: int) -> Submission | None:
+    return (
+        Submission.objects.filter(table_id=table_id)
+        .select_related("by")
+        .order_by("-version")
+        .first()
+    )
+
+
+def _conflict_message(other: Submission | None) -> str:
+    if other is None:
+        return _("The result of this table was removed meanwhile; nothing of yours was saved.")
+    return _(
+        "%(who)s saved version %(version)s of this table's result meanwhile (shown below). "
+        "Nothing of yours was saved: compare, then save again to replace it."
+    ) % {"who": author(other), "version": other.version}
+
+
+def _complete_round(round_id: int) -> int:
+    """Compare-and-set: a round whose time was called is complete once every
+    table has a confirmed result. Returns the number of rows changed (0/1)."""
+    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
+    open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(Exists(confirmed))
+    return (
+        Round.objects.filter(pk=round_id, status=Round.TIME_CALLED)
+        .exclude(Exists(open_tables))
+        .update(status=Round.COMPLETE, completed_at=Now())
+    )
+
+
+def _complete_round_after_commit(round_id: int) -> None:
+    # Two tables confirmed at the same moment in separate transactions can't
+    # see each other's row before commit; the check after commit does.
+    with transaction.atomic():
+        _complete_round(round_id)
+
+
+def _confirm(sub: Submission) -> None:
+    """Inside the caller's transaction, with the table locked: make ``sub``
+    the table's confirmed result. An ``IntegrityError`` from the constraint
+    propagates to the caller."""
+    Submission.objects.filter(table_id=sub.table_id, status=Submission.CONFIRMED).exclude(
+        pk=sub.pk
+    ).update(status=Submission.SUPERSEDED)
+    Submission.objects.filter(pk=sub.pk).update(status=Submission.CONFIRMED)
+    sub.status = Submission.CONFIRMED
+    Table.objects.filter(pk=sub.table_id).update(status=Table.DONE)
+    round_id = Table.objects.filter(pk=sub.table_id).values_list("round_id", flat=True).get()
+    _complete_round(round_id)
+    transaction.on_commit(lambda: _complete_round_after_commit(round_id))
+
+
+# -- services ------------------------------------------------------------------
+
+
+def result_submit(
+    *,
+    table: Table,
+    sheet: dict,
+    by=None,
+    by_seat: int | None = None,
+    source: str = "form",
+    from_address: str | None = None,
+    expected_version: int | None,
+    reason: str = "",
+    ended_before_time: bool = False,
+) -> Submission:
+    """Save a new version of ``table``'s result from a paper sheet.
+
+    ``expected_version`` is the latest version the author saw (None: there was
+    none); if another arrived meanwhile, :class:`ResultConflict` names it and
+    nothing is saved. The engine checks the sheet (:class:`ResultInvalid`).
+    A staff entry counts at once unless the tournament wants a second person
+    to confirm it; a player's report (``by_seat``) counts when every player of
+    the table confirmed it, or the Turnierleitung did. ``ended_before_time``:
+    the game ended while the round still runs — refused after the deadline.
+    """
+    reason = (reason or "").strip()
+    by = by if by is not None and by.is_authenticated else None
+    try:
+        with transaction.atomic():
+            return _submit(
+                table=table,
+                sheet=sheet,
+                by=by,
+                by_seat=by_seat,
+                source=PLAYER_SOURCE if by_seat is not None else source,
+                from_address=from_address,
+                expected_version=expected_version,
+                reason=reason,
+                ended_before_time=ended_before_time,
+            )
+    except IntegrityError:
+        # the row lock serialises writers; the constraints are the last guard
+        other = Submission.objects.filter(
+            table_id=table.pk, status=Submission.CONFIRMED
+        ).first() or _latest(table.pk)
+        raise ResultConflict(_conflict_message(other), other) from None
+
+
+def _submit(
+    *,
+    table,
+    sheet,
+    by,
+    by_seat,
+    source,
+    from_address,
+    expected_version,
+    reason,
+    ended_before_time,
+) -> Submission:
+    table = _table(table)
+    tournament = table.round.tournament
+    if by_seat is not None and not tournament.self_report:
+        raise ServiceError(
+            _(
+                "Players don't report results in this tournament: hand the sheet to the Turnierleitung."
+            )
+        )
+    if ended_before_time:
+        lock_before_time(table)  # locks the round and the table; TimeIsUp after the deadline
+    else:
+        Table.objects.select_for_update().filter(pk=table.pk).values_list("pk").get()
+    rnd = Round.objects.get(pk=table.round_id)
+    table.refresh_from_db(fields=["deadline", "status"])
+    positions = _positions(table)
+    if by_seat is not None and by_seat not in positions:
+        raise ServiceError(_("There is no seat %(seat)s at this table.") % {"seat": by_seat + 1})
+    result = _check(tournament, len(positions), sheet)
+
+    latest = _latest(table.pk)
+    if (latest.version if latest else None) != expected_version:
+        raise ResultConflict(_conflict_message(latest), latest)
+    confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
+    deadline = table.deadline or rnd.deadline
+    late = deadline is not None and db_now() >= deadline
+    after_time = late or rnd.status in (Round.TIME_CALLED, Round.COMPLETE)
+    if confirmed is not None and by_seat is not None:
+        raise ServiceError(
+            _("This table's result is confirmed; only the Turnierleitung can correct it.")
+        )
+    if confirmed is not None and after_time and not reason:
+        raise ReasonRequired(
+            _("Give a reason for correcting a confirmed result after time was called.")
+        )
+
+    # an older version still waiting for confirmation can no longer be confirmed
+    Submission.objects.filter(table=table, status=Submission.PENDING).update(
+        status=Submission.SUPERSEDED
+    )
+    sub = Submission.objects.create(
+        table=table,
+        version=(latest.version if latest else 0) + 1,
+        status=Submission.PENDING,
+        sheet=dict(sheet),
+        ranks=list(result.ranks),
+        figures=list(result.figures),
+        details=dict(result.details),
+        source=source,
+        by=by,
+        by_seat=by_seat,
+        from_address=from_address or None,
+        replaces=latest,
+        reason=reason[:500],
+        late=late,
+    )
+    if by_seat is not None:
+        Confirmation.objects.create(submission=sub, by_seat=by_seat)
+        if set(positions) <= {by_seat}:
+            _confirm(sub)
+    elif not tournament.confirmation_required:
+        _confirm(sub)
+    return sub
+
+
+def result_confirm(*, submission: Submission, by=None, by_seat: int | None = None) -> Submission:
+    """Agree with a submission waiting for confirmation.
+
+    Staff (``by``): anyone but its author confirms it at once (also a player's
+    report). A player (``by_seat``, through his seat link) confirms a player's
+    report; it counts when every seat of the table has confirmed it.
+    """
+    by = by if by is not None and by.is_authenticated else None
+    if by is None and by_seat is None:
+        raise ServiceError(_("Someone must confirm the result."))
+    try:
+        with transaction.atomic():
+            return _confirm_one(submission, by, by_seat)
+    except IntegrityError:
+        other = Submission.objects.filter(
+            table_id=submission.table_id, status=Submission.CONFIRMED
+        ).first()
+        raise ResultConflict(_conflict_message(other), other) from None
+
+
+def _confirm_one(submission, by, by_seat) -> Submission:
+    Table.objects.select_for_update().filter(pk=submission.table_id).values_list("pk").get()
+    sub = Submission.objects.select_related("table__round__tournament", "by").get(pk=submission.pk)
+    tournament = sub.table.round.tournament
+    if sub.status == Submission.CONFIRMED:
+        raise ResultConflict(
+            _("Version %(version)s is already confirmed.") % {"version": sub.version}, sub
+        )
+    if sub.status != Submission.PENDING:
+        other = _latest(sub.table_id)
+        raise ResultConflict(
+            _(
+                "Version %(version)s was replaced meanwhile by version %(other)s "
+                "(shown below); it can't be confirmed any more."
+            )
+            % {"version": sub.version, "other": other.version if other else "?"},
+            other,
+        )
+    if by_seat is None:
+        if sub.by_id is not None and sub.by_id == by.pk:
+            raise ServiceError(
+                _(
+                    "You entered this result yourself: another scorekeeper or the "
+                    "Turnierleitung must confirm it."
+                )
+            )
+        Confirmation.objects.create(submission=sub, by=by)
+        _confirm(sub)
+        return sub
+    if not tournament.self_report:
+        raise ServiceError(
+            _(
+                "Players don't report results in this tournament: hand the sheet to the Turnierleitung."
+            )
+        )
+    if sub.by_seat is None:
+        raise ServiceError(_("Only results reported by players are confirmed through a seat link."))
+    positions = _positions(sub.table)
+    if by_seat not in positions:
+        raise ServiceError(_("There is no seat %(seat)s at this table.") % {"seat": by_seat + 1})
+    Confirmation.objects.get_or_create(submission=sub, by_seat=by_seat)
+    agreed = set(
+        Confirmation.objects.filter(submission=sub, by_seat__isnull=False).values_list(
+            "by_seat", flat=True
+        )
+    )
+    if set(positions) <= agreed:
+        _confirm(sub)
+    return sub
+
+
+_ANY = object()
+
+
+def result_preview_correction(*, table: Table, sheet: dict, expected_version=_ANY) -> Preview:
+    """What saving ``sheet`` as ``table``'s result would change: the engine's
+    result (:class:`ResultInvalid` if it can't be true) and every player whose
+    standings place changes. Nothing is saved. With ``expected_version``, a
+    version that arrived meanwhile is reported first (:class:`ResultConflict`)."""
+    table = _table(table)
+    if expected_version is not _ANY:
+        latest = _latest(table.pk)
+        if (latest.version if latest else None) != expected_version:
+            raise ResultConflict(_conflict_message(latest), latest)
+    tournament = table.round.tournament
+    seat_ids = list(
+        Seat.objects.filter(table=table).order_by("position").values_list("player_id", flat=True)
+    )
+    result = _check(tournament, len(seat_ids), sheet)
+    players = selectors.players_data(tournament)
+    results = selectors.results_data(tournament)
+    here = (table.round.number, table.number)
+    changed = [e for e in results if "seats" not in e or (e["round"], e["table"]) != here]
+    changed.append(
+        {
+            "round": here[0],
+            "table": here[1],
+            "seats": seat_ids,
+            "ranks": list(result.ranks),
+            "figures": list(result.figures),
+        }
+    )
+    changed.sort(key=lambda e: (e["round"], e.get("table", 0)))
+    options = {"scheme": tournament.points_scheme, "order": tournament.tiebreaks or None}
+    before = {row.player_id: row for row in compute_standings(players, results, **options)}
+    changes = []
+    for row in compute_standings(players, changed, **options):
+        old = before.get(row.player_id)
+        if old is None or old.place != row.place:
+            changes.append(
+                PlaceChange(
+                    player_id=row.player_id,
+                    name=row.name,
+                    old_place=old.place if old else None,
+                    new_place=row.place,
+                    old_points=old.points if old else None,
+                    new_points=row.points,
+                )
+            )
+    return Preview(result=result, changes=changes)

@@ -1,0 +1,1 @@
+"""Scoring pages: result entry (``entry``), standings, exports and printing."""
