@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tournaments.views import accounts, organizer, players, public
+from tournaments.views import accounts, organizer, players, public, rounds, seating
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("", include("scoring.urls")),
     path("tournaments/", organizer.tournament_list, name="tournament_list"),
     path("tournaments/new/", organizer.tournament_create, name="tournament_create"),
     path("tournaments/<int:tournament_id>/", organizer.tournament_detail, name="tournament_detail"),
@@ -63,5 +64,80 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/players/<int:player_id>/readd/",
         players.player_readd,
         name="player_readd",
+    ),
+    # rounds and seating
+    path("tournaments/<int:tournament_id>/rounds/", seating.round_list, name="round_list"),
+    path("tournaments/<int:tournament_id>/rounds/seat/", seating.round_seat, name="round_seat"),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/seating/",
+        seating.round_seating,
+        name="round_seating",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/seating/swap/",
+        seating.seating_swap,
+        name="seating_swap",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/seating/move/",
+        seating.seating_move,
+        name="seating_move",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/seating/publish/",
+        seating.seating_publish,
+        name="seating_publish",
+    ),
+    # the round and its clock
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/",
+        rounds.round_detail,
+        name="round_detail",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/status/",
+        rounds.round_status,
+        name="round_status",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/start/",
+        rounds.round_start,
+        name="round_start",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/pause/",
+        rounds.round_pause,
+        name="round_pause",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/resume/",
+        rounds.round_resume,
+        name="round_resume",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/extend/",
+        rounds.round_extend,
+        name="round_extend",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/schedule/",
+        rounds.round_schedule,
+        name="round_schedule",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/extend/",
+        rounds.table_extend,
+        name="table_extend",
+    ),
+    path("t/<int:tournament_id>/rounds/<int:number>/", rounds.round_public, name="round_public"),
+    path(
+        "t/<int:tournament_id>/rounds/<int:number>/status/",
+        rounds.round_public_status,
+        name="round_public_status",
+    ),
+    path(
+        "t/<int:tournament_id>/rounds/<int:number>/projector/",
+        rounds.round_projector,
+        name="round_projector",
     ),
 ]

@@ -368,8 +368,11 @@ def render_score_sheets(
     base_url_for_table: Callable[[dict], str] | list[str] | None = None,
     gettext: Callable[[str], str] | None = None,
     direction: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> bytes:
-    """The score sheets of a round as a PDF (see the module docstring)."""
+    """The score sheets of a round as a PDF (see the module docstring).
+    ``progress(done, total)`` is called with the number of sheets drawn after
+    each page (a Celery task reports it)."""
     with binary_streams():
         return _render_score_sheets(
             tournament,
@@ -380,11 +383,21 @@ def render_score_sheets(
             base_url_for_table=base_url_for_table,
             gettext=gettext,
             direction=direction,
+            progress=progress,
         )
 
 
 def _render_score_sheets(
-    tournament, round_no, tables, *, engine_id, options, base_url_for_table, gettext, direction
+    tournament,
+    round_no,
+    tables,
+    *,
+    engine_id,
+    options,
+    base_url_for_table,
+    gettext,
+    direction,
+    progress=None,
 ) -> bytes:
     from games import get_engine
 
@@ -421,6 +434,7 @@ def _render_score_sheets(
 
     for size in sorted({len(t["players"]) for t, _u in pairs}):
         layout_for(size)  # forms first, outside any page
+    drawn = 0
     for top, bottom in two_up_order(len(pairs)):
         for index, y0 in ((top, SHEET_H), (bottom, 0)):
             if index is None:
@@ -432,10 +446,13 @@ def _render_score_sheets(
             c.doForm(f"sheet{len(table['players'])}")
             lay.draw_table(c, table, url)
             c.restoreState()
+            drawn += 1
         c.setDash(3, 3)
         c.setLineWidth(0.3)
         c.line(8, SHEET_H, PAGE_W - 8, SHEET_H)  # cut here
         c.setDash()
         c.showPage()
+        if progress is not None:
+            progress(drawn, len(pairs))
     c.save()
     return buf.getvalue()

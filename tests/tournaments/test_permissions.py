@@ -4,12 +4,27 @@ tournaments — checked over the whole URL list, not a hand-picked few."""
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from scoring.models import PrintJob
 from tournaments import services
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import OWNER
 
 #: views anyone may open (public pages of a public tournament, signed links)
-PUBLIC = {"home", "tournament_public", "signup", "login", "logout", "set_language"}
+PUBLIC = {
+    "home",
+    "tournament_public",
+    "signup",
+    "login",
+    "logout",
+    "set_language",
+    "sheet_link",
+    "seat_link",
+    "standings_public",
+    # the round and its clock (public when the tournament is)
+    "round_public",
+    "round_public_status",
+    "round_projector",
+}
 PASSWORD_RESET = {
     "password_reset",
     "password_reset_done",
@@ -51,6 +66,15 @@ def world(tournament, organizer, other_user, django_user_model):
         "other_t": other_t,
         "round": rnd,
         "table": table,
+        "extra_kwargs": {
+            "version": 1,
+            "job_id": PrintJob.objects.create(
+                tournament=tournament, kind="sheets", round_number=1
+            ).pk,
+            "what": "players",
+            "fmt": "csv",
+            "kind": "seating",
+        },
     }
 
 
@@ -88,6 +112,7 @@ def test_the_url_list_is_covered():
         - PUBLIC
         - PASSWORD_RESET
         - {"tournament_list", "tournament_create", "password_change", "password_change_done"}
+        - {"tournament_import"}
     )
     assert not unchecked, f"views without a permission test: {unchecked}"
 
@@ -100,7 +125,7 @@ def test_anonymous_visitors_go_to_login(client, world, method):
         response = getattr(client, method)(url)
         assert response.status_code == 302, url
         assert response.url.startswith(reverse("login")), url
-    for name in ("tournament_list", "tournament_create"):
+    for name in ("tournament_list", "tournament_create", "tournament_import"):
         response = getattr(client, method)(reverse(name))
         assert response.status_code == 302 and response.url.startswith(reverse("login"))
 

@@ -1,0 +1,670 @@
+"""A whole tournament as one JSON document, and back.
+
+``export_tournament(tournament) -> dict`` and ``import_tournament(data=...,
+owner=...) -> Tournament`` (all or nothing; a refused file raises
+:class:`ImportRefused` with every problem found, each prefixed by where it is
+in the file, e.g. ``rounds[2].tables[5].seats[1].player``).
+
+The document (``"format": "turnierleiter.tournament"``, ``"version": 1``)::
+
+    {"format", "version", "exported_at",
+     "tournament": {settings: name, game, game_options, rounds, ...},
+     "teams": [{"name"}],
+     "players": [{"key", "name", "club", "rating", "birth_year", "team" (name),
+                  "checked_in", "dropped", "first_round",
+                  "events": [{"kind", "by", "at"}]}],
+     "rounds": [{"number", "status", "published", "minutes", "deadline", ...,
+                 "tables": [{"number", "digital", "status", "deadline", ...,
+                             "seats": [{"position", "player" (key)}],
+                             "actions": [{"number", "seat", "action", "by_bot", "at"}],
+                             "submissions": [{"version", "status", "sheet", "ranks",
+                                              "figures", "details", "source", "by",
+                                              "by_seat", "from_address",
+                                              "replaces" (version), "reason", "late",
+                                              "at", "confirmations": [{"by", "by_seat",
+                                                                      "at"}]}]}],
+                 "byes": [player keys],
+                 "clock": [{"kind", "table" (number or null), "seconds", "reason",
+                            "by", "at"}],
+                 "seating_changes": [{"kind", "detail", "by", "at"}]}]}
+
+No database id is in the file: players are referred to by ``key`` (their
+1-based place in the list, which is sorted by name and club), teams by name,
+tables by number, submissions by version. Users (``by``) are usernames; on
+import a username becomes the user of that name on this site, or nothing when
+there is none. Times are ISO 8601 in UTC and are kept on import.
+
+Round trip: export → import → export gives the same document except
+``exported_at``. Not in the file at all: the owner (the importing user owns the
+new tournament), the scorekeepers (add them again; a file must not grant
+anyone rights on another site), the tournament's and players' creation times,
+and the database ids. ``seating_changes[].detail`` and a digital table's
+``state`` are copied as they are.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from games import ENGINES
+from scoring.models import Confirmation, Submission
+from tournaments.models import (
+    Bye,
+    ClockActivation,
+    Player,
+    PlayerEvent,
+    Round,
+    Seat,
+    SeatingChange,
+    Table,
+    TableAction,
+    Team,
+    Tournament,
+)
+from tournaments.services import ServiceError
+
+FORMAT = "turnierleiter.tournament"
+VERSION = 1
+MAX_ERRORS = 30
+
+TOURNAMENT_FIELDS = [
+    "name",
+    "game",
+    "game_options",
+    "rounds",
+    "round_minutes",
+    "table_size",
+    "allowed_sizes",
+    "team_mode",
+    "points_scheme",
+    "tiebreaks",
+    "public",
+    "digital_tables",
+    "grace_seconds",
+    "confirmation_required",
+    "self_report",
+]
+PLAYER_FIELDS = ["name", "club", "rating", "birth_year", "checked_in", "dropped", "first_round"]
+ROUND_FIELDS = [
+    "number",
+    "status",
+    "published",
+    "minutes",
+    "deadline",
+    "remaining_seconds",
+    "starts_at",
+    "time_called_at",
+    "completed_at",
+    "seating_stats",
+]
+TABLE_FIELDS = [
+    "number",
+    "digital",
+    "status",
+    "deadline",
+    "extra_seconds",
+    "time_called_at",
+    "seed",
+    "state",
+    "why",
+]
+SUBMISSION_FIELDS = [
+    "version",
+    "status",
+    "sheet",
+    "ranks",
+    "figures",
+    "details",
+    "source",
+    "by_seat",
+    "from_address",
+    "reason",
+    "late",
+]
+DATETIMES = {"deadline", "starts_at", "time_called_at", "completed_at", "at"}
+
+
+class ImportRefused(ServiceError):
+    """The file can't be imported; ``errors`` lists every problem found."""
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__(
+            _("The file was not imported: %(problems)s") % {"problems": "; ".join(errors)}
+        )
+
+
+# -- export -------------------------------------------------------------------
+
+
+def _time(value) -> str | None:
+    if value is None:
+        return None
+    return value.astimezone(dt.UTC).isoformat()
+
+
+def _value(obj, name):
+    value = getattr(obj, name)
+    return _time(value) if name in DATETIMES else value
+
+
+def export_tournament(tournament: Tournament) -> dict:
+    """The whole tournament as a JSON-ready dict (see the module docstring).
+    A fixed number of queries whatever its size."""
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    tables = list(Table.objects.filter(round__tournament=tournament).order_by("round_id", "number"))
+    players = list(
+        Player.objects.filter(tournament=tournament)
+        .select_related("team")
+        .order_by("name", "club", "pk")
+    )
+    key = {p.pk: i for i, p in enumerate(players, 1)}
+    events = PlayerEvent.objects.filter(player__tournament=tournament).order_by("at", "pk")
+    subs = list(
+        Submission.objects.filter(table__round__tournament=tournament).order_by(
+            "table_id", "version"
+        )
+    )
+    confs = Confirmation.objects.filter(submission__table__round__tournament=tournament).order_by(
+        "at", "pk"
+    )
+    activations = ClockActivation.objects.filter(round__tournament=tournament).order_by("at", "pk")
+    changes = SeatingChange.objects.filter(round__tournament=tournament).order_by("at", "pk")
+    actions = TableAction.objects.filter(table__round__tournament=tournament).order_by(
+        "table_id", "number"
+    )
+    seats = Seat.objects.filter(table__round__tournament=tournament).order_by(
+        "table_id", "position"
+    )
+    byes = Bye.objects.filter(round__tournament=tournament).select_related("round")
+
+    events, confs, activations, changes = map(list, (events, confs, activations, changes))
+    user_ids = {o.by_id for group in (events, subs, confs, activations, changes) for o in group} - {
+        None
+    }
+    users = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
+    table_number = {t.pk: t.number for t in tables}
+    version_of = {s.pk: s.version for s in subs}
+
+    player_events = defaultdict(list)
+    for e in events:
+        player_events[e.player_id].append(
+            {"kind": e.kind, "by": users.get(e.by_id), "at": _time(e.at)}
+        )
+    sub_confs = defaultdict(list)
+    for c in confs:
+        sub_confs[c.submission_id].append(
+            {"by": users.get(c.by_id), "by_seat": c.by_seat, "at": _time(c.at)}
+        )
+    table_subs = defaultdict(list)
+    for s in subs:
+        d = {name: _value(s, name) for name in SUBMISSION_FIELDS}
+        d["by"] = users.get(s.by_id)
+        d["replaces"] = version_of.get(s.replaces_id)
+        d["at"] = _time(s.at)
+        d["confirmations"] = sub_confs[s.pk]
+        table_subs[s.table_id].append(d)
+    table_seats = defaultdict(list)
+    for s in seats:
+        table_seats[s.table_id].append({"position": s.position, "player": key[s.player_id]})
+    table_actions = defaultdict(list)
+    for a in actions:
+        table_actions[a.table_id].append(
+            {
+                "number": a.number,
+                "seat": a.seat,
+                "action": a.action,
+                "by_bot": a.by_bot,
+                "at": _time(a.at),
+            }
+        )
+    round_tables = defaultdict(list)
+    for t in tables:
+        d = {name: _value(t, name) for name in TABLE_FIELDS}
+        d["seats"] = table_seats[t.pk]
+        d["actions"] = table_actions[t.pk]
+        d["submissions"] = table_subs[t.pk]
+        round_tables[t.round_id].append(d)
+    round_byes = defaultdict(list)
+    for b in byes:
+        round_byes[b.round_id].append(key[b.player_id])
+    round_clock = defaultdict(list)
+    for a in activations:
+        round_clock[a.round_id].append(
+            {
+                "kind": a.kind,
+                "table": table_number.get(a.table_id),
+                "seconds": a.seconds,
+                "reason": a.reason,
+                "by": users.get(a.by_id),
+                "at": _time(a.at),
+            }
+        )
+    round_changes = defaultdict(list)
+    for c in changes:
+        round_changes[c.round_id].append(
+            {"kind": c.kind, "detail": c.detail, "by": users.get(c.by_id), "at": _time(c.at)}
+        )
+
+    out_rounds = []
+    for r in rounds:
+        d = {name: _value(r, name) for name in ROUND_FIELDS}
+        d["tables"] = round_tables[r.pk]
+        d["byes"] = sorted(round_byes[r.pk])
+        d["clock"] = round_clock[r.pk]
+        d["seating_changes"] = round_changes[r.pk]
+        out_rounds.append(d)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": _time(timezone.now()),
+        "tournament": {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS},
+        "teams": [{"name": t.name} for t in tournament.teams.order_by("name")],
+        "players": [
+            {
+                "key": key[p.pk],
+                **{name: getattr(p, name) for name in PLAYER_FIELDS},
+                "team": p.team.name if p.team else None,
+                "events": player_events[p.pk],
+            }
+            for p in players
+        ],
+        "rounds": out_rounds,
+    }
+
+
+def export_json(tournament: Tournament) -> str:
+    return json.dumps(export_tournament(tournament), ensure_ascii=False, indent=1)
+
+
+# -- import -------------------------------------------------------------------
+
+
+class _Reader:
+    """Walks the document, collecting problems with their place in the file."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+
+    def error(self, path: str, message: str) -> None:
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(f"{path}: {message}" if path else message)
+
+    def obj(self, value, path) -> dict:
+        if not isinstance(value, dict):
+            self.error(path, _("expected an object"))
+            return {}
+        return value
+
+    def items(self, parent: dict, name: str, path: str) -> list:
+        value = parent.get(name, [])
+        if not isinstance(value, list):
+            self.error(f"{path}.{name}" if path else name, _("expected a list"))
+            return []
+        return value
+
+    def require(self, d: dict, name: str, path: str) -> bool:
+        if name not in d or d[name] is None:
+            self.error(f"{path}.{name}", _("missing"))
+            return False
+        return True
+
+    def time(self, d: dict, name: str, path: str):
+        value = d.get(name)
+        if value is None:
+            return None
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is None or timezone.is_naive(parsed):
+            self.error(
+                f"{path}.{name}", _("not a date and time with time zone: %(v)s") % {"v": value}
+            )
+            return None
+        return parsed
+
+    def fill(self, instance, d: dict, names: list[str], path: str):
+        for name in names:
+            if name not in d:
+                continue
+            value = self.time(d, name, path) if name in DATETIMES else d[name]
+            if value is None and not instance._meta.get_field(name).null:
+                if name in d and d[name] is not None:
+                    continue  # a bad time, already reported
+                self.error(f"{path}.{name}", _("must not be empty"))
+                continue
+            setattr(instance, name, value)
+        return instance
+
+    def clean(self, instance, path: str, exclude=()):
+        # JSON fields hold any JSON, empty ones included ({} and [] are "blank")
+        exclude = [*exclude] + [
+            f.name for f in instance._meta.fields if isinstance(f, models.JSONField)
+        ]
+        try:
+            instance.full_clean(
+                exclude=list(exclude), validate_unique=False, validate_constraints=False
+            )
+        except ValidationError as exc:
+            for field, messages in exc.message_dict.items():
+                where = path if field == "__all__" else f"{path}.{field}"
+                for message in messages:
+                    self.error(where, message)
+
+
+def _load(data) -> dict:
+    if isinstance(data, bytes | bytearray):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ImportRefused([_("The file is not UTF-8 text.")]) from None
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise ImportRefused(
+                [
+                    _("The file is not valid JSON (line %(line)s, column %(col)s).")
+                    % {"line": exc.lineno, "col": exc.colno}
+                ]
+            ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRefused([_("This is not a Turnierleiter tournament export.")])
+    if data.get("version") != VERSION:
+        raise ImportRefused(
+            [
+                _("Export format version %(v)s is not supported (this site reads %(ok)s).")
+                % {"v": data.get("version"), "ok": VERSION}
+            ]
+        )
+    return data
+
+
+def import_tournament(*, data, owner) -> Tournament:
+    """A NEW tournament owned by ``owner`` from an export (bytes, text or the
+    parsed dict). All or nothing: any problem raises :class:`ImportRefused`
+    listing them, and nothing is created."""
+    doc = _load(data)
+    rd = _Reader()
+    try:
+        with transaction.atomic():
+            tournament = _build(doc, owner, rd)
+            if rd.errors:
+                raise ImportRefused(rd.errors)
+    except IntegrityError as exc:
+        raise ImportRefused([_("The file contradicts itself: %(e)s") % {"e": exc}]) from None
+    return tournament
+
+
+def _build(doc, owner, rd: _Reader) -> Tournament | None:
+    users = {}
+    names = _usernames(doc)
+    if names:
+        users = dict(
+            get_user_model().objects.filter(username__in=names).values_list("username", "pk")
+        )
+
+    def user(value):
+        return users.get(value) if isinstance(value, str) else None
+
+    later: list[tuple[object, dt.datetime]] = []  # auto_now_add times to restore
+
+    def keep_time(instance, d, path):
+        at = rd.time(d, "at", path)
+        if at is not None:
+            later.append((instance, at))
+        elif "at" not in d or d["at"] is None:
+            rd.error(f"{path}.at", _("missing"))
+
+    # tournament
+    td = rd.obj(doc.get("tournament"), "tournament")
+    if not rd.require(td, "name", "tournament") or not rd.require(td, "game", "tournament"):
+        return None
+    if td["game"] not in ENGINES:
+        rd.error("tournament.game", _("unknown game %(g)s") % {"g": td["game"]})
+        return None
+    t = rd.fill(Tournament(owner=owner), td, TOURNAMENT_FIELDS, "tournament")
+    rd.clean(t, "tournament", exclude=["owner"])
+    if rd.errors:
+        return None
+    t.save()
+
+    # teams
+    teams = {}
+    for i, d in enumerate(rd.items(doc, "teams", "")):
+        path = f"teams[{i}]"
+        d = rd.obj(d, path)
+        if not rd.require(d, "name", path):
+            continue
+        if d["name"] in teams:
+            rd.error(path, _("team %(name)s is listed twice") % {"name": d["name"]})
+            continue
+        team = Team(tournament=t, name=d["name"])
+        rd.clean(team, path, exclude=["tournament"])
+        teams[d["name"]] = team
+    Team.objects.bulk_create(teams.values())
+
+    # players
+    players, player_rows, events, seen = {}, [], [], set()
+    for i, d in enumerate(rd.items(doc, "players", "")):
+        path = f"players[{i}]"
+        d = rd.obj(d, path)
+        if not rd.require(d, "key", path) or not rd.require(d, "name", path):
+            continue
+        k = d["key"]
+        if k in players:
+            rd.error(f"{path}.key", _("key %(k)s is used twice") % {"k": k})
+            continue
+        p = rd.fill(Player(tournament=t), d, PLAYER_FIELDS, path)
+        if d.get("team") is not None:
+            if d["team"] not in teams:
+                rd.error(f"{path}.team", _("no team named %(name)s") % {"name": d["team"]})
+            else:
+                p.team = teams[d["team"]]
+        rd.clean(p, path, exclude=["tournament", "team"])
+        if (p.name, p.club) in seen:
+            rd.error(path, _("%(name)s is listed twice") % {"name": p})
+        seen.add((p.name, p.club))
+        players[k] = p
+        player_rows.append((p, d, path))
+    if rd.errors:
+        return None
+    Player.objects.bulk_create(players.values())
+    for p, d, path in player_rows:
+        for j, e in enumerate(rd.items(d, "events", path)):
+            epath = f"{path}.events[{j}]"
+            e = rd.obj(e, epath)
+            ev = PlayerEvent(player=p, kind=e.get("kind"), by_id=user(e.get("by")))
+            rd.clean(ev, epath, exclude=["player", "by"])
+            keep_time(ev, e, epath)
+            events.append(ev)
+    PlayerEvent.objects.bulk_create(events)
+
+    def player_of(value, path):
+        if isinstance(value, bool) or value not in players:
+            rd.error(path, _("no player with key %(k)s") % {"k": value})
+            return None
+        return players[value]
+
+    # rounds
+    rounds, round_rows = {}, []
+    for i, d in enumerate(rd.items(doc, "rounds", "")):
+        path = f"rounds[{i}]"
+        d = rd.obj(d, path)
+        if not rd.require(d, "number", path):
+            continue
+        r = rd.fill(Round(tournament=t), d, ROUND_FIELDS, path)
+        rd.clean(r, path, exclude=["tournament"])
+        if r.number in rounds:
+            rd.error(f"{path}.number", _("round %(n)s is listed twice") % {"n": r.number})
+            continue
+        rounds[r.number] = r
+        round_rows.append((r, d, path))
+    if rd.errors:
+        return None
+    Round.objects.bulk_create(rounds.values())
+
+    tables, table_rows = [], []
+    byes, clock, changes = [], [], []
+    for r, d, path in round_rows:
+        numbers = {}
+        for j, td_ in enumerate(rd.items(d, "tables", path)):
+            tpath = f"{path}.tables[{j}]"
+            td_ = rd.obj(td_, tpath)
+            if not rd.require(td_, "number", tpath):
+                continue
+            table = rd.fill(Table(round=r), td_, TABLE_FIELDS, tpath)
+            rd.clean(table, tpath, exclude=["round"])
+            if table.number in numbers:
+                rd.error(f"{tpath}.number", _("table %(n)s is listed twice") % {"n": table.number})
+                continue
+            numbers[table.number] = table
+            tables.append(table)
+            table_rows.append((table, td_, tpath))
+        in_round = set()
+        for j, k in enumerate(rd.items(d, "byes", path)):
+            p = player_of(k, f"{path}.byes[{j}]")
+            if p is not None:
+                if k in in_round:
+                    rd.error(f"{path}.byes[{j}]", _("player %(k)s has two byes") % {"k": k})
+                in_round.add(k)
+                byes.append(Bye(round=r, player=p))
+        for j, c in enumerate(rd.items(d, "clock", path)):
+            cpath = f"{path}.clock[{j}]"
+            c = rd.obj(c, cpath)
+            act = ClockActivation(round=r, by_id=user(c.get("by")))
+            rd.fill(act, c, ["kind", "seconds", "reason", "at"], cpath)
+            if c.get("table") is not None:
+                if c["table"] not in numbers:
+                    rd.error(f"{cpath}.table", _("no table %(n)s") % {"n": c["table"]})
+                else:
+                    act.table = numbers[c["table"]]
+            clock.append((act, cpath))
+        for j, c in enumerate(rd.items(d, "seating_changes", path)):
+            cpath = f"{path}.seating_changes[{j}]"
+            c = rd.obj(c, cpath)
+            ch = SeatingChange(round=r, kind=c.get("kind"), by_id=user(c.get("by")))
+            if "detail" in c:
+                ch.detail = c["detail"]
+            rd.clean(ch, cpath, exclude=["round", "by"])
+            keep_time(ch, c, cpath)
+            changes.append(ch)
+    if rd.errors:
+        return None
+    Table.objects.bulk_create(tables)
+    Bye.objects.bulk_create(byes)
+    for act, cpath in clock:
+        rd.clean(act, cpath, exclude=["round", "table", "by"])
+    ClockActivation.objects.bulk_create([a for a, _p in clock])
+    SeatingChange.objects.bulk_create(changes)
+
+    seats, actions, subs, confs, replaced = [], [], [], [], []
+    for table, d, tpath in table_rows:
+        positions, at_table, links = set(), set(), []
+        for j, s in enumerate(rd.items(d, "seats", tpath)):
+            spath = f"{tpath}.seats[{j}]"
+            s = rd.obj(s, spath)
+            if not rd.require(s, "position", spath) or not rd.require(s, "player", spath):
+                continue
+            p = player_of(s["player"], f"{spath}.player")
+            if p is None:
+                continue
+            seat = Seat(table=table, player=p, position=s["position"])
+            rd.clean(seat, spath, exclude=["table", "player"])
+            if seat.position in positions or s["player"] in at_table:
+                rd.error(spath, _("seat or player twice at the table"))
+            positions.add(seat.position)
+            at_table.add(s["player"])
+            seats.append(seat)
+        for j, a in enumerate(rd.items(d, "actions", tpath)):
+            apath = f"{tpath}.actions[{j}]"
+            a = rd.obj(a, apath)
+            action = TableAction(table=table)
+            rd.fill(action, a, ["number", "seat", "action", "by_bot"], apath)
+            rd.clean(action, apath, exclude=["table"])
+            keep_time(action, a, apath)
+            actions.append(action)
+        versions = {}
+        confirmed = 0
+        for j, s in enumerate(rd.items(d, "submissions", tpath)):
+            spath = f"{tpath}.submissions[{j}]"
+            s = rd.obj(s, spath)
+            if not rd.require(s, "version", spath):
+                continue
+            sub = Submission(table=table, by_id=user(s.get("by")))
+            rd.fill(sub, s, SUBMISSION_FIELDS, spath)
+            rd.clean(sub, spath, exclude=["table", "by", "replaces"])
+            keep_time(sub, s, spath)
+            if sub.version in versions:
+                rd.error(
+                    f"{spath}.version", _("version %(v)s is listed twice") % {"v": sub.version}
+                )
+                continue
+            confirmed += sub.status == Submission.CONFIRMED
+            versions[sub.version] = sub
+            subs.append(sub)
+            if s.get("replaces") is not None:
+                links.append((sub, s["replaces"], f"{spath}.replaces"))
+            for m, c in enumerate(rd.items(s, "confirmations", spath)):
+                cpath = f"{spath}.confirmations[{m}]"
+                c = rd.obj(c, cpath)
+                conf = Confirmation(
+                    submission=sub, by_id=user(c.get("by")), by_seat=c.get("by_seat")
+                )
+                rd.clean(conf, cpath, exclude=["submission", "by"])
+                keep_time(conf, c, cpath)
+                confs.append(conf)
+        if confirmed > 1:
+            rd.error(tpath, _("more than one confirmed result"))
+        for sub, version, lpath in links:
+            if version not in versions:
+                rd.error(lpath, _("no version %(v)s at this table") % {"v": version})
+            else:
+                replaced.append((sub, versions[version]))
+    if rd.errors:
+        return None
+    Seat.objects.bulk_create(seats)
+    TableAction.objects.bulk_create(actions)
+    Submission.objects.bulk_create(subs)
+    for sub, earlier in replaced:
+        sub.replaces = earlier
+    Submission.objects.bulk_update([s for s, _e in replaced], ["replaces"], batch_size=500)
+    for c in confs:
+        c.submission_id = c.submission.pk
+    Confirmation.objects.bulk_create(confs)
+
+    # bulk_create stamped auto_now_add fields with now: put the file's times back
+    by_model = defaultdict(list)
+    for instance, at in later:
+        instance.at = at
+        by_model[type(instance)].append(instance)
+    for model, objs in by_model.items():
+        model.objects.bulk_update(objs, ["at"], batch_size=500)
+    return t
+
+
+def _usernames(doc) -> set[str]:
+    """Every ``by`` in the document (to map them to users in one query)."""
+    found = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                if k == "by" and isinstance(v, str):
+                    found.add(v)
+                elif k not in ("detail", "state", "sheet", "details", "seating_stats"):
+                    walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(doc.get("players"))
+    walk(doc.get("rounds"))
+    return found

@@ -1,0 +1,42 @@
+"""``manage.py print <kind> --tournament ID [--round N] [--output FILE]``:
+the same PDFs as the print page (QR links use SITE_URL)."""
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
+
+from scoring import prints
+from tournaments.models import Tournament
+
+
+class Command(BaseCommand):
+    help = "Print a tournament document as PDF: " + ", ".join(prints.KINDS)
+
+    def add_arguments(self, parser):
+        parser.add_argument("kind", choices=list(prints.KINDS))
+        parser.add_argument("--tournament", type=int, required=True, help="tournament id")
+        parser.add_argument(
+            "--round",
+            dest="round_no",
+            type=int,
+            help="round number (needed for all but standings; standings: after this round)",
+        )
+        parser.add_argument("-o", "--output", help="PDF file (default: <kind>-t<id>[-r<n>].pdf)")
+        parser.add_argument(
+            "--language", default=settings.LANGUAGE_CODE, help="language of the labels"
+        )
+
+    def handle(self, *args, kind, tournament, round_no, output, language, **options):
+        t = Tournament.objects.filter(pk=tournament).first()
+        if t is None:
+            raise CommandError(f"no tournament {tournament}")
+        with translation.override(language):
+            try:
+                pdf = prints.render(kind, t, round_no)
+            except prints.PrintError as exc:
+                raise CommandError(str(exc)) from None
+            path = Path(output or prints.filename(kind, t, round_no))
+        path.write_bytes(pdf)
+        self.stdout.write(f"{path} ({len(pdf) // 1024} KiB)")

@@ -1,0 +1,157 @@
+"""Django glue for printing: load a tournament's data, hand it as plain data
+to :mod:`scoring.printing` (pure ReportLab), return the PDF bytes.
+
+The views, the Celery task (:mod:`scoring.tasks`) and ``manage.py print`` all
+call :func:`render`, so every path prints the same document.
+
+Kinds: ``sheets`` (score sheets with the QR code), ``seating`` (by table),
+``names`` (seating by name), ``tables`` (table cards), ``results`` (a round's
+results) — all per round — and ``standings`` (after a round, or now).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy
+
+from scoring import reports
+from scoring.links import table_sheet_url
+from scoring.printing import (
+    render_round_results,
+    render_score_sheets,
+    render_seating_by_name,
+    render_seating_by_table,
+    render_standings,
+    render_table_cards,
+)
+from tournaments.models import Tournament
+
+#: kind → label; every kind but standings needs a round
+KINDS = {
+    "sheets": gettext_lazy("Score sheets"),
+    "seating": gettext_lazy("Seating by table"),
+    "names": gettext_lazy("Seating by name"),
+    "tables": gettext_lazy("Table cards"),
+    "results": gettext_lazy("Round results"),
+    "standings": gettext_lazy("Standings"),
+}
+ROUND_KINDS = ("sheets", "seating", "names", "tables", "results")
+
+
+class PrintError(ValueError):
+    """The document can't be printed; the message says why (translated)."""
+
+
+def async_limit() -> int:
+    """Rounds with more tables than this are rendered by a Celery task."""
+    return int(getattr(settings, "PRINT_ASYNC_TABLES", 40))
+
+
+def table_count(tournament: Tournament, round_no: int | None) -> int:
+    if round_no is None:
+        return 0
+    return tournament.round_set.get(number=round_no).tables.count()
+
+
+def is_large(tournament: Tournament, round_no: int | None) -> bool:
+    return round_no is not None and table_count(tournament, round_no) > async_limit()
+
+
+def filename(kind: str, tournament: Tournament, round_no: int | None) -> str:
+    suffix = f"-r{round_no}" if round_no is not None else ""
+    return f"{kind}-t{tournament.pk}{suffix}.pdf"
+
+
+def _check(kind: str, tournament: Tournament, round_no: int | None) -> None:
+    if kind not in KINDS:
+        raise PrintError(gettext("Unknown document: %(kind)s") % {"kind": kind})
+    if kind in ROUND_KINDS:
+        if round_no is None:
+            raise PrintError(gettext("This document needs a round."))
+        if not tournament.round_set.filter(number=round_no).exists():
+            raise PrintError(gettext("There is no round %(round)s.") % {"round": round_no})
+
+
+def render(
+    kind: str,
+    tournament: Tournament,
+    round_no: int | None = None,
+    *,
+    url_for_table: Callable[[int], str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> bytes:
+    """The PDF of ``kind``. ``url_for_table(table id)`` gives the QR code's
+    link (default: :func:`scoring.links.table_sheet_url` with ``SITE_URL``);
+    ``progress(done, total)`` is called while score sheets are drawn.
+    Raises :class:`PrintError` for a document that can't be printed."""
+    _check(kind, tournament, round_no)
+    info = {"name": tournament.name}
+    if kind == "standings":
+        return _standings(tournament, info, round_no)
+    if kind == "results":
+        res = reports.round_results(tournament, round_no)
+        return render_round_results(
+            info,
+            round_no,
+            res["tables"],
+            figure_label=reports.figure_label(tournament),
+            gettext=gettext,
+        )
+    tables = reports.seated_tables(tournament, round_no)
+    if kind == "seating":
+        return render_seating_by_table(info, round_no, tables, gettext=gettext)
+    if kind == "names":
+        return render_seating_by_name(info, round_no, tables, gettext=gettext)
+    if kind == "tables":
+        return render_table_cards(info, tables, gettext=gettext)
+    # score sheets
+    engine = tournament.engine
+    bad = sorted(
+        {
+            len(t["players"])
+            for t in tables
+            if not engine.min_players <= len(t["players"]) <= engine.max_players
+        }
+    )
+    if bad:
+        raise PrintError(
+            gettext(
+                "%(game)s is played by %(lo)s to %(hi)s players; a table of this round has "
+                "%(n)s. Correct the seating before printing score sheets."
+            )
+            % {"game": engine.name, "lo": engine.min_players, "hi": engine.max_players, "n": bad[0]}
+        )
+    url_for_table = url_for_table or table_sheet_url
+    return render_score_sheets(
+        info,
+        round_no,
+        tables,
+        engine_id=tournament.game,
+        options=tournament.game_options or None,
+        base_url_for_table=lambda t: url_for_table(t["id"]),
+        gettext=gettext,
+        progress=progress,
+    )
+
+
+def _standings(tournament: Tournament, info: dict, round_no: int | None) -> bytes:
+    rows = reports.standings_rows(tournament, up_to_round=round_no)
+    order = tournament.tiebreaks or ["points", "figures", "opponents", "wins"]
+    # head-to-head and rating only split rare ties: left off the paper
+    labels = {
+        "points": gettext("Points"),
+        "figures": gettext("Figures"),
+        "opponents": gettext("Opp. avg"),
+        "wins": gettext("Wins"),
+    }
+    columns = [("place", gettext("Place")), ("name", gettext("Player"))]
+    columns += [(key, labels[key]) for key in order if key in labels]
+    columns.append(("games", gettext("Games")))
+    for row in rows:
+        if row["dropped"]:
+            row["name"] = f"{row['name']} ({gettext('dropped')})"
+        if row["shared"]:
+            row["place"] = f"{row['place']}="
+    return render_standings(info, rows, columns=columns, round_no=round_no, gettext=gettext)

@@ -1,0 +1,342 @@
+"""Reads for the standings, history and results pages, the CSV/JSON exports
+and the printed lists: plain dicts and lists, built in a fixed number of
+queries per call (no per-table or per-player query).
+
+Points and figures are exact numbers from :mod:`scoring.standings`, turned
+into ``int`` or a short ``Decimal`` by :func:`scoring.points.as_number` for
+display.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from scoring.models import Submission
+from scoring.points import as_number
+from scoring.selectors import players_data, results_data
+from scoring.standings import prepare, rows_of
+from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
+
+
+def _prepared(tournament: Tournament, up_to_round: int | None = None):
+    return prepare(
+        players_data(tournament),
+        results_data(tournament, up_to_round=up_to_round),
+        scheme=tournament.points_scheme,
+    )
+
+
+def figure_label(tournament: Tournament) -> str:
+    """The game's figure ("cards held"), English; translate when shown."""
+    return getattr(tournament.engine, "figure_label", "") or "figure"
+
+
+def standings_rows(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:
+    """The standings (best first) as dicts: the fields of
+    :class:`scoring.standings.Row` plus ``club``."""
+    prep = _prepared(tournament, up_to_round)
+    rows = rows_of(prep, tournament.tiebreaks or None)
+    clubs = dict(tournament.players.values_list("pk", "club"))
+    out = []
+    for row in rows:
+        d = row.as_dict()
+        d["club"] = clubs.get(row.player_id, "")
+        out.append(d)
+    return out
+
+
+def round_numbers(tournament: Tournament) -> list[int]:
+    return list(tournament.round_set.order_by("number").values_list("number", flat=True))
+
+
+def seated_tables(tournament: Tournament, number: int | None = None) -> list[dict]:
+    """Tables with their players in seat order, round by round:
+    ``{"id", "round", "number", "digital", "status", "players": [{"id", "name",
+    "club"}, ...]}``; one round when ``number`` is given. Two queries."""
+    tables = {}
+    qs = Seat.objects.filter(table__round__tournament=tournament)
+    tq = Table.objects.filter(round__tournament=tournament)
+    if number is not None:
+        qs = qs.filter(table__round__number=number)
+        tq = tq.filter(round__number=number)
+    for t in tq.order_by("round__number", "number").values(
+        "id", "round__number", "number", "digital", "status"
+    ):
+        tables[t["id"]] = {
+            "id": t["id"],
+            "round": t["round__number"],
+            "number": t["number"],
+            "digital": t["digital"],
+            "status": t["status"],
+            "players": [],
+        }
+    for table_id, pid, name, club in qs.order_by("table_id", "position").values_list(
+        "table_id", "player_id", "player__name", "player__club"
+    ):
+        tables[table_id]["players"].append({"id": pid, "name": name, "club": club})
+    return list(tables.values())
+
+
+def _confirmed(tournament: Tournament, number: int | None = None) -> dict[int, dict]:
+    """Confirmed submission per table id: version, ranks, figures, at."""
+    qs = Submission.objects.filter(table__round__tournament=tournament, status=Submission.CONFIRMED)
+    if number is not None:
+        qs = qs.filter(table__round__number=number)
+    return {
+        s["table_id"]: s for s in qs.values("table_id", "version", "ranks", "figures", "late", "at")
+    }
+
+
+def _byes(tournament: Tournament, number: int | None = None) -> dict[int, list[dict]]:
+    qs = Bye.objects.filter(round__tournament=tournament)
+    if number is not None:
+        qs = qs.filter(round__number=number)
+    out: dict[int, list[dict]] = defaultdict(list)
+    for rnd, pid, name, club in qs.order_by("player__name").values_list(
+        "round__number", "player_id", "player__name", "player__club"
+    ):
+        out[rnd].append({"id": pid, "name": name, "club": club})
+    return out
+
+
+def _game_points(prep) -> dict[tuple[int, object], object]:
+    """(round, player id) → points that player earned in that round."""
+    out = {}
+    for pid, data in prep.players.items():
+        for game in data.games:
+            out[(game.round, pid)] = as_number(game.points)
+    return out
+
+
+def round_results(tournament: Tournament, number: int, *, points: dict | None = None) -> dict:
+    """A round's tables with their confirmed result (or none yet) and byes:
+    ``{"tables": [{..., "result": bool, "version", "late", "players": [{"id",
+    "name", "club", "rank", "figure", "points"}]}], "byes": [...],
+    "missing": [table numbers]}``."""
+    tables = seated_tables(tournament, number)
+    confirmed = _confirmed(tournament, number)
+    byes = _byes(tournament, number).get(number, [])
+    if points is None:
+        points = _game_points(_prepared(tournament, number))
+    missing = []
+    for t in tables:
+        sub = confirmed.get(t["id"])
+        t["result"] = sub is not None
+        t["version"] = sub["version"] if sub else None
+        t["late"] = sub["late"] if sub else False
+        if sub is None:
+            missing.append(t["number"])
+        for i, p in enumerate(t["players"]):
+            if sub is not None and i < len(sub["ranks"]):
+                p["rank"] = sub["ranks"][i]
+                figs = sub["figures"] or []
+                p["figure"] = as_number(figs[i]) if i < len(figs) and figs[i] is not None else None
+                p["points"] = points.get((number, p["id"]))
+            else:
+                p["rank"] = p["figure"] = p["points"] = None
+    for b in byes:
+        b["points"] = points.get((number, b["id"]))
+    return {"tables": tables, "byes": byes, "missing": missing}
+
+
+def player_history(tournament: Tournament, player: Player) -> list[dict]:
+    """Per round the player's table, seat (1-based), table-mates, rank, figure
+    and points, or his bye; a seat without a confirmed result has ``result``
+    False. Rounds he did not play are left out."""
+    prep = _prepared(tournament)
+    points = _game_points(prep)
+    seats = list(
+        Seat.objects.filter(player=player)
+        .select_related("table__round")
+        .order_by("table__round__number")
+    )
+    table_ids = [s.table_id for s in seats]
+    mates: dict[int, list] = defaultdict(list)
+    for table_id, pid, name, position in (
+        Seat.objects.filter(table_id__in=table_ids)
+        .order_by("table_id", "position")
+        .values_list("table_id", "player_id", "player__name", "position")
+    ):
+        mates[table_id].append({"id": pid, "name": name, "seat": position + 1})
+    confirmed = {
+        s["table_id"]: s
+        for s in Submission.objects.filter(
+            table_id__in=table_ids, status=Submission.CONFIRMED
+        ).values("table_id", "ranks", "figures", "version")
+    }
+    rows = []
+    for seat in seats:
+        sub = confirmed.get(seat.table_id)
+        i = seat.position
+        rnd = seat.table.round.number
+        row = {
+            "round": rnd,
+            "bye": False,
+            "table": seat.table.number,
+            "seat": i + 1,
+            "mates": [m for m in mates[seat.table_id] if m["id"] != player.pk],
+            "result": sub is not None,
+            "rank": None,
+            "figure": None,
+            "points": None,
+        }
+        if sub is not None:
+            # positions are 0-based and contiguous; ranks follow seat order
+            order = [m["id"] for m in mates[seat.table_id]]
+            k = order.index(player.pk)
+            row["rank"] = sub["ranks"][k] if k < len(sub["ranks"]) else None
+            figs = sub["figures"] or []
+            row["figure"] = as_number(figs[k]) if k < len(figs) and figs[k] is not None else None
+            row["points"] = points.get((rnd, player.pk))
+            for m, r in zip(mates[seat.table_id], sub["ranks"], strict=False):
+                m["rank"] = r
+        rows.append(row)
+    for rnd in Bye.objects.filter(player=player).values_list("round__number", flat=True):
+        rows.append(
+            {
+                "round": rnd,
+                "bye": True,
+                "table": None,
+                "seat": None,
+                "mates": [],
+                "result": True,
+                "rank": None,
+                "figure": None,
+                "points": points.get((rnd, player.pk)),
+            }
+        )
+    rows.sort(key=lambda r: r["round"])
+    return rows
+
+
+def player_total(tournament: Tournament, player: Player) -> dict | None:
+    for row in standings_rows(tournament):
+        if row["player_id"] == player.pk:
+            return row
+    return None
+
+
+# -- flat rows for the CSV/JSON exports ---------------------------------------
+
+
+def export_players(tournament: Tournament) -> list[dict]:
+    return [
+        {
+            "id": p.pk,
+            "name": p.name,
+            "club": p.club,
+            "rating": p.rating,
+            "birth_year": p.birth_year,
+            "team": p.team.name if p.team else "",
+            "checked_in": p.checked_in,
+            "dropped": p.dropped,
+            "first_round": p.first_round,
+        }
+        for p in tournament.players.select_related("team").order_by("name", "club")
+    ]
+
+
+def export_seatings(tournament: Tournament) -> list[dict]:
+    rows = []
+    for t in seated_tables(tournament):
+        for seat, p in enumerate(t["players"], 1):
+            rows.append(
+                {
+                    "round": t["round"],
+                    "table": t["number"],
+                    "seat": seat,
+                    "player_id": p["id"],
+                    "name": p["name"],
+                    "club": p["club"],
+                }
+            )
+    for rnd, players in sorted(_byes(tournament).items()):
+        for p in players:
+            rows.append(
+                {
+                    "round": rnd,
+                    "table": None,
+                    "seat": None,
+                    "player_id": p["id"],
+                    "name": p["name"],
+                    "club": p["club"],
+                }
+            )
+    rows.sort(key=lambda r: (r["round"], r["table"] is None, r["table"] or 0, r["seat"] or 0))
+    return rows
+
+
+def export_results(tournament: Tournament) -> list[dict]:
+    """One row per seat of a table with a confirmed result, and per bye."""
+    rows = []
+    points = _game_points(_prepared(tournament))
+    for number in (
+        Round.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values_list("number", flat=True)
+    ):
+        res = round_results(tournament, number, points=points)
+        for t in res["tables"]:
+            if not t["result"]:
+                continue
+            for seat, p in enumerate(t["players"], 1):
+                rows.append(
+                    {
+                        "round": number,
+                        "table": t["number"],
+                        "seat": seat,
+                        "player_id": p["id"],
+                        "name": p["name"],
+                        "rank": p["rank"],
+                        "figure": p["figure"],
+                        "points": p["points"],
+                        "bye": False,
+                        "version": t["version"],
+                    }
+                )
+        for b in res["byes"]:
+            rows.append(
+                {
+                    "round": number,
+                    "table": None,
+                    "seat": None,
+                    "player_id": b["id"],
+                    "name": b["name"],
+                    "rank": None,
+                    "figure": None,
+                    "points": b["points"],
+                    "bye": True,
+                    "version": None,
+                }
+            )
+    return rows
+
+
+def export_standings(tournament: Tournament) -> list[dict]:
+    return [
+        {
+            "place": r["place"],
+            "shared": r["shared"],
+            "player_id": r["player_id"],
+            "name": r["name"],
+            "club": r["club"],
+            "points": r["points"],
+            "figures": r["figures"],
+            "opponents": r["opponents"],
+            "wins": r["wins"],
+            "head_to_head": r["head_to_head"],
+            "rating": r["rating"],
+            "games": r["games"],
+            "byes": r["byes"],
+            "dropped": r["dropped"],
+        }
+        for r in standings_rows(tournament)
+    ]
+
+
+EXPORTS = {
+    "players": export_players,
+    "seatings": export_seatings,
+    "results": export_results,
+    "standings": export_standings,
+}

@@ -1,0 +1,93 @@
+"""Scoring URLs: result entry and signed links; standings, exports, printing."""
+
+from django.urls import path
+
+from scoring.views import entry
+from scoring.views import exports as export_views
+from scoring.views import printing as print_views
+from scoring.views import standings as standings_views
+
+_TABLE = "tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/"
+
+urlpatterns = [
+    path(_TABLE + "result/", entry.result_entry, name="result_entry"),
+    path(
+        _TABLE + "result/<int:version>/confirm/",
+        entry.result_confirm,
+        name="result_confirm",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/results/enter/",
+        entry.result_find,
+        name="result_find",
+    ),
+    path("s/<str:token>/", entry.sheet_link, name="sheet_link"),
+    path("p/<str:token>/", entry.seat_link, name="seat_link"),
+    # standings, exports and printing
+    path(
+        "tournaments/<int:tournament_id>/standings/",
+        standings_views.standings_page,
+        name="standings",
+    ),
+    path(
+        "t/<int:tournament_id>/standings/",
+        standings_views.standings_public,
+        name="standings_public",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/players/<int:player_id>/history/",
+        standings_views.player_history,
+        name="player_history",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/results/",
+        standings_views.round_results,
+        name="round_results",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/export/",
+        export_views.export_center,
+        name="export_center",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/export/tournament.json",
+        export_views.tournament_export,
+        name="tournament_export",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/export/<slug:what>.<slug:fmt>",
+        export_views.export_download,
+        name="export",
+    ),
+    path("tournaments/import/", export_views.tournament_import, name="tournament_import"),
+    path(
+        "tournaments/<int:tournament_id>/print/",
+        print_views.print_center,
+        name="print_center",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/print/standings.pdf",
+        print_views.print_standings,
+        name="print_standings",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/print/<slug:kind>.pdf",
+        print_views.print_round,
+        name="print_round",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/print/jobs/",
+        print_views.print_job_start,
+        name="print_job_start",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/print/jobs/<int:job_id>/",
+        print_views.print_job,
+        name="print_job",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/print/jobs/<int:job_id>/download/",
+        print_views.print_job_download,
+        name="print_job_download",
+    ),
+]

@@ -1,0 +1,184 @@
+"""CSV/JSON exports of players, seatings, results and standings; the full
+tournament export and its re-import.
+
+CSV is made for spreadsheets: UTF-8 with a byte-order mark (so Excel reads
+"Şahin" right), ``;`` between fields (Excel in German and most European
+locales splits on it; LibreOffice asks), CRLF line ends, a header row with the
+field names, numbers with a decimal point. JSON is for programs: a list of
+objects with the same field names, numbers as JSON numbers.
+"""
+
+import csv
+import io
+import json
+from decimal import Decimal
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods
+
+from scoring import exchange, reports
+from tournaments.permissions import STAFF, tournament_view
+
+FORMATS = ("csv", "json")
+MAX_IMPORT_BYTES = 50 * 1024 * 1024
+
+
+def _json_default(value):
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def _csv_value(value) -> str:
+    if value is None:
+        return ""
+    if value is True:
+        return "1"
+    if value is False:
+        return "0"
+    return str(value)
+
+
+def as_csv(rows: list[dict], header: list[str] | None = None) -> str:
+    """Rows as CSV text (``;``, CRLF, header row; see the module docstring)."""
+    header = header or (list(rows[0]) if rows else [])
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow([_csv_value(row.get(k)) for k in header])
+    return out.getvalue()
+
+
+HEADERS = {
+    "players": [
+        "id",
+        "name",
+        "club",
+        "rating",
+        "birth_year",
+        "team",
+        "checked_in",
+        "dropped",
+        "first_round",
+    ],
+    "seatings": ["round", "table", "seat", "player_id", "name", "club"],
+    "results": [
+        "round",
+        "table",
+        "seat",
+        "player_id",
+        "name",
+        "rank",
+        "figure",
+        "points",
+        "bye",
+        "version",
+    ],
+    "standings": [
+        "place",
+        "shared",
+        "player_id",
+        "name",
+        "club",
+        "points",
+        "figures",
+        "opponents",
+        "wins",
+        "head_to_head",
+        "rating",
+        "games",
+        "byes",
+        "dropped",
+    ],
+}
+
+
+def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@tournament_view(STAFF)
+@require_GET
+def export_center(request, tournament):
+    return render(
+        request,
+        "scoring/exports.html",
+        {
+            "tournament": tournament,
+            "role": request.tournament_role,
+            "exports": [
+                ("players", _("Players")),
+                ("seatings", _("Seatings")),
+                ("results", _("Results")),
+                ("standings", _("Standings")),
+            ],
+        },
+    )
+
+
+@tournament_view(STAFF)
+@require_GET
+def export_download(request, tournament, what, fmt):
+    if what not in reports.EXPORTS or fmt not in FORMATS:
+        raise Http404
+    rows = reports.EXPORTS[what](tournament)
+    name = f"{what}-t{tournament.pk}.{fmt}"
+    if fmt == "json":
+        text = json.dumps(rows, ensure_ascii=False, indent=1, default=_json_default)
+        return _download(text.encode(), "application/json; charset=utf-8", name)
+    text = as_csv(rows, HEADERS[what])
+    return _download(text.encode("utf-8-sig"), "text/csv; charset=utf-8", name)
+
+
+@tournament_view(STAFF)
+@require_GET
+def tournament_export(request, tournament):
+    return _download(
+        exchange.export_json(tournament).encode(),
+        "application/json; charset=utf-8",
+        f"tournament-{tournament.pk}.json",
+    )
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Tournament export (JSON)"),
+        help_text=gettext_lazy("A file saved with “Export the whole tournament”."),
+    )
+
+    def clean_file(self):
+        f = self.cleaned_data["file"]
+        if f.size > MAX_IMPORT_BYTES:
+            raise forms.ValidationError(_("The file is too large (at most 50 MB)."))
+        return f
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_import(request):
+    """Upload an export → a NEW tournament owned by the user, or the list of
+    problems and nothing created."""
+    form = ImportForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = exchange.import_tournament(
+                data=form.cleaned_data["file"].read(), owner=request.user
+            )
+        except exchange.ImportRefused as exc:
+            problems = exc.errors
+        else:
+            messages.success(
+                request, _("%(name)s imported as a new tournament.") % {"name": tournament.name}
+            )
+            return redirect("tournament_detail", tournament.pk)
+    return render(request, "scoring/import.html", {"form": form, "problems": problems})
