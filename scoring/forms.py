@@ -198,6 +198,11 @@ class EntryMetaForm(forms.Form):
         max_length=500,
         help_text=_("Needed when a confirmed result is corrected after time was called."),
     )
+    handed_in_late = forms.BooleanField(
+        label=_("The sheet was handed in late"),
+        required=False,
+        help_text=_("Players filled it in or brought it well after time was called."),
+    )
     checked = forms.CharField(required=False, widget=forms.HiddenInput)
     via = forms.ChoiceField(
         choices=[("form", "form"), ("qr", "qr")], required=False, widget=forms.HiddenInput

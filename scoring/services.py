@@ -16,6 +16,7 @@ still meet, the loser's ``IntegrityError`` is reported as a conflict too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
@@ -181,6 +182,7 @@ def result_submit(
     expected_version: int | None,
     reason: str = "",
     ended_before_time: bool = False,
+    handed_in_late: bool = False,
 ) -> Submission:
     """Save a new version of ``table``'s result from a paper sheet.
 
@@ -191,6 +193,11 @@ def result_submit(
     to confirm it; a player's report (``by_seat``) counts when every player of
     the table confirmed it, or the Turnierleitung did. ``ended_before_time``:
     the game ended while the round still runs — refused after the deadline.
+
+    ``late`` flags a result that may not be the state at time: a staff entry
+    whose paper sheet was handed in late (``handed_in_late``, the scorekeeper
+    knows), or a player's report that arrived after the table's deadline plus
+    the tournament's grace period.
     """
     reason = (reason or "").strip()
     by = by if by is not None and by.is_authenticated else None
@@ -206,6 +213,7 @@ def result_submit(
                 expected_version=expected_version,
                 reason=reason,
                 ended_before_time=ended_before_time,
+                handed_in_late=handed_in_late,
             )
     except IntegrityError:
         # the row lock serialises writers; the constraints are the last guard
@@ -226,6 +234,7 @@ def _submit(
     expected_version,
     reason,
     ended_before_time,
+    handed_in_late,
 ) -> Submission:
     table = _table(table)
     tournament = table.round.tournament
@@ -251,8 +260,16 @@ def _submit(
         raise ResultConflict(_conflict_message(latest), latest)
     confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
     deadline = table.deadline or rnd.deadline
-    late = deadline is not None and db_now() >= deadline
-    after_time = late or rnd.status in (Round.TIME_CALLED, Round.COMPLETE)
+    now = db_now()
+    after_time = (deadline is not None and now >= deadline) or rnd.status in (
+        Round.TIME_CALLED,
+        Round.COMPLETE,
+    )
+    if by_seat is not None:
+        grace = timedelta(seconds=tournament.grace_seconds)
+        late = deadline is not None and now >= deadline + grace
+    else:
+        late = bool(handed_in_late)
     if confirmed is not None and by_seat is not None:
         raise ServiceError(
             _("This table's result is confirmed; only the Turnierleitung can correct it.")

@@ -174,6 +174,7 @@ def result_entry(request, tournament, number, table):
                     from_address=_client_address(request),
                     expected_version=meta.cleaned_data["expected_version"],
                     reason=meta.cleaned_data["reason"],
+                    handed_in_late=meta.cleaned_data["handed_in_late"],
                 )
                 if sub.status == Submission.CONFIRMED:
                     msg = _("Table %(table)s: version %(version)s saved and counted.")

@@ -526,24 +526,32 @@ def test_correction_before_time_needs_no_reason(organizer):
 # -- late flag and round completion ---------------------------------------------
 
 
-def test_entry_after_the_deadline_is_flagged_late_not_refused(organizer):
+def test_a_sheet_handed_in_late_is_flagged_not_refused(organizer):
+    """Typing sheets in after time is normal; the scorekeeper flags one that
+    came in late (it may not be the state at time)."""
     table = make_table(organizer, "trumpet")
     rnd = table.round
-    rnd.deadline = timezone.now() - timedelta(minutes=1)
+    rnd.deadline = timezone.now() - timedelta(minutes=10)
     rnd.save()
-    sub = services.result_submit(
-        table=table, sheet={"s0_field": 3, "s1_field": 2, "s2_field": 1}, by=organizer,
-        expected_version=None,
-    )  # fmt: skip
-    assert sub.late and sub.status == Submission.CONFIRMED
+    sheet = {"s0_field": 3, "s1_field": 2, "s2_field": 1}
+    sub = services.result_submit(table=table, sheet=sheet, by=organizer, expected_version=None)
+    assert not sub.late and sub.status == Submission.CONFIRMED
     other = make_table(organizer, rnd=rnd, number=2)
-    other.deadline = timezone.now() + timedelta(minutes=5)  # its own extension
-    other.save()
-    trumpet_sheet = {"s0_field": 3, "s1_field": 2, "s2_field": 1}
     sub = services.result_submit(
-        table=other, sheet=trumpet_sheet, by=organizer, expected_version=None
+        table=other, sheet=sheet, by=organizer, expected_version=None, handed_in_late=True
     )
-    assert not sub.late
+    assert sub.late and sub.status == Submission.CONFIRMED
+
+
+def test_the_late_box_on_the_form_flags_the_result(client, organizer):
+    table = make_table(organizer, "trumpet")
+    client.force_login(organizer)
+    url = reverse("result_entry", args=[table.round.tournament_id, table.round.number, 1])
+    page = client.get(url).content.decode()
+    assert 'name="handed_in_late"' in page
+    data = {"sheet-s0_field": 3, "sheet-s1_field": 2, "sheet-s2_field": 1, "handed_in_late": "on"}
+    client.post(url, data)
+    assert Submission.objects.get(table=table).late
 
 
 def test_round_completes_when_every_table_has_a_confirmed_result(organizer):

@@ -118,9 +118,18 @@ def test_game_over_before_time_is_refused_after_the_deadline(client, running):
     assert not Submission.objects.exists()
 
 
-def test_after_time_a_player_report_is_taken_and_flagged_late(client, running):
+def test_a_player_report_within_the_grace_period_is_on_time(client, running):
     rnd = running.round
-    rnd.status, rnd.deadline = Round.TIME_CALLED, timezone.now() - timedelta(minutes=1)
+    rnd.status, rnd.deadline = Round.TIME_CALLED, timezone.now() - timedelta(seconds=20)
+    rnd.save()
+    assert running.round.tournament.grace_seconds == 60
+    assert client.post(seat_path(running, 0), post_data(SHEET)).status_code == 302
+    assert not Submission.objects.get().late
+
+
+def test_after_the_grace_period_a_player_report_is_taken_and_flagged_late(client, running):
+    rnd = running.round
+    rnd.status, rnd.deadline = Round.TIME_CALLED, timezone.now() - timedelta(minutes=2)
     rnd.save()
     assert client.post(seat_path(running, 0), post_data(SHEET)).status_code == 302
     assert Submission.objects.get().late
