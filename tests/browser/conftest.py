@@ -44,3 +44,11 @@ def page(browser):
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, live_server):
+    """pytest-django's live server, torn down before the test database: its
+    thread's connection would otherwise still be open when the database is
+    dropped ("database ... is being accessed by other users")."""
+    return live_server
