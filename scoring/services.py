@@ -146,6 +146,14 @@ def _complete_round(round_id: int) -> int:
     )
 
 
+def round_complete_if_done(*, round_id: int) -> bool:
+    """After time was called: the round is complete when every table has a
+    confirmed result (a paper sheet, a digital table's finish, or tables
+    done before time). Safe to call any number of times."""
+    with transaction.atomic():
+        return bool(_complete_round(round_id))
+
+
 def _complete_round_after_commit(round_id: int) -> None:
     # Two tables confirmed at the same moment in separate transactions can't
     # see each other's row before commit; the check after commit does.

@@ -210,6 +210,24 @@ def test_closing_twice_runs_the_side_effects_once(rnd, organizer):
 
 
 @pytest.mark.django_db
+def test_tables_done_before_time_complete_the_round_when_it_closes(
+    rnd, organizer, django_capture_on_commit_callbacks
+):
+    from scoring import services as results
+
+    clock.round_start(round=rnd, by=organizer, seconds=60)
+    for table in rnd.tables.all():  # Quartett, two players: both finished early
+        results.result_submit(
+            table=table, sheet={"s0_cards": 20, "s1_cards": 12}, by=organizer, expected_version=None
+        )
+    assert refreshed(rnd).status == Round.RUNNING
+    travel(rnd, 61)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clock.close_round(rnd.pk) is True
+    assert refreshed(rnd).status == Round.COMPLETE
+
+
+@pytest.mark.django_db
 def test_a_sweep_closes_an_overdue_round_by_itself(rnd, organizer):
     clock.round_start(round=rnd, by=organizer, seconds=60)
     assert clock.sweep()["rounds"] == 0

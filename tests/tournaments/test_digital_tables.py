@@ -121,7 +121,9 @@ def test_with_no_worker_a_move_after_the_deadline_is_refused(organizer):
     assert not table.actions.exists()
 
 
-def test_time_called_then_the_bot_finishes_after_the_grace_period(organizer):
+def test_time_called_then_the_bot_finishes_after_the_grace_period(
+    organizer, django_capture_on_commit_callbacks
+):
     rnd, table = make_round(organizer, grace=60)
     clock.round_start(round=rnd, by=organizer)
     travel(rnd, 30 * 60)  # the first trick was not played out
@@ -134,7 +136,10 @@ def test_time_called_then_the_bot_finishes_after_the_grace_period(organizer):
     assert digital.table_finish(table_id=table.pk) is False  # grace period not over
     assert clock.sweep()["finished"] == 0
     travel(rnd, 61)
-    assert clock.sweep()["finished"] == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clock.sweep()["finished"] == 1
+    rnd.refresh_from_db()
+    assert rnd.status == Round.COMPLETE  # its only table is done
     assert tasks.finish_table.apply(args=[table.pk]).get() is False  # once only
     table.refresh_from_db()
     assert table.status == Table.DONE

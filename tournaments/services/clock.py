@@ -296,6 +296,10 @@ def close_round(round_id: int, *, via: str = "") -> bool:
             table.time_called_at = now
             table.round = rnd
             _table_time_called(table)
+        # every table may have finished before time
+        from scoring.services import round_complete_if_done
+
+        transaction.on_commit(lambda: round_complete_if_done(round_id=round_id))
     log.info("round %s closed (%s), late by %s", round_id, via, now - rnd.deadline)
     return True
 

@@ -211,3 +211,7 @@ def _record_result(table: Table, engine, state) -> None:
         )
     table.status = Table.DONE
     table.save(update_fields=["status"])
+    from scoring.services import round_complete_if_done
+
+    round_id = table.round_id
+    transaction.on_commit(lambda: round_complete_if_done(round_id=round_id))
