@@ -157,9 +157,14 @@ def test_tournament_form_gives_game_defaults(client, organizer):
 
 
 @pytest.mark.django_db
-def test_demo_command_builds_a_tournament_and_prints_the_login(capsys, settings, tmp_path):
+def test_demo_command_builds_a_tournament_and_prints_the_login(
+    capsys, settings, tmp_path, monkeypatch
+):
     from django.core.management import call_command
 
+    from tournaments.services import clock
+
+    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
     settings.VAR_DIR = tmp_path
     call_command("demo", "--first-start", "--players", "12")
     out = capsys.readouterr().out
@@ -169,7 +174,16 @@ def test_demo_command_builds_a_tournament_and_prints_the_login(capsys, settings,
     from tournaments.models import Tournament
 
     assert Tournament.objects.count() == 1
-    assert Tournament.objects.get().players.count() == 12
+    demo = Tournament.objects.get()
+    assert demo.players.count() == 12
+    # two rounds played by the bots through the real services: complete, with
+    # a confirmed result at every table, and the grace period restored
+    from scoring.models import Submission
+
+    assert list(demo.round_set.values_list("status", flat=True)) == ["complete", "complete"]
+    tables = [t for r in demo.round_set.all() for t in r.tables.all()]
+    assert all(t.submissions.filter(status=Submission.CONFIRMED).count() == 1 for t in tables)
+    assert demo.grace_seconds == 60
 
 
 @pytest.mark.django_db

@@ -1,7 +1,11 @@
 """Build a realistic demo tournament so a newcomer can look around.
 
     python manage.py demo [--game quartett] [--players 24] [--rounds 5]
-                          [--owner NAME] [--first-start]
+                          [--played 2] [--owner NAME] [--first-start]
+
+``--played N``: the first N rounds are seated and played out by the game's
+bots at digital tables (the clock runs for a second, time is called, the bot
+finishes), so the standings, results and print pages have something to show.
 
 ``--first-start`` (used by ``make run``) does nothing when any account exists;
 otherwise it creates the organizer account ``organizer`` with a random
@@ -10,6 +14,7 @@ password, prints the login and writes it to ``var/demo-login.txt``.
 
 import random
 import secrets
+import time
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -17,8 +22,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games import ENGINES
+from scoring.services import round_complete_if_done
 from tournaments import services
+from tournaments.models import Round, Tournament
 from tournaments.player_import import ImportRow
+from tournaments.services import clock, seating, tables
 
 FIRST = [
     "Anna",
@@ -87,14 +95,17 @@ class Command(BaseCommand):
         parser.add_argument("--rounds", type=int, default=5)
         parser.add_argument("--owner", default="organizer")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--played", type=int, default=2, help="rounds played by bots")
         parser.add_argument("--first-start", action="store_true")
 
-    def handle(self, *args, game, players, rounds, owner, seed, first_start, **opts):
+    def handle(self, *args, game, players, rounds, owner, seed, first_start, played, **opts):
         User = get_user_model()
         if first_start and User.objects.exists():
             return
         if not 2 <= players <= 2000:
             raise CommandError("--players must be between 2 and 2000")
+        if not 0 <= played <= rounds:
+            raise CommandError("--played must be between 0 and --rounds")
         password = None
         with transaction.atomic():
             user = User.objects.filter(username=owner).first()
@@ -127,11 +138,34 @@ class Command(BaseCommand):
             created = services.players_import(tournament=tournament, rows=rows, by=user)
             for p in created[: players - max(1, players // 8)]:
                 services.player_set_checked_in(player=p, checked_in=True, by=user)
+        play_rounds(tournament, user, played)
         self.stdout.write(
-            f"Demo tournament “{tournament.name}” with {players} players created (id {tournament.pk})."
+            f"Demo tournament “{tournament.name}” with {players} players created (id {tournament.pk})"
+            f", {played} rounds played by bots."
         )
         if password:
             login = f"Login: user {owner}  password {password}\n"
             settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
             (settings.VAR_DIR / "demo-login.txt").write_text(login)
             self.stdout.write(self.style.SUCCESS(login))
+
+
+def play_rounds(tournament: Tournament, user, count: int) -> None:
+    """Seat ``count`` rounds and let the game's bots play them at digital
+    tables, through the same services a real round uses."""
+    grace = tournament.grace_seconds
+    Tournament.objects.filter(pk=tournament.pk).update(grace_seconds=0)
+    try:
+        for _ in range(count):
+            rnd = seating.round_seat(tournament=tournament, by=user)
+            rnd.tables.update(digital=True)
+            clock.round_start(round=rnd, by=user, seconds=1)
+            deadline = Round.objects.values_list("deadline", flat=True).get(pk=rnd.pk)
+            while clock.db_now() < deadline:
+                time.sleep(0.05)
+            clock.close_round(rnd.pk, via="demo")
+            for table_id in rnd.tables.values_list("pk", flat=True):
+                tables.table_finish(table_id=table_id)
+            round_complete_if_done(round_id=rnd.pk)
+    finally:
+        Tournament.objects.filter(pk=tournament.pk).update(grace_seconds=grace)
