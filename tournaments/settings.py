@@ -201,4 +201,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # the clock's sweep runs every second: its "sent / received / succeeded"
+    # lines would bury everything else (closes are logged by tournaments.*)
+    "loggers": {
+        name: {"level": os.environ.get("CELERY_TASK_LOG_LEVEL", "WARNING")}
+        for name in ("celery.beat", "celery.app.trace", "celery.worker.strategy")
+    },
 }
