@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import reports
-from scoring.links import table_sheet_url
+from scoring.links import seat_token, seat_url, table_sheet_url, table_token
 from scoring.printing import (
     render_round_results,
     render_score_sheets,
@@ -81,10 +82,12 @@ def render(
     *,
     url_for_table: Callable[[int], str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    url_for_seat: Callable[[int, int], str] | None = None,
 ) -> bytes:
     """The PDF of ``kind``. ``url_for_table(table id)`` gives the QR code's
     link (default: :func:`scoring.links.table_sheet_url` with ``SITE_URL``);
-    ``progress(done, total)`` is called while score sheets are drawn.
+    ``progress(done, total)`` is called while score sheets are drawn;
+    ``url_for_seat(table id, position)`` gives the table cards' seat QR codes.
     Raises :class:`PrintError` for a document that can't be printed."""
     _check(kind, tournament, round_no)
     info = {"name": tournament.name}
@@ -105,6 +108,7 @@ def render(
     if kind == "names":
         return render_seating_by_name(info, round_no, tables, gettext=gettext)
     if kind == "tables":
+        _add_seat_links(tournament, tables, url_for_table, url_for_seat)
         return render_table_cards(info, tables, gettext=gettext)
     # score sheets
     engine = tournament.engine
@@ -134,6 +138,34 @@ def render(
         gettext=gettext,
         progress=progress,
     )
+
+
+def _add_seat_links(tournament, tables, url_for_table, url_for_seat) -> None:
+    """Table cards: each player's seat link (its QR slip) at digital tables, or
+    at every table when players report results. ``url_for_seat(table id,
+    position)``; by default the seat link on the address the QR codes of
+    the score sheets use (``url_for_table``), else ``SITE_URL``."""
+    if url_for_seat is None:
+        url_for_seat = _seat_urls_like(url_for_table)
+    for t in tables:
+        if t.get("digital") or tournament.self_report:
+            for position, player in enumerate(t["players"]):
+                player["url"] = url_for_seat(t["id"], position)
+
+
+def _seat_urls_like(url_for_table) -> Callable[[int, int], str]:
+    if url_for_table is None:
+        return seat_url
+
+    def url(table_id: int, position: int) -> str:
+        sheet = url_for_table(table_id)
+        path = reverse("sheet_link", args=[table_token(table_id)])
+        base = sheet[: -len(path)] if sheet.endswith(path) else ""
+        if not base:
+            return seat_url(table_id, position)
+        return base + reverse("seat_link", args=[seat_token(table_id, position)])
+
+    return url
 
 
 def _standings(tournament: Tournament, info: dict, round_no: int | None) -> bytes:

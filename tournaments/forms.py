@@ -78,6 +78,10 @@ class TournamentForm(forms.ModelForm):
             "team_mode",
             "points_scheme",
             "public",
+            "digital_tables",
+            "grace_seconds",
+            "confirmation_required",
+            "self_report",
         ]
 
     def __init__(self, *args, game: str | None = None, **kwargs):
@@ -113,12 +117,23 @@ class TournamentForm(forms.ModelForm):
         self.fields["rounds"].min_value = 1
         self.fields["rounds"].widget.attrs["min"] = 1
         self.fields["round_minutes"].widget.attrs["min"] = 1
+        # digital tables: left empty, the grace period stays as it is (default 60 s)
+        self.fields["grace_seconds"].required = False
+        self.fields["grace_seconds"].widget.attrs.update({"min": 0, "max": 3600})
 
     def clean_rounds(self):
         rounds = self.cleaned_data["rounds"]
         if not 1 <= rounds <= 30:
             raise forms.ValidationError(gettext("Between 1 and 30 rounds."))
         return rounds
+
+    def clean_grace_seconds(self):
+        seconds = self.cleaned_data.get("grace_seconds")
+        if seconds is None:
+            return self.instance.grace_seconds
+        if seconds > 3600:
+            raise forms.ValidationError(gettext("At most 3600 seconds."))
+        return seconds
 
     def clean_round_minutes(self):
         minutes = self.cleaned_data["round_minutes"]

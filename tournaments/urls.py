@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tournaments.views import accounts, organizer, players, public, rounds, seating
+from tournaments.views import play as play_views
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -140,4 +141,8 @@ urlpatterns = [
         rounds.round_projector,
         name="round_projector",
     ),
+    # a player at a digital table (signed seat link)
+    path("p/<str:token>/play/", play_views.seat_play, name="seat_play"),
+    path("p/<str:token>/move/", play_views.seat_move, name="seat_move"),
+    path("p/<str:token>/clock/", play_views.seat_clock, name="seat_clock"),
 ]

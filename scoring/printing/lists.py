@@ -26,6 +26,7 @@ from reportlab.platypus import (
 )
 
 from scoring.printing.fonts import register_fonts
+from scoring.printing.qr import draw_qr
 from scoring.printing.sheets import _player_name, binary_streams, fit_text
 
 Gettext = Callable[[str], str] | None
@@ -152,10 +153,17 @@ def render_table_cards(
     tournament: dict, tables: list[dict] | list[int], *, gettext: Gettext = None
 ) -> bytes:
     """One A4 page per table, folded across the middle into a tent card: the
-    big table number reads upright on both sides."""
+    big table number reads upright on both sides. A table whose players carry
+    a ``"url"`` (their seat link: digital tables, self-report) gets a second
+    page with one QR code slip per seat, the player's name on it."""
     _ = gettext or _identity
     font, bold = register_fonts()
     numbers = sorted(t["number"] if isinstance(t, dict) else int(t) for t in tables)
+    seat_slips = {
+        t["number"]: t["players"]
+        for t in tables
+        if isinstance(t, dict) and any(isinstance(p, dict) and p.get("url") for p in t["players"])
+    }
     w, h = A4
     buf = io.BytesIO()
     with binary_streams():
@@ -184,8 +192,48 @@ def render_table_cards(
             c.line(10 * mm, h / 2, w - 10 * mm, h / 2)  # fold here
             c.setDash()
             c.showPage()
+            if number in seat_slips:
+                _draw_seat_slips(c, name, number, seat_slips[number], _)
+                c.showPage()
         c.save()
     return buf.getvalue()
+
+
+def _draw_seat_slips(c, tournament_name: str, number: int, players: list, _) -> None:
+    """Up to six slips (two columns, three rows) to cut apart: per seat the
+    player's name and the QR code of his seat link."""
+    font, bold = register_fonts()
+    w, h = A4
+    cols, rows = 2, 3
+    sw, sh = w / cols, h / rows
+    qr = 50 * mm
+    c.setDash(3, 3)
+    c.setLineWidth(0.3)
+    for col in range(1, cols):
+        c.line(col * sw, 8 * mm, col * sw, h - 8 * mm)
+    for row in range(1, rows):
+        c.line(8 * mm, row * sh, w - 8 * mm, row * sh)
+    c.setDash()
+    for seat, player in enumerate(players[: cols * rows]):
+        url = player.get("url") if isinstance(player, dict) else None
+        if not url:
+            continue
+        col, row = seat % cols, seat // cols
+        x0, top = col * sw, h - row * sh
+        cx = x0 + sw / 2
+        c.setFont(font, 8)
+        text, size = fit_text(tournament_name, font, 8, sw - 16 * mm)
+        c.setFont(font, size)
+        c.drawCentredString(cx, top - 9 * mm, text)
+        c.setFont(bold, 12)
+        label = _("Table {table} · Seat {seat}").format(table=number, seat=seat + 1)
+        c.drawCentredString(cx, top - 15 * mm, label)
+        text, size = fit_text(_player_name(player), bold, 14, sw - 16 * mm)
+        c.setFont(bold, size)
+        c.drawCentredString(cx, top - 22 * mm, text)
+        draw_qr(c, url, cx - qr / 2, top - 29 * mm - qr, qr)
+        c.setFont(font, 8)
+        c.drawCentredString(cx, top - sh + 6 * mm, _("Your seat link: scan to play or report"))
 
 
 def render_standings(

@@ -327,6 +327,14 @@ def seat_link(request, token):
     history = _history(table)
     context = _entry_context(tournament, table, seats, history, None)
     context.update(me=seat, token=token)
+    if table.digital:  # played in the browser: the game instead of the result form
+        from tournaments.views.play import page_context
+
+        context.update(page_context(seat, token))
+        if request.method == "POST":
+            context["error"] = _("This table plays in the browser: its result comes from the game.")
+            return render(request, "scoring/seat.html", context, status=400)
+        return render(request, "scoring/seat.html", context)
     schema, unplayable = _schema(tournament, len(seats))
     context["unplayable"] = unplayable
     names = [s.player.name for s in seats]

@@ -19,6 +19,9 @@ PUBLIC = {
     "set_language",
     "sheet_link",
     "seat_link",
+    "seat_play",
+    "seat_move",
+    "seat_clock",
     "standings_public",
     # the round and its clock (public when the tournament is)
     "round_public",

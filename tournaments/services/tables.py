@@ -90,7 +90,12 @@ def table_move(*, table: Table, seat: int, action: str) -> Table:
     try:
         state = engine.apply(state, seat, action)
     except IllegalAction as exc:
-        raise ServiceError(_("This move is not allowed: %(reason)s") % {"reason": exc}) from None
+        # the engine's reason is for developers (action syntax, English); a
+        # player only meets this with a stale page or a forged request
+        log.info("table %s seat %s: %r refused: %s", locked.pk, seat, action, exc)
+        raise ServiceError(
+            _("This move is not allowed now: the game may have moved on. Choose again.")
+        ) from None
     _append(locked, [(seat, action)])
     locked.state = engine.dump(state)
     locked.save(update_fields=["state"])

@@ -1,0 +1,110 @@
+"""Two players at a digital Quartett table, each on his own phone (a browser
+context of its own) through his seat link: the page waits for the round,
+the moves appear on both pages, a move out of turn is refused with its
+message, and when time is called both pages say so."""
+
+from datetime import timedelta
+
+import pytest
+
+from games import get_engine
+from scoring.links import seat_token
+from tournaments import services
+from tournaments.models import Round, Seat, Table, TableAction
+from tournaments.services import clock
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Ayşe Şahin", "Łukasz Wróbel"]
+
+
+def state_of(table):
+    table.refresh_from_db()
+    return get_engine("quartett").load(table.state)
+
+
+def let_time_pass(rnd: Round) -> None:
+    rnd.refresh_from_db()
+    shift = rnd.deadline - clock.db_now() + timedelta(seconds=1)
+    for activation in rnd.activations.all():
+        activation.at -= shift
+        activation.save(update_fields=["at"])
+    rnd.deadline -= shift
+    rnd.save(update_fields=["deadline"])
+
+
+def test_two_players_play_quartett_through_their_seat_links(
+    browser, live_server, organizer, monkeypatch
+):
+    from playwright.sync_api import expect
+
+    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no worker
+    t = services.tournament_create(
+        owner=organizer, name="Digitalabend", game="quartett", digital_tables=True
+    )
+    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
+    table = Table.objects.create(round=rnd, number=1, digital=True, seed=2024)
+    for pos, name in enumerate(NAMES):
+        p = services.player_add(tournament=t, by=organizer, name=name)
+        Seat.objects.create(table=table, player=p, position=pos)
+
+    pages = []
+    for pos in range(2):
+        context = browser.new_context(locale="en-GB")
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"{live_server.url}/p/{seat_token(table.pk, pos)}/")
+        expect(page.locator("#play")).to_contain_text(
+            "The game starts when the organizer starts the round."
+        )
+        pages.append(page)
+
+    # the organizer starts the round: both pages deal themselves in by polling
+    clock.round_start(round=rnd, by=organizer)
+    expect(pages[0].locator("#play")).to_contain_text("Your turn.")
+    expect(pages[1].locator("#play")).to_contain_text("Ayşe Şahin names an attribute.")
+    assert pages[1].locator("#play button[name=action]").count() == 0
+
+    # a few moves, each by the player whose turn it is, through his page
+    engine = get_engine("quartett")
+    for move in range(3):
+        state = state_of(table)
+        seat = engine.to_act(state)[0]
+        page = pages[seat]
+        expect(page.locator("#play")).to_contain_text("Your turn.")
+        version = page.locator("#play").get_attribute("data-version")
+        button = page.locator("#play .play-actions button").first
+        label = button.inner_text()
+        assert label.startswith("Announce ")
+        button.click()
+        expect(page.locator("#play")).not_to_have_attribute("data-version", version)
+        expect(page.locator("#play")).to_contain_text("Last comparison:")
+        assert TableAction.objects.filter(table=table).count() == move + 1
+        # the other player's page shows the move without a reload
+        other = pages[1 - seat]
+        attribute = label.removeprefix("Announce ").rsplit(" (", 1)[0]
+        expect(other.locator("#play .play-last h3")).to_have_text(f"Last comparison: {attribute}")
+
+    # out of turn: the move is refused with its message, nothing changes
+    state = state_of(table)
+    waiting = 1 - engine.to_act(state)[0]
+    page = pages[waiting]
+    page.evaluate(
+        """url => htmx.ajax('POST', url, {source: '#play', target: '#play', swap: 'outerHTML',
+                                           values: {action: 'announce:distance'}})""",
+        f"/p/{seat_token(table.pk, waiting)}/move/",
+    )
+    expect(page.locator("#play .play-error")).to_contain_text(
+        f"It is not your turn: waiting for {NAMES[1 - waiting]}."
+    )
+    assert state_of(table) == state
+    assert TableAction.objects.filter(table=table).count() == 3
+
+    # time: the round is closed (as the sweep would); both pages learn it
+    let_time_pass(rnd)
+    assert clock.close_round(rnd.pk)
+    for page in pages:
+        expect(page.locator("#play .play-time")).to_contain_text("Time called")
+        expect(page.locator("#round-clock")).to_contain_text("Time!")
+    for page in pages:
+        page.context.close()

@@ -1,0 +1,220 @@
+"""Digital tables in the browser: what a player sees at his seat.
+
+``seat_screen(seat)`` reads a digital table and returns everything the play
+partial (``templates/play/panel.html``) shows to that seat — built only from
+``engine.view(state, seat)``, ``engine.legal_actions(state, seat)``, the
+deck's card dicts and, at the end, ``engine.result(state)``; never from the
+full state. ``move(seat, action)`` passes a move to
+:func:`tournaments.services.tables.table_move` and turns a refusal into a
+message for the player.
+
+The per-game labels and summaries live in one small module per game
+(``tournaments/play/<game id>.py``); the rules stay in ``games/``.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils.translation import gettext as _
+
+from tournaments.models import Round, Seat, Table
+from tournaments.play.altruismus import Altruismus
+from tournaments.play.base import Ctx, Game, card_index
+from tournaments.play.monddaemmerung import Monddaemmerung
+from tournaments.play.quartett import Quartett
+from tournaments.play.terra_trumpf import TerraTrumpf
+from tournaments.play.trumpet import Trumpet
+from tournaments.services import ServiceError
+from tournaments.services.clock import TimeIsUp, db_now
+
+GAMES: dict[str, Game] = {
+    "quartett": Quartett(),
+    "terra_trumpf": TerraTrumpf(),
+    "trumpet": Trumpet(),
+    "monddaemmerung": Monddaemmerung(),
+    "altruismus": Altruismus(),
+}
+
+
+def presentation(game_id: str) -> Game:
+    """The game's presentation (the plain default for a game without one)."""
+    return GAMES.get(game_id) or Game()
+
+
+def _names(table: Table) -> list[str]:
+    return [
+        s.player.name
+        for s in Seat.objects.filter(table=table).select_related("player").order_by("position")
+    ]
+
+
+def _clock(table: Table, rnd: Round) -> dict:
+    """Where the table stands on the clock, as the move service sees it."""
+    now = db_now()
+    grace = rnd.tournament.grace_seconds
+    info = {
+        "time_called": table.time_called_at is not None,
+        "grace_end": None,
+        "in_grace": False,
+        "time_up": False,
+        "paused": rnd.status == Round.PAUSED,
+        "running": False,
+    }
+    if table.time_called_at is not None:
+        end = table.time_called_at + timedelta(seconds=grace)
+        info["grace_end"] = end
+        info["in_grace"] = now < end and table.status != Table.DONE
+        return info
+    deadline = None
+    if rnd.status == Round.RUNNING:
+        deadline = table.deadline or rnd.deadline
+    elif rnd.status == Round.TIME_CALLED and table.deadline is not None:
+        deadline = table.deadline
+    if deadline is not None:
+        if now >= deadline:
+            info["time_up"] = True  # the close is due: moves are refused until it runs
+        else:
+            info["running"] = True
+    return info
+
+
+def seat_screen(seat: Seat, *, error: str = "") -> dict:
+    """Everything the play partial shows to ``seat`` (read fresh)."""
+    table = Table.objects.select_related("round__tournament").get(pk=seat.table_id)
+    rnd = table.round
+    tournament = rnd.tournament
+    engine = tournament.engine
+    names = _names(table)
+    actions_done = table.actions.count()
+    screen = {
+        "table": table,
+        "round": rnd,
+        "me": seat,
+        "names": names,
+        "error": error,
+        "started": table.state is not None,
+        "game_name": engine.name,
+    }
+    clock = _clock(table, rnd)
+    screen["clock"] = clock
+    screen["version"] = ".".join(
+        str(x)
+        for x in (
+            actions_done,
+            table.status,
+            rnd.status,
+            int(clock["time_called"]),
+            int(clock["time_up"]),
+            int(clock["in_grace"]),
+        )
+    )
+    if table.state is None:
+        screen["polling"] = True
+        return screen
+    state = engine.load(table.state)
+    position = seat.position
+    view = engine.view(state, position)
+    over = engine.is_over(state)
+    can_move = not over and (clock["running"] or clock["in_grace"])
+    legal = engine.legal_actions(state, position) if can_move else []
+    game = presentation(engine.id)
+    ctx = Ctx(
+        engine=engine,
+        view=view,
+        legal=legal,
+        seat=position,
+        names=names,
+        cards=card_index(engine, state["players"], state.get("options") or {}),
+        extra={"options": state.get("options") or {}},
+    )
+    labels = {a: game.action_label(ctx, a) or a for a in legal}
+    hand = []
+    attached = set()
+    for cid in game.hand(ctx):
+        action = f"play:{cid}"
+        playable = action in labels
+        if playable:
+            attached.add(action)
+        hand.append(
+            {
+                "card": game.card(ctx, cid),
+                "action": action if playable else None,
+                "label": labels.get(action, ""),
+            }
+        )
+    to_act = list(view.get("to_act") or [])
+    screen.update(
+        over=over,
+        polling=not over,
+        my_turn=position in to_act and bool(legal),
+        waiting_for=[names[s] for s in to_act if s != position and s < len(names)],
+        status=game.status(ctx) if not over else "",
+        phase=view.get("phase"),
+        hand=hand,
+        hand_label=game.hand_label,
+        show_hand=game.show_hand,
+        actions=[{"action": a, "label": labels[a]} for a in legal if a not in attached],
+        players=game.player_rows(ctx),
+        score_label=game.score_label,
+        facts=game.facts(ctx),
+        trick=game.trick(ctx),
+        last_trick=game.last_trick(ctx),
+        extra_cards=game.extra_cards(ctx),
+        bot_finished=table.actions.filter(by_bot=True).exists(),
+    )
+    if over:
+        screen["result"] = _result(engine, state, names, position)
+    return screen
+
+
+def _result(engine, state, names: list[str], me: int) -> dict:
+    result = engine.result(state)
+    rows = sorted(
+        (
+            {
+                "rank": result.ranks[i],
+                "name": name,
+                "figure": result.figures[i],
+                "me": i == me,
+            }
+            for i, name in enumerate(names)
+        ),
+        key=lambda r: (r["rank"], r["name"]),
+    )
+    return {"rows": rows, "figure_label": _(engine.figure_label) if engine.figure_label else ""}
+
+
+def move(seat: Seat, action: str) -> str:
+    """Play ``action`` for ``seat``; "" when done, else the reason it was refused."""
+    from tournaments.services.tables import table_move
+
+    action = (action or "").strip()[:200]
+    if not action:
+        return _("Choose a move.")
+    try:
+        table_move(table=seat.table, seat=seat.position, action=action)
+    except TimeIsUp as exc:
+        return str(exc)
+    except ServiceError as exc:
+        return _refusal(seat, exc)
+    return ""
+
+
+def _refusal(seat: Seat, exc: ServiceError) -> str:
+    """Why a move was refused, said for the player: "not your turn" with the
+    names of those the engine waits for; otherwise the service's reason."""
+    table = Table.objects.select_related("round__tournament").get(pk=seat.table_id)
+    if table.state is None:
+        return _("The game starts when the organizer starts the round.")
+    engine = table.round.tournament.engine
+    state = engine.load(table.state)
+    if engine.is_over(state):
+        return _("The game is over.")
+    to_act = engine.to_act(state)
+    if seat.position not in to_act:
+        names = _names(table)
+        return _("It is not your turn: waiting for %(names)s.") % {
+            "names": ", ".join(names[s] for s in to_act if s < len(names))
+        }
+    return str(exc)
