@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Round, Tournament
 
 
 def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
@@ -160,3 +160,8 @@ def round_seating(rnd) -> dict:
         "stats": stats,
         "changes": list(rnd.seating_changes.select_related("by")),
     }
+
+
+def published_rounds(tournament: Tournament) -> QuerySet[Round]:
+    """The rounds the public may see (their seating is published)."""
+    return tournament.round_set.filter(published=True).order_by("number")

@@ -235,3 +235,15 @@ def test_a_bad_deck_file_is_refused_with_its_reason(client, organizer, content, 
     assert response.status_code == 200
     assert reason in response.content.decode()
     assert not organizer.owned_tournaments.exists()
+
+
+@pytest.mark.django_db
+def test_the_public_page_links_published_rounds_only(client, tournament):
+    from tournaments.models import Round
+
+    Round.objects.create(tournament=tournament, number=1, published=True)
+    Round.objects.create(tournament=tournament, number=2)  # a draft
+    html = client.get(reverse("tournament_public", args=[tournament.pk])).content.decode()
+    assert reverse("round_public", args=[tournament.pk, 1]) in html
+    assert reverse("round_projector", args=[tournament.pk, 1]) in html
+    assert reverse("round_public", args=[tournament.pk, 2]) not in html

@@ -14,6 +14,9 @@ def home(request):
 def tournament_public(request, tournament_id):
     tournament = public_tournament(tournament_id)
     players = selectors.players_of(tournament, active_only=True)
+    rounds = selectors.published_rounds(tournament)
     return render(
-        request, "tournaments/public.html", {"tournament": tournament, "players": players}
+        request,
+        "tournaments/public.html",
+        {"tournament": tournament, "players": players, "rounds": rounds},
     )
