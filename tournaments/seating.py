@@ -52,6 +52,17 @@ TEAM_MODES = ("together", "apart", None)
 APART_W = 2_000_000.0
 REPEAT_W = 1_000_000.0
 
+# matching large-neighbourhood search (3–6 tables by standings): matchings per
+# request, noise and score slack of a kick, fruitless moves before a kick, tables
+# per block and matchings per block in large fields
+_LNS_STEPS = 500
+_KICK_NOISE = 2000
+_KICK_SLACK = 0
+_STALL = 8
+_LNS_BLOCK = 16
+_LNS_BLOCK_STEPS = 60
+_TIE = 1_000_000
+
 
 class SeatingError(ValueError):
     """A bad seating request; the message names the problem."""
@@ -225,6 +236,8 @@ class _Ctx:
         for p in order:
             self.met.append({pos[q]: c for q, c in req.met[p].items() if q in pos})
         self.use_range = use_range
+        self.small_ok = None  # who may move to a smaller table (positions), None: nobody
+        self.repeat_lb = None  # _repeat_range_lb once computed
         self.apart = None
         if req.teams == "apart":
             self.apart = [
@@ -292,6 +305,62 @@ def _range_lb(scores_desc, sizes):
         best.cache_clear()
 
 
+def _max_packing(players, met, k, budget=20_000):
+    """Most disjoint repeat-free tables of ``k`` among ``players`` (an upper
+    estimate ``len(players) // k`` when the search exceeds ``budget``)."""
+    cliques = [
+        c
+        for c in itertools.combinations(players, k)
+        if not any(b in met[a] for a, b in itertools.combinations(c, 2))
+    ]
+    top = len(players) // k
+    best = 0
+    work = 0
+
+    def rec(start, used, got):
+        nonlocal best, work
+        work += 1
+        if work > budget:
+            raise OverflowError
+        best = max(best, got)
+        if best == top:
+            return
+        for x in range(start, len(cliques)):
+            c = cliques[x]
+            if used.isdisjoint(c):
+                rec(x + 1, used | set(c), got + 1)
+                if best == top:
+                    return
+
+    try:
+        rec(0, set(), 0)
+    except OverflowError:
+        return top
+    return best
+
+
+def _repeat_range_lb(score, met, k, small_side=16):
+    """A lower bound on the sum of score ranges at tables of ``k`` without repeats.
+
+    ``score`` lists the players' scores, ``met[p]`` whom p met. For each cut
+    between two score levels, the players on the smaller side that no repeat-free
+    tables of their own can hold sit at tables across the cut (at most k - 1 of
+    them each), so at least that many tables span the gap.
+    """
+    n = len(score)
+    levels = sorted(set(score), reverse=True)
+    total = 0.0
+    for hi, lo in itertools.pairwise(levels):
+        upper = [p for p in range(n) if score[p] >= hi]
+        side = upper if len(upper) <= n - len(upper) else [p for p in range(n) if score[p] <= lo]
+        cross = 1 if len(upper) % k else 0
+        if len(side) <= small_side:
+            free = len(side) - k * _max_packing(side, met, k)
+            cross = max(cross, -(-free // (k - 1)))
+        total += cross * (hi - lo)
+    return total
+
+
 def _chunking(scores_desc, sizes):
     total, pos = 0.0, 0
     for k in sizes:
@@ -317,6 +386,58 @@ def _choose_bottom(req, cand, k, key_had):
     """Pick ``k`` players for byes/small tables: fewest had, then lowest standing."""
     ranked = sorted(range(len(cand)), key=lambda x: (key_had[cand[x]], -x))
     return sorted(ranked[:k])
+
+
+def _place_small(scores_desc, sizes, eligible, preferred):
+    """Table sizes from the top of the standings that chunk it with the least
+    sum of score ranges, small tables only on ``eligible`` players and as low
+    as possible on a tie; None when the search is too large."""
+    cnt = Counter(sizes)
+    kinds = sorted(cnt)
+    states = 1
+    for k in kinds:
+        states *= cnt[k] + 1
+    if states > 300_000:
+        return None
+    n = len(scores_desc)
+    s = scores_desc
+    bad_prefix = [0]
+    for e in eligible:
+        bad_prefix.append(bad_prefix[-1] + (not e))
+    memo = {}
+
+    def best(used):
+        # (range sum, -sum of small-table positions) for the rest, and the first size
+        if used in memo:
+            return memo[used]
+        pos = sum(u * k for u, k in zip(used, kinds, strict=True))
+        if pos == n:
+            return (0.0, 0), None
+        out, first = (float("inf"), 0), None
+        for x, k in enumerate(kinds):
+            if used[x] == cnt[k]:
+                continue
+            if k < preferred and bad_prefix[pos + k] - bad_prefix[pos]:
+                continue
+            rest, _ = best(used[:x] + (used[x] + 1,) + used[x + 1 :])
+            cand = (s[pos] - s[pos + k - 1] + rest[0], rest[1] - (pos if k < preferred else 0))
+            if cand < out:
+                out, first = cand, k
+        memo[used] = (out, first)
+        return memo[used]
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    used = tuple(0 for _ in kinds)
+    if best(used)[0][0] == float("inf"):
+        return None
+    seq = []
+    while True:
+        _, k = best(used)
+        if k is None:
+            return seq
+        seq.append(k)
+        x = kinds.index(k)
+        used = used[:x] + (used[x] + 1,) + used[x + 1 :]
 
 
 # --------------------------------------------------------------------------
@@ -682,9 +803,164 @@ def _fix_conflicts(ctx, tables, unit_of, mixing):
     return tables
 
 
-def _seat_groups(req, order, sizes, rng, mode):
+def _piece_costs(ctx, pieces, side, group, free, cap, big=0):
+    """Edges (i, j, cost) joining two pieces into one repeat-free table whose
+    score range is at most ``cap`` (cost: the range in thousandths).
+
+    Pieces join when their ``side`` differs (side 2 joins anything) and their
+    ``group`` (table size) is the same; a single (side 0) with ``free`` 1 also
+    joins the rest (side 1) of a table of the largest size ``big``, with
+    ``free`` 2 the rest of a table of any size.
+    """
+    sc, met, apart = ctx.score, ctx.met, ctx.apart
+    hi = [max(sc[p] for p in pc) for pc in pieces]
+    lo = [min(sc[p] for p in pc) for pc in pieces]
+    order = sorted(range(len(pieces)), key=lambda i: -hi[i])
+    edges = []
+    for x, i in enumerate(order):
+        pi, hi_i, lo_i, side_i, group_i, free_i = (
+            pieces[i],
+            hi[i],
+            lo[i],
+            side[i],
+            group[i],
+            free[i],
+        )
+        floor = hi_i - cap
+        for y in range(x + 1, len(order)):
+            j = order[y]
+            if hi[j] < floor:
+                break
+            lo_j = lo[j]
+            if lo_j < floor or lo_i < floor:
+                continue
+            if side_i == side[j] and side_i != 2:
+                continue
+            if group_i != group[j]:
+                f, g_rest = (free_i, group[j]) if side_i == 0 else (free[j], group_i)
+                if not (f == 2 or (f == 1 and g_rest == big)):
+                    continue
+            pj = pieces[j]
+            bad = False
+            for a in pi:
+                ma = met[a]
+                for b in pj:
+                    if b in ma or (apart is not None and apart[a] & apart[b]):
+                        bad = True
+                        break
+                if bad:
+                    break
+            if not bad:
+                edges.append((i, j, int(round((hi_i - (lo_i if lo_i < lo_j else lo_j)) * 1000))))
+    return edges
+
+
+def _rematch(ctx, tables, rng, kind, noise=0, slack=0):
+    """One large move: split every table in two pieces and re-join the pieces
+    by a minimum-cost perfect matching (repeat-free joins only).
+
+    ``kind`` "half" splits a table of k into k//2 and the rest (two halves of
+    tables of the same size join), "single" splits off one random player (a
+    single joins the rest of a table of the same size, or of any size if he may
+    sit at a small table: the sizes stay). Returns the new tables or None. The
+    current tables are always among the candidates, so without ``noise`` the
+    result is never worse.
+    """
+    small_ok = ctx.small_ok
+    big = max(len(t) for t in tables)
+    pieces, side, group, free = [], [], [], []
+    for t in tables:
+        t = list(t)
+        rng.shuffle(t)
+        k = len(t)
+        if kind == "half":
+            cut = k // 2
+            pieces += [t[:cut], t[cut:]]
+            side += [2, 2] if 2 * cut == k else [0, 1]
+            free += [0, 0]
+        else:
+            pieces += [t[:1], t[1:]]
+            side += [0, 1]
+            # a single may move to a table of another size (the sizes stay): to a
+            # full table always, to a small one only if he may sit at a small table
+            free += [0 if small_ok is None else (2 if small_ok[t[0]] else 1), 0]
+        group += [k, k]
+
+    sc = ctx.score
+    cap = max(max(sc[p] for p in t) - min(sc[p] for p in t) for t in tables) + slack
+    edges = _piece_costs(ctx, pieces, side, group, free, cap, big)
+    # a random tie-break below one unit for all the tables together makes the best
+    # matching unique: the matcher's own choice among equals is not reproducible
+    tie = max(1, _TIE // (len(tables) + 1))
+    r = [rng.getrandbits(30) for _ in pieces]
+    if noise:
+        rnd = rng.randrange
+        edges = [(i, j, (c + rnd(noise)) * _TIE + r[i] * r[j] % tie) for i, j, c in edges]
+    else:
+        edges = [(i, j, c * _TIE + r[i] * r[j] % tie) for i, j, c in edges]
+    top = max((c for _, _, c in edges), default=0) + 1
+    g = rx.PyGraph()
+    g.add_nodes_from(range(len(pieces)))
+    g.add_edges_from([(i, j, top - c) for i, j, c in edges])
+    m = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
+    if 2 * len(m) != len(pieces):
+        return None
+    return [pieces[a] + pieces[b] for a, b in sorted(tuple(sorted(e)) for e in m)]
+
+
+def _range_sum(ctx, tables):
+    sc = ctx.score
+    return sum(max(sc[p] for p in t) - min(sc[p] for p in t) for t in tables)
+
+
+def _lns(ctx, tables, rng, bound, steps):
+    """Iterated large-neighbourhood search by re-matching table halves.
+
+    Descends with exact re-matching moves until ``stall`` moves bring nothing,
+    then kicks the solution with a noisy re-matching and descends again,
+    keeping the kicked solution when it is no worse. Stops at ``bound`` or
+    after ``steps`` matchings (deterministic for the rng).
+    """
+    if any(ctx.table_cost(t) >= REPEAT_W for t in tables):
+        return tables
+    best = cur = list(tables)
+    best_c = cur_c = _range_sum(ctx, tables)
+    done = 0
+    stall_max = _STALL
+
+    def descend(ts, c):
+        nonlocal done
+        stall = 0
+        while stall < stall_max and done < steps and c > bound + 1e-9:
+            done += 1
+            new = _rematch(ctx, ts, rng, "half" if done % 2 else "single")
+            if new is None:
+                stall += 1
+                continue
+            nc = _range_sum(ctx, new)
+            stall = 0 if nc < c - 1e-9 else stall + 1
+            ts, c = new, nc
+        return ts, c
+
+    cur, cur_c = descend(cur, cur_c)
+    best, best_c = cur, cur_c
+    while done < steps and best_c > bound + 1e-9:
+        done += 1
+        kicked = _rematch(ctx, cur, rng, "half", noise=_KICK_NOISE, slack=_KICK_SLACK)
+        if kicked is None:
+            continue
+        new, c = descend(kicked, _range_sum(ctx, kicked))
+        if c <= cur_c + 1e-9:
+            cur, cur_c = new, c
+            if c < best_c - 1e-9:
+                best, best_c = new, c
+    return best
+
+
+def _seat_groups(req, order, sizes, rng, mode, small_ok=None):
     use_range = mode == "swiss"
     ctx = _Ctx(req, order, use_range)
+    ctx.small_ok = small_ok
     units = _units(req, order)
     if mode != "swiss":
         rng.shuffle(units)
@@ -699,7 +975,37 @@ def _seat_groups(req, order, sizes, rng, mode):
     if any(ctx.table_cost(t) >= REPEAT_W for t in tables):
         tables = _fix_conflicts(ctx, tables, unit_of, mode != "swiss")
         tables = _local_search(ctx, tables, unit_of, rng, far=small or mode != "swiss")
+    if use_range and all(len(u) == 1 for u in units):
+        sc_desc = tuple(ctx.score)  # standings order with the small tables at the bottom
+        bound = _chunking(sc_desc, sizes)
+        if len(set(sizes)) == 1 and len(order) <= 200:
+            ctx.repeat_lb = _repeat_range_lb(ctx.score, ctx.met, sizes[0])
+            bound = max(bound, ctx.repeat_lb)
+        if len(tables) <= 2 * _LNS_BLOCK:
+            tables = _lns(ctx, tables, rng, bound, _LNS_STEPS)
+        elif _range_sum(ctx, tables) > bound + 1e-9:
+            tables = _lns_blocks(ctx, tables, rng)
     return ctx, tables
+
+
+def _lns_blocks(ctx, tables, rng):
+    """The search on overlapping blocks of neighbouring tables (large fields)."""
+    sc = ctx.score
+    tables = sorted(tables, key=lambda t: (-max(sc[p] for p in t), -min(sc[p] for p in t)))
+    half = _LNS_BLOCK // 2
+    for start in range(0, max(1, len(tables) - half), half):
+        block = tables[start : start + _LNS_BLOCK]
+        cur = _range_sum(ctx, block)
+        if cur <= 0:
+            continue
+        scores = tuple(sorted((sc[p] for t in block for p in t), reverse=True))
+        lb = _range_lb(scores, tuple(len(t) for t in block)) or 0.0
+        if cur <= lb + 1e-9:
+            continue
+        new = _lns(ctx, block, rng, lb, _LNS_BLOCK_STEPS)
+        new.sort(key=lambda t: (-max(sc[p] for p in t), -min(sc[p] for p in t)))
+        tables[start : start + _LNS_BLOCK] = new
+    return tables
 
 
 # --------------------------------------------------------------------------
@@ -906,9 +1212,16 @@ def seat(request: dict) -> dict:
         bye_players = [standings[x] for x in picks]
     seated = [p for p in standings if p not in set(bye_players)]
 
-    # small tables to the bottom among those who had the fewest
+    # small tables to those who had the fewest: where they cost least in score
+    # ranges (the bottom on a tie), else to the bottom among those who had the fewest
     n_small = sum(s for s in sizes if s < req.size)
-    if n_small and req.mode == "swiss":
+    placed = None
+    if n_small and req.mode == "swiss" and req.teams != "together" and max(sizes) == req.size:
+        fewest = min(req.small_had[p] for p in seated)
+        eligible = [req.small_had[p] == fewest for p in seated]
+        if sum(eligible) >= n_small:
+            placed = _place_small([req.score[p] for p in seated], sizes, eligible, req.size)
+    if n_small and req.mode == "swiss" and placed is None:
         picks = set(_choose_bottom(req, seated, n_small, req.small_had))
         seated = [p for x, p in enumerate(seated) if x not in picks] + [
             p for x, p in enumerate(seated) if x in picks
@@ -934,7 +1247,24 @@ def seat(request: dict) -> dict:
     elif pair_only and req.mode == "swiss":
         ctx, tables = _seat_pairs(req, seated, rng)
     else:
-        ctx, tables = _seat_groups(req, seated, sizes, rng, req.mode)
+        ctx, tables = None, None
+        if placed is not None:
+            fewest = min(req.small_had[p] for p in seated)
+            ok = [req.small_had[p] == fewest for p in seated]
+            ctx, tables = _seat_groups(
+                req, seated, placed, random.Random(f"seat:{req.seed}"), "swiss", small_ok=ok
+            )
+            if any(
+                req.small_had[seated[p]] != fewest for t in tables if len(t) < req.size for p in t
+            ) or any(ctx.table_cost(t) >= REPEAT_W for t in tables):
+                ctx = None  # fall back to the small tables at the bottom
+        if ctx is None:
+            if placed is not None:
+                picks = set(_choose_bottom(req, seated, n_small, req.small_had))
+                seated = [p for x, p in enumerate(seated) if x not in picks] + [
+                    p for x, p in enumerate(seated) if x in picks
+                ]
+            ctx, tables = _seat_groups(req, seated, sizes, rng, req.mode)
 
     # stats (indices are positions in ``seated``)
     repeat_pairs = 0
@@ -972,6 +1302,14 @@ def seat(request: dict) -> dict:
         "mixed_tables": mixed_tables,
         "planned": planned is not None,
     }
+    if len(set(sizes)) == 1 and sizes[0] > 2 and not n_byes and len(seated) <= 200:
+        # for repeat-free seatings: the cuts of the standings that repeats force tables across
+        if ctx.repeat_lb is None:
+            ctx.repeat_lb = _repeat_range_lb(ctx.score, ctx.met, sizes[0])
+        stats["score_range_repeat_bound"] = max(
+            ctx.repeat_lb,
+            stats["score_range_lower_bound"] or 0.0,
+        )
     if req.teams == "apart":
         stats["apart_violations"] = apart
     if pair_only:

@@ -39,16 +39,21 @@ def main():
         print(f"{name} (state after 4 rounds, seeds 1-5)")
         for s in range(1, 6):
             req = generate(n, k, s, allowed_sizes=allowed)
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             st = seat(req)["stats"]
-            dt = time.perf_counter() - t0
+            dt, dc = time.perf_counter() - t0, time.process_time() - c0
             extra = (
                 f"mixed pairs {st['mixed_pairs']} (bound {st['mixed_pairs_lower_bound']})"
                 if k == 2
                 else f"range sum {st['score_range_sum']:g} (chunking {st['score_range_chunking']:g},"
-                f" exact bound {st['score_range_lower_bound']:g})"
+                f" exact bound {st['score_range_lower_bound']:g}"
+                + (
+                    f", with repeats >= {st['score_range_repeat_bound']:g})"
+                    if "score_range_repeat_bound" in st
+                    else ")"
+                )
             )
-            print(f"  seed {s}: repeats {st['repeat_pairs']}, {extra}, {dt:.3f} s")
+            print(f"  seed {s}: repeats {st['repeat_pairs']}, {extra}, {dt:.3f} s (cpu {dc:.3f} s)")
     print("mixing, tables of 4: repeat-free rounds (design maximum)")
     for n, best in ((16, 5), (32, 10), (64, 21)):
         t0 = time.perf_counter()
