@@ -23,12 +23,17 @@ Request keys:
   plan all rounds ahead) and ``round`` (the current round, 1-based).
 
 Answer: ``tables`` (lists of ids in seat order), ``byes`` (ids) and ``stats``.
+In ``stats``, ``mixed_pairs`` counts score-group crossings: a pair whose scores
+lie k score groups apart counts k times (``unequal_pairs`` counts each pair with
+different scores once); ``mixed_pairs_lower_bound`` (2-player tables) is the
+number of cuts between score groups with an odd number of players above them.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+import operator
 import random
 import sys
 import time
@@ -238,6 +243,7 @@ class _Ctx:
         self.use_range = use_range
         self.small_ok = None  # who may move to a smaller table (positions), None: nobody
         self.repeat_lb = None  # _repeat_range_lb once computed
+        self.level = None  # score group of each position (2-player tables)
         self.apart = None
         if req.teams == "apart":
             self.apart = [
@@ -370,7 +376,15 @@ def _chunking(scores_desc, sizes):
 
 
 def _mixed_pairs_lb(scores_desc):
-    """Fewest pairs with different scores in a perfect pairing (odd prefixes)."""
+    """Fewest score-group crossings in any pairing of these players.
+
+    Each cut between two score groups with an odd number of players above it
+    is crossed by at least one pair; a pair crosses every cut between its two
+    scores (so a pair two groups apart counts twice, which is how the
+    ``mixed_pairs`` stat counts it). Note that this is not a bound on the plain
+    number of pairs with different scores: one pair that jumps over a whole
+    group would fix two odd cuts at once, at twice the score difference.
+    """
     return sum(
         1
         for k in range(len(scores_desc) - 1)
@@ -444,18 +458,50 @@ def _place_small(scores_desc, sizes, eligible, preferred):
 # 2-player tables: one min-cost perfect matching
 
 
-def _match_block(ctx, lo, hi, rematch=False, window=5):
+def _levels(scores):
+    """Score group of each score (0 = the best), for scores in standings order."""
+    rank = {s: k for k, s in enumerate(sorted(set(scores), reverse=True))}
+    return [rank[s] for s in scores]
+
+
+def _lex_weights(rows, n_edges):
+    """Integer costs ordering edges lexicographically by their cost tuples when
+    summed over at most ``n_edges`` edges (each component outweighs the sum of
+    all the lower ones)."""
+    if not rows:
+        return []
+    width = len(rows[0])
+    mult = [1] * width
+    for k in range(width - 2, -1, -1):
+        top = max(r[k + 1] for r in rows)
+        mult[k] = mult[k + 1] * (n_edges * top + 1)
+    mul = operator.mul
+    return [sum(map(mul, r, mult)) for r in rows]
+
+
+def _match_block(ctx, lo, hi, rng, rematch=False, window=5, dense=24):
     """Min-cost perfect matching of positions lo..hi-1, or None if there is none.
 
-    Each player is joined to the next ``window`` players he has not met; the
+    Costs, in this order: rematches, team-/club-mates (``apart``), score groups
+    spanned (a pair two groups apart floats through the one between: it counts
+    twice), the score difference, the distance in the standings, and a random
+    tie-break drawn from ``rng`` (the matcher's own choice among equally good
+    matchings need not be the same in another process; the tie-break makes the
+    best one unique). Without ``ctx.use_range`` (random draw) scores are ignored.
+
+    Each player is joined to the next ``window`` players he has not met (all of
+    them in blocks of up to ``dense`` players, so small cases are exact); the
     window widens while no perfect matching exists. Rematches are only allowed
     (at a prohibitive cost) with ``rematch``.
     """
     n = hi - lo
-    sc, met, apart = ctx.score, ctx.met, ctx.apart
+    sc, met, apart, lvl = ctx.score, ctx.met, ctx.apart, ctx.level
+    by_score = ctx.use_range
+    if n <= dense:
+        window = n
     while True:
         allow_rematch = rematch and window >= n
-        edges = []
+        pairs, rows = [], []
         for i in range(lo, hi):
             got = 0
             mi = met[i]
@@ -465,22 +511,26 @@ def _match_block(ctx, lo, hi, rematch=False, window=5):
                 rep = mi.get(j, 0)
                 if rep and not allow_rematch:
                     continue
-                cost = (
-                    rep * 10**12
-                    + (10**11 if apart is not None and apart[i] & apart[j] else 0)
-                    + (10**7 if sc[i] != sc[j] else 0)
-                    + int(round(abs(sc[i] - sc[j]) * 1000)) * 100
-                    + (j - i)
+                rows.append(
+                    (
+                        rep,
+                        1 if apart is not None and apart[i] & apart[j] else 0,
+                        lvl[j] - lvl[i] if by_score else 0,
+                        int(round((sc[i] - sc[j]) * 1000)) if by_score else 0,
+                        j - i,
+                        rng.getrandbits(32),
+                    )
                 )
-                edges.append((i - lo, j - lo, cost))
+                pairs.append((i - lo, j - lo))
                 got += 1
-        top = max((c for _, _, c in edges), default=0) + 1
+        costs = _lex_weights(rows, n // 2)
+        top = max(costs, default=0) + 1
         g = rx.PyGraph()
         g.add_nodes_from(range(n))
-        g.add_edges_from([(i, j, top - c) for i, j, c in edges])
+        g.add_edges_from([(i, j, top - c) for (i, j), c in zip(pairs, costs, strict=True)])
         m = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
         if 2 * len(m) == n:
-            return [sorted((a + lo, b + lo)) for a, b in m]
+            return sorted(sorted((a + lo, b + lo)) for a, b in m)
         if window >= n and (allow_rematch or not rematch):
             return None
         window = n if window * 4 >= n else window * 4
@@ -490,17 +540,23 @@ def _seat_pairs(req, order, rng, block=80):
     """2-player tables: min-cost perfect matchings on blocks of the standings.
 
     The standings are cut where an even number of players lies above and
-    (preferably) the score changes, so the fewest mixed pairs add up over the
-    blocks; a block without a rematch-free perfect matching is merged with the
-    next one.
+    (preferably) the score changes, so the fewest score groups spanned add up
+    over the blocks; a block without a rematch-free perfect matching is merged
+    with the next one. In random mode ``order`` is the shuffled draw and scores
+    play no part: pairing neighbours in the draw is taken as it is when it
+    repeats no pair (and keeps no team-/club-mates together).
     """
-    ctx = _Ctx(req, order, True)
+    by_score = req.mode != "random"
+    ctx = _Ctx(req, order, by_score)
+    ctx.level = _levels(ctx.score)
     n = len(order)
+    if not by_score and all(ctx.conflict(k, k + 1) == 0 for k in range(0, n, 2)):
+        return ctx, [[k, k + 1] for k in range(0, n, 2)]
     sc = ctx.score
     cuts = []
     last = 0
     for k in range(2, n, 2):
-        boundary = sc[k] != sc[k - 1]
+        boundary = by_score and sc[k] != sc[k - 1]
         if (boundary and k - last >= block // 4) or k - last >= block:
             cuts.append(k)
             last = k
@@ -509,16 +565,17 @@ def _seat_pairs(req, order, rng, block=80):
     x = 0
     while x < len(bounds) - 1:
         lo, y = bounds[x], x + 1
-        m = _match_block(ctx, lo, bounds[y])
+        m = _match_block(ctx, lo, bounds[y], rng)
         while m is None and bounds[y] < n:
             y += 1
-            m = _match_block(ctx, lo, bounds[y])
+            m = _match_block(ctx, lo, bounds[y], rng)
         while m is None and tables:
             # the bottom fails: match it together with the block above
             lo = tables.pop()[0]
-            m = _match_block(ctx, lo, n)
+            m = _match_block(ctx, lo, n, rng)
         if m is None:
-            m = _match_block(ctx, 0, n, rematch=True)
+            lo, tables = 0, []
+            m = _match_block(ctx, 0, n, rng, rematch=True)
         tables.append((lo, m))
         x = y
     tables = sorted(t for _, m in tables for t in m)
@@ -721,6 +778,8 @@ def _local_search(ctx, tables, unit_of, rng, far=False, budget=200_000):
     """Improve by exactly re-seating windows of tables; returns the tables."""
     n_t = len(tables)
     costs = [ctx.table_cost(t) for t in tables]
+    if all(c <= 0 for c in costs):
+        return tables  # nothing to improve (a draw without history, say)
     max_window_players = 12
 
     def windows():
@@ -1205,12 +1264,18 @@ def seat(request: dict) -> dict:
                     f"team {t!r} has {c} players, more than the largest table ({max(req.allowed)})"
                 )
 
-    # byes to the bottom of the standings among those who had the fewest
+    # byes to the bottom of the standings among those who had the fewest (in a
+    # random draw: drawn by the seed among those who had the fewest)
     bye_players = []
-    if n_byes:
+    if n_byes and req.mode == "random":
+        draw = random.Random(f"byes:{req.seed}")
+        key = {p: (req.byes_had[p], draw.random()) for p in standings}
+        bye_players = sorted(sorted(standings, key=key.__getitem__)[:n_byes])
+    elif n_byes:
         picks = _choose_bottom(req, standings, n_byes, req.byes_had)
         bye_players = [standings[x] for x in picks]
-    seated = [p for p in standings if p not in set(bye_players)]
+    on_bye = set(bye_players)
+    seated = [p for p in standings if p not in on_bye]
 
     # small tables to those who had the fewest: where they cost least in score
     # ranges (the bottom on a tie), else to the bottom among those who had the fewest
@@ -1246,6 +1311,9 @@ def seat(request: dict) -> dict:
         tables = [[pos[x] for x in t] for t in planned]
     elif pair_only and req.mode == "swiss":
         ctx, tables = _seat_pairs(req, seated, rng)
+    elif pair_only and req.mode == "random":
+        rng.shuffle(seated)  # the draw; positions below are places in it
+        ctx, tables = _seat_pairs(req, seated, rng)
     else:
         ctx, tables = None, None
         if placed is not None:
@@ -1271,14 +1339,17 @@ def seat(request: dict) -> dict:
     apart = 0
     ranges = 0.0
     mixed_pairs = 0
+    unequal_pairs = 0
     mixed_tables = 0
+    level = _levels(ctx.score)
     for t in tables:
         s = [ctx.score[p] for p in t]
         ranges += max(s) - min(s)
         mixed_tables += max(s) != min(s)
         for a, b in itertools.combinations(t, 2):
             repeat_pairs += b in ctx.met[a]
-            mixed_pairs += ctx.score[a] != ctx.score[b]
+            unequal_pairs += ctx.score[a] != ctx.score[b]
+            mixed_pairs += abs(level[a] - level[b])
             pa, pb = seated[a], seated[b]
             for attr in (req.team, req.club):
                 if req.teams == "apart" and attr[pa] is not None and attr[pa] == attr[pb]:
@@ -1298,7 +1369,10 @@ def seat(request: dict) -> dict:
         "score_range_chunking": _chunking(scores_desc, sizes),
         # exact bound: the best consecutive chunking with the sizes in any order
         "score_range_lower_bound": _range_lb(tuple(scores_desc), tuple(sizes)),
+        # pairs with different scores, a pair k score groups apart counted k times
+        # (it floats through the groups between); the lower bound counts these
         "mixed_pairs": mixed_pairs,
+        "unequal_pairs": unequal_pairs,
         "mixed_tables": mixed_tables,
         "planned": planned is not None,
     }

@@ -15,10 +15,11 @@ from generator import generate
 from tournaments.seating import mixing_plan, seat
 
 CASES = [
-    ("2-player n=1000", 1000, 2, None),
-    ("4-player n=1000", 1000, 4, None),
-    ("4/3-player n=1002", 1002, 4, [3, 4]),
-    ("4-player n=64", 64, 4, None),
+    ("2-player n=1000", 1000, 2, None, False),
+    ("2-player n=1001, byes", 1001, 2, None, True),
+    ("4-player n=1000", 1000, 4, None, False),
+    ("4/3-player n=1002", 1002, 4, [3, 4], False),
+    ("4-player n=64", 64, 4, None, False),
 ]
 
 
@@ -35,10 +36,10 @@ def repeat_free_rounds(plan):
 
 def main():
     seat({"players": [{"id": 0}, {"id": 1}], "table_size": 2})  # warm up imports
-    for name, n, k, allowed in CASES:
+    for name, n, k, allowed, byes in CASES:
         print(f"{name} (state after 4 rounds, seeds 1-5)")
         for s in range(1, 6):
-            req = generate(n, k, s, allowed_sizes=allowed)
+            req = generate(n, k, s, allowed_sizes=allowed, byes=byes)
             t0, c0 = time.perf_counter(), time.process_time()
             st = seat(req)["stats"]
             dt, dc = time.perf_counter() - t0, time.process_time() - c0
@@ -54,6 +55,19 @@ def main():
                 )
             )
             print(f"  seed {s}: repeats {st['repeat_pairs']}, {extra}, {dt:.3f} s (cpu {dc:.3f} s)")
+    print("random round 1, n=1000 and 1001 (byes allowed), seeds 1-5: slowest of the seeds")
+    for n in (1000, 1001):
+        figures = []
+        for k in range(2, 7):
+            worst, byes = 0.0, 0
+            for s in range(1, 6):
+                req = generate(n, k, s, rounds=0, byes=True, mode="random")
+                t0 = time.perf_counter()
+                a = seat(req)
+                worst = max(worst, time.perf_counter() - t0)
+                byes = len(a["byes"])
+            figures.append(f"{k}: {worst * 1000:.1f} ms ({byes} byes)")
+        print(f"  n={n}, tables of " + ", ".join(figures))
     print("mixing, tables of 4: repeat-free rounds (design maximum)")
     for n, best in ((16, 5), (32, 10), (64, 21)):
         t0 = time.perf_counter()
