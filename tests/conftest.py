@@ -76,3 +76,21 @@ def _cost(item) -> tuple:
 
 def pytest_collection_modifyitems(session, config, items):
     items.sort(key=_cost)
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, and before it is dropped: end any
+    session still connected to it (a thread of the live server or of a
+    concurrency test that outlived its test), so the drop doesn't fail with
+    "database ... is being accessed by other users"."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
