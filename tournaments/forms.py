@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES, DeckError
-from tournaments.models import TIEBREAKS, Player, Tournament, game_choices
+from tournaments.models import MAX_ROUND_MINUTES, TIEBREAKS, Player, Tournament, game_choices
 
 SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
 MAX_DECK_BYTES = 512 * 1024
@@ -137,8 +137,10 @@ class TournamentForm(forms.ModelForm):
 
     def clean_round_minutes(self):
         minutes = self.cleaned_data["round_minutes"]
-        if not 1 <= minutes <= 600:
-            raise forms.ValidationError(gettext("Between 1 and 600 minutes."))
+        if not 1 <= minutes <= MAX_ROUND_MINUTES:
+            raise forms.ValidationError(
+                gettext("Between 1 and %(max)s minutes.") % {"max": MAX_ROUND_MINUTES}
+            )
         return minutes
 
     def clean(self):

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES
+
+MAX_ROUND_MINUTES = 600
 
 POINTS_SCHEMES = [
     ("placement", _("Placement points scaled to table size")),
@@ -48,7 +51,13 @@ class Tournament(models.Model):
     game = models.CharField(_("game"), max_length=40)
     game_options = models.JSONField(_("game options"), default=dict, blank=True)
     rounds = models.PositiveSmallIntegerField(_("number of rounds"), default=5)
-    round_minutes = models.PositiveSmallIntegerField(_("round length (minutes)"), default=45)
+    #: at most 10 hours: the broker's visibility timeout (12 h) must stay above
+    #: the longest round, or a scheduled close would be delivered twice
+    round_minutes = models.PositiveSmallIntegerField(
+        _("round length (minutes)"),
+        default=45,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_ROUND_MINUTES)],
+    )
     table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4)
     allowed_sizes = models.JSONField(_("allowed table sizes"), default=list)
     team_mode = models.BooleanField(_("team mode"), default=False)

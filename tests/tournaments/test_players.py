@@ -247,3 +247,16 @@ def test_the_public_page_links_published_rounds_only(client, tournament):
     assert reverse("round_public", args=[tournament.pk, 1]) in html
     assert reverse("round_projector", args=[tournament.pk, 1]) in html
     assert reverse("round_public", args=[tournament.pk, 2]) not in html
+
+
+@pytest.mark.django_db
+def test_a_round_longer_than_ten_hours_is_refused(client, organizer):
+    """The broker's visibility timeout must stay above the longest round."""
+    client.force_login(organizer)
+    data = {"name": "Marathon", "game": "quartett", "rounds": 5, "points_scheme": "placement"}
+    response = client.post(reverse("tournament_create"), data | {"round_minutes": 601})
+    assert response.status_code == 200
+    assert "Between 1 and 600 minutes." in response.content.decode()
+    assert not organizer.owned_tournaments.exists()
+    response = client.post(reverse("tournament_create"), data | {"round_minutes": 600})
+    assert response.status_code == 302
