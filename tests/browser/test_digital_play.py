@@ -3,12 +3,11 @@ context of its own) through his seat link: the page waits for the round,
 the moves appear on both pages, a move out of turn is refused with its
 message, and when time is called both pages say so."""
 
-from datetime import timedelta
-
 import pytest
 
 from games import get_engine
 from scoring.links import seat_token
+from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.services import clock
@@ -21,16 +20,6 @@ NAMES = ["Ayşe Şahin", "Łukasz Wróbel"]
 def state_of(table):
     table.refresh_from_db()
     return get_engine("quartett").load(table.state)
-
-
-def let_time_pass(rnd: Round) -> None:
-    rnd.refresh_from_db()
-    shift = rnd.deadline - clock.db_now() + timedelta(seconds=1)
-    for activation in rnd.activations.all():
-        activation.at -= shift
-        activation.save(update_fields=["at"])
-    rnd.deadline -= shift
-    rnd.save(update_fields=["deadline"])
 
 
 def test_two_players_play_quartett_through_their_seat_links(
@@ -101,7 +90,7 @@ def test_two_players_play_quartett_through_their_seat_links(
     assert TableAction.objects.filter(table=table).count() == 3
 
     # time: the round is closed (as the sweep would); both pages learn it
-    let_time_pass(rnd)
+    past_deadline(rnd)
     assert clock.close_round(rnd.pk)
     for page in pages:
         expect(page.locator("#play .play-time")).to_contain_text("Time called")

@@ -4,10 +4,10 @@ when the round is closed — without a reload. "Find your table" filters the
 seating by name."""
 
 import time
-from datetime import timedelta
 
 import pytest
 
+from tests.timetravel import travel
 from tournaments import services
 from tournaments.models import Round, Seat, Table
 from tournaments.services import clock
@@ -24,17 +24,6 @@ def seated_round(tournament, organizer) -> Round:
             p = services.player_add(tournament=tournament, by=organizer, name=name)
             Seat.objects.create(table=table, player=p, position=pos)
     return rnd
-
-
-def let_pass(rnd: Round, seconds: float) -> None:
-    """Let ``seconds`` of the round pass at once (the stored times move back)."""
-    d = timedelta(seconds=seconds)
-    for a in rnd.activations.all():
-        a.at -= d
-        a.save(update_fields=["at"])
-    rnd.refresh_from_db()
-    rnd.deadline -= d
-    rnd.save(update_fields=["deadline"])
 
 
 def test_projector_counts_down_stops_on_pause_and_shows_time(
@@ -79,7 +68,7 @@ def test_projector_counts_down_stops_on_pause_and_shows_time(
     # resumed, the time runs out and the round is closed: "Time!" without reload
     clock.round_resume(round=rnd, by=organizer)
     page.wait_for_selector("[data-clock][data-status=running]", timeout=2000)
-    let_pass(rnd, 400)
+    travel(rnd, 400)
     assert clock.sweep()["rounds"] == 1
     page.wait_for_selector("[data-clock][data-status=time_called]", timeout=3000)
     assert signal.inner_text() == "Time!"

@@ -3,11 +3,10 @@ starts the clock, time is called (the page learns it without a reload), the
 scorekeeper types in both sheets, the standings follow, and round 2 can be
 seated — with nobody meeting again."""
 
-from datetime import timedelta
-
 import pytest
 
 from scoring.models import Submission
+from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat
 from tournaments.services import clock
@@ -15,17 +14,6 @@ from tournaments.services import clock
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Anna Şahin", "Bernd Łukasz", "Clara Weiß", "Dieter", "Emil", "Frida", "Gustav", "Hanna"]
-
-
-def let_time_pass(rnd: Round) -> None:
-    """Move the round's stored times back so that its deadline has passed."""
-    rnd.refresh_from_db()
-    shift = rnd.deadline - clock.db_now() + timedelta(seconds=1)
-    for activation in rnd.activations.all():
-        activation.at -= shift
-        activation.save(update_fields=["at"])
-    rnd.deadline -= shift
-    rnd.save(update_fields=["deadline"])
 
 
 def enter_sheet(page, cards: list[int]) -> None:
@@ -65,7 +53,7 @@ def test_a_round_from_seating_to_standings(page, live_server, organizer, monkeyp
     assert rnd.status == Round.RUNNING and rnd.published
 
     # time is called while the page is open: it shows without a reload
-    let_time_pass(rnd)
+    past_deadline(rnd)
     assert clock.close_round(rnd.pk, via="test")
     page.wait_for_function(
         "document.body.innerText.toLowerCase().includes('time called')", timeout=8000

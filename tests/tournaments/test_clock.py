@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.urls import reverse
 
+from tests.timetravel import travel
 from tournaments import clock as pure
 from tournaments import services, tasks
 from tournaments.models import Round, Seat, SeatingChange, Table
@@ -111,24 +112,6 @@ def rnd(tournament, organizer):
             p = services.player_add(tournament=tournament, by=organizer, name=f"P{n}{pos}")
             Seat.objects.create(table=table, player=p, position=pos)
     return r
-
-
-def travel(r: Round, seconds: float) -> None:
-    """Let ``seconds`` pass for this round: every stored time moves back."""
-    d = timedelta(seconds=seconds)
-    r.refresh_from_db()
-    for a in r.activations.all():
-        a.at -= d
-        a.save(update_fields=["at"])
-    for field in ("deadline", "time_called_at", "starts_at"):
-        if getattr(r, field):
-            setattr(r, field, getattr(r, field) - d)
-    r.save()
-    for t in r.tables.all():
-        for field in ("deadline", "time_called_at"):
-            if getattr(t, field):
-                setattr(t, field, getattr(t, field) - d)
-        t.save()
 
 
 def refreshed(obj):

@@ -2,13 +2,12 @@
 against the clock, time is called by the engine, and after the grace period
 the game's bot plays out the rest — each step logged, the result confirmed."""
 
-from datetime import timedelta
-
 import pytest
 
 from games import get_engine
 from games.base import Record
 from scoring.models import Submission
+from tests.timetravel import travel
 from tournaments import services, tasks
 from tournaments.models import Round, Seat, Table
 from tournaments.services import ServiceError, clock
@@ -33,20 +32,6 @@ def make_round(organizer, game="quartett", players=2, birth_years=None, grace=60
         p = services.player_add(tournament=t, by=organizer, name=f"Spieler {pos}", birth_year=year)
         Seat.objects.create(table=table, player=p, position=pos)
     return rnd, table
-
-
-def travel(rnd, seconds):
-    d = timedelta(seconds=seconds)
-    for a in rnd.activations.all():
-        a.at -= d
-        a.save(update_fields=["at"])
-    Round.objects.filter(pk=rnd.pk, deadline__isnull=False).update(
-        deadline=Round.objects.get(pk=rnd.pk).deadline - d
-    )
-    for t in rnd.tables.all():
-        if t.time_called_at:
-            t.time_called_at -= d
-            t.save(update_fields=["time_called_at"])
 
 
 def play_first_legal(table):
