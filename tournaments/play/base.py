@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from tournaments.play.deck_texts import deck_text
+
 #: colour names of the games' decks (unknown colours print as they are)
 COLOURS = {
     "red": gettext_lazy("red"),
@@ -31,7 +33,9 @@ COLOURS = {
 def colour_name(colour) -> str:
     if colour is None:
         return ""
-    return str(COLOURS.get(colour, colour))
+    if colour in COLOURS:
+        return str(COLOURS[colour])
+    return deck_text(colour)  # an uploaded deck's own colour
 
 
 _DECKS: dict[str, dict[str, dict]] = {}
@@ -96,7 +100,7 @@ class Game:
     # -- cards ---------------------------------------------------------------
     def card_title(self, ctx: Ctx, cid: str) -> str:
         card = ctx.cards.get(cid) or {}
-        return str(card.get("name") or cid)
+        return deck_text(card.get("name")) if card.get("name") else cid
 
     def card_lines(self, ctx: Ctx, cid: str) -> list[str]:
         return []

@@ -6,6 +6,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.play.base import Ctx, Game
+from tournaments.play.deck_texts import deck_text
+
+#: the deck format's words for a value without a number (``games.quartett.deck``)
+NO_NUMBER = {
+    "unbekannt": "unknown",
+    "unknown": "unknown",
+    "nicht definierbar": "not definable",
+    "not definable": "not definable",
+}
 
 
 def _attributes(ctx: Ctx) -> dict[str, dict]:
@@ -22,7 +31,15 @@ def _value(attr: dict, value) -> str:
         value = int(value)
     unit = attr.get("unit") or ""
     if isinstance(value, (int, float)) and unit and attr.get("direction") != "earlier":
-        return f"{value} {unit}"
+        return f"{value} {deck_text(unit)}"
+    if isinstance(value, str):
+        word = NO_NUMBER.get(value.strip().lower())
+        if word:
+            return deck_text(word)
+        number, sep, era = value.strip().rpartition(" ")  # a year: "2150 AD"
+        if sep and number.lstrip("-").isdigit() and era:
+            return f"{number} {deck_text(era)}"
+        return deck_text(value)
     return str(value)
 
 
@@ -32,7 +49,7 @@ class Quartett(Game):
 
     def label(self, ctx: Ctx, key: str) -> str:
         attr = _attributes(ctx).get(key)
-        return str(attr.get("label") or key) if attr else key
+        return deck_text(attr.get("label") or key) if attr else key
 
     def card_lines(self, ctx: Ctx, cid: str) -> list[str]:
         card = ctx.cards.get(cid) or {}

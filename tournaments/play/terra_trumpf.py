@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.play.base import Ctx, Game
+from tournaments.play.deck_texts import deck_text
 
 
 class TerraTrumpf(Game):
@@ -18,11 +19,11 @@ class TerraTrumpf(Game):
             ctx.extra["categories"] = {
                 c["category"]: c.get("category_label") or c["category"] for c in ctx.cards.values()
             }
-        return str(ctx.extra["categories"].get(key, key))
+        return deck_text(ctx.extra["categories"].get(key, key))
 
     def card_title(self, ctx: Ctx, cid: str) -> str:
         card = ctx.cards.get(cid) or {}
-        return str(card.get("name") or cid)
+        return deck_text(card.get("name")) if card.get("name") else cid
 
     def card_lines(self, ctx: Ctx, cid: str) -> list[str]:
         card = ctx.cards.get(cid) or {}
