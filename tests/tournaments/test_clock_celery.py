@@ -198,7 +198,18 @@ def test_a_two_second_round_is_closed_within_a_second_of_its_deadline(worker, rn
     assert set(rnd.tables.values_list("status", flat=True)) == {Table.WAITING}
 
 
-def test_when_the_worker_dies_a_new_one_sweeps_the_round_closed(env, rnd, organizer):
+def test_when_the_worker_dies_a_new_one_sweeps_the_round_closed(env, rnd, organizer, settings):
+    # a queue of its own: the module's worker (alive if an earlier test here
+    # started it) must not be the one that closes this round
+    env = env | {"queue": f"{env['queue']}-dies"}
+    settings.CLOCK_QUEUE = env["queue"]
+    try:
+        _worker_dies_then_the_sweep_closes(env, rnd, organizer)
+    finally:
+        forget_queue(env["redis_url"], env["queue"])
+
+
+def _worker_dies_then_the_sweep_closes(env, rnd, organizer):
     first = start_worker(**env)
     try:
         clock.round_start(round=rnd, by=organizer, seconds=2)
