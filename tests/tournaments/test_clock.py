@@ -5,6 +5,8 @@ Celery worker: the database alone decides what is before time."""
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.timetravel import travel
@@ -342,6 +344,24 @@ def test_the_status_partial_signals_the_close(client, rnd, organizer):
     response = client.get(url, HTTP_HX_REQUEST="true")
     assert response["HX-Trigger"] == "roundClosed"
     assert "Time!" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_polled_clock_costs_the_same_queries_for_2_or_40_tables(
+    client, rnd, organizer, django_assert_max_num_queries
+):
+    """Every open clock polls each second: its cost must not grow with the round."""
+    clock.round_start(round=rnd, by=organizer, seconds=120)
+    url = reverse("round_public_status", args=[rnd.tournament_id, 1])
+    with CaptureQueriesContext(connection) as small:
+        assert "Tables done: 0 of 2" in client.get(url).content.decode()
+    for n in range(3, 41):
+        table = Table.objects.create(round=rnd, number=n)
+        for pos in range(2):
+            p = services.player_add(tournament=rnd.tournament, by=organizer, name=f"Q{n}{pos}")
+            Seat.objects.create(table=table, player=p, position=pos)
+    with django_assert_max_num_queries(len(small)):
+        assert "Tables done: 0 of 40" in client.get(url).content.decode()
 
 
 @pytest.mark.django_db

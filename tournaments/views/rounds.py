@@ -31,10 +31,14 @@ def _round(tournament: Tournament, number: int) -> Round:
     return get_object_or_404(Round, tournament=tournament, number=number)
 
 
-def _tables(rnd: Round):
+def _with_result(tables):
     confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
+    return tables.annotate(has_result=Exists(confirmed))
+
+
+def _tables(rnd: Round):
     return (
-        rnd.tables.annotate(has_result=Exists(confirmed))
+        _with_result(rnd.tables)
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
         )
@@ -43,9 +47,13 @@ def _tables(rnd: Round):
 
 
 def _table_state(table: Table) -> str:
-    if table.has_result or table.status == Table.DONE:
+    return _state(table.status, table.has_result)
+
+
+def _state(status: str, has_result: bool) -> str:
+    if has_result or status == Table.DONE:
         return "done"
-    if table.status == Table.WAITING:
+    if status == Table.WAITING:
         return "waiting"
     return "playing"
 
@@ -69,8 +77,14 @@ def clock_status(rnd: Round) -> dict:
         left = rnd.remaining_seconds
     else:
         left = rnd.minutes * 60
-    tables = list(_tables(rnd))
-    done = sum(1 for t in tables if _table_state(t) == "done")
+    # polled every second by every open clock: one small query, no seats
+    states = [
+        (number, _state(status, has_result))
+        for number, status, has_result in _with_result(rnd.tables)
+        .order_by("number")
+        .values_list("number", "status", "has_result")
+    ]
+    open_tables = [number for number, state in states if state != "done"]
     seconds = int(-(-left // 1))
     return {
         "round": rnd,
@@ -81,9 +95,9 @@ def clock_status(rnd: Round) -> dict:
         "left": left,
         "left_text": _format(seconds),
         "five_minutes": rnd.status == Round.RUNNING and 0 < left <= 300,
-        "tables_total": len(tables),
-        "tables_done": done,
-        "open_tables": [t.number for t in tables if _table_state(t) != "done"],
+        "tables_total": len(states),
+        "tables_done": len(states) - len(open_tables),
+        "open_tables": open_tables,
     }
 
 
