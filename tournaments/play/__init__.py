@@ -79,6 +79,27 @@ def _clock(table: Table, rnd: Round) -> dict:
     return info
 
 
+def _version(table: Table, rnd: Round, clock: dict) -> str:
+    """Changes whenever what the screen shows may change: a move, a status, the clock."""
+    return ".".join(
+        str(x)
+        for x in (
+            table.actions.count(),
+            table.status,
+            rnd.status,
+            int(clock["time_called"]),
+            int(clock["time_up"]),
+            int(clock["in_grace"]),
+        )
+    )
+
+
+def seat_version(seat: Seat) -> str:
+    """The screen's version without building it (the poll's cheap check)."""
+    table = Table.objects.select_related("round__tournament").defer("state").get(pk=seat.table_id)
+    return _version(table, table.round, _clock(table, table.round))
+
+
 def seat_screen(seat: Seat, *, error: str = "") -> dict:
     """Everything the play partial shows to ``seat`` (read fresh)."""
     table = Table.objects.select_related("round__tournament").get(pk=seat.table_id)
@@ -86,7 +107,6 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     tournament = rnd.tournament
     engine = tournament.engine
     names = _names(table)
-    actions_done = table.actions.count()
     screen = {
         "table": table,
         "round": rnd,
@@ -98,17 +118,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     }
     clock = _clock(table, rnd)
     screen["clock"] = clock
-    screen["version"] = ".".join(
-        str(x)
-        for x in (
-            actions_done,
-            table.status,
-            rnd.status,
-            int(clock["time_called"]),
-            int(clock["time_up"]),
-            int(clock["in_grace"]),
-        )
-    )
+    screen["version"] = _version(table, rnd, clock)
     if table.state is None:
         screen["polling"] = True
         return screen

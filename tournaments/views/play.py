@@ -58,10 +58,10 @@ def seat_play(request, token):
     seat = seat_from(token)
     if seat is None:
         return _invalid(request)
-    screen = play.seat_screen(seat)
-    if request.GET.get("v") and request.GET.get("v") == screen["version"]:
+    shown = request.GET.get("v")
+    if shown and shown == play.seat_version(seat):
         return HttpResponse(status=204)
-    return render(request, "play/panel.html", {"play": screen, "play_token": token})
+    return render(request, "play/panel.html", {"play": play.seat_screen(seat), "play_token": token})
 
 
 @require_POST
