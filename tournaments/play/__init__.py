@@ -26,7 +26,7 @@ from tournaments.play.quartett import Quartett
 from tournaments.play.terra_trumpf import TerraTrumpf
 from tournaments.play.trumpet import Trumpet
 from tournaments.services import ServiceError
-from tournaments.services.clock import TimeIsUp, db_now
+from tournaments.services.clock import TimeIsUp, db_now, playing_deadline
 
 GAMES: dict[str, Game] = {
     "quartett": Quartett(),
@@ -66,11 +66,7 @@ def _clock(table: Table, rnd: Round) -> dict:
         info["grace_end"] = end
         info["in_grace"] = now < end and table.status != Table.DONE
         return info
-    deadline = None
-    if rnd.status == Round.RUNNING:
-        deadline = table.deadline or rnd.deadline
-    elif rnd.status == Round.TIME_CALLED and table.deadline is not None:
-        deadline = table.deadline
+    deadline = playing_deadline(table, rnd)
     if deadline is not None:
         if now >= deadline:
             info["time_up"] = True  # the close is due: moves are refused until it runs

@@ -51,6 +51,17 @@ def db_now() -> datetime:
     return value
 
 
+def playing_deadline(table: Table, rnd: Round) -> datetime | None:
+    """The deadline a table plays to now: its own extension or the round's
+    while the round runs; after the round's time was called only a table's
+    own later deadline; None when the table is not on the clock."""
+    if rnd.status == Round.RUNNING:
+        return table.deadline or rnd.deadline
+    if rnd.status == Round.TIME_CALLED:
+        return table.deadline
+    return None
+
+
 def lock_before_time(table: Table) -> Table:
     """Inside a transaction: lock the table's round and the table, and refuse
     with :class:`TimeIsUp` unless the table is still playing on the clock —
@@ -62,12 +73,7 @@ def lock_before_time(table: Table) -> Table:
     locked.round = rnd
     if locked.time_called_at is not None:
         raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
-    if rnd.status == Round.RUNNING:
-        deadline = locked.deadline or rnd.deadline
-    elif rnd.status == Round.TIME_CALLED and locked.deadline is not None:
-        deadline = locked.deadline
-    else:
-        deadline = None
+    deadline = playing_deadline(locked, rnd)
     if deadline is None:
         raise TimeIsUp(_("The round is not running."))
     if db_now() >= deadline:
