@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from scoring.models import Submission
+from django.db.models import Prefetch
+
+from scoring.models import Confirmation, Submission
 from scoring.standings import Row, compute_standings
 from tournaments.models import Bye, Seat, Tournament
 
@@ -67,4 +69,16 @@ def standings(tournament: Tournament, *, up_to_round: int | None = None) -> list
         results_data(tournament, up_to_round=up_to_round),
         scheme=tournament.points_scheme,
         order=tournament.tiebreaks or None,
+    )
+
+
+def result_versions(table) -> list[Submission]:
+    """Every version of a table's result, newest first, with who confirmed it."""
+    return list(
+        Submission.objects.filter(table=table)
+        .select_related("by", "replaces")
+        .prefetch_related(
+            Prefetch("confirmations", queryset=Confirmation.objects.select_related("by"))
+        )
+        .order_by("-version")
     )

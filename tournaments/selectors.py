@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.models import Player, Round, Tournament
+from tournaments.models import Player, Round, Seat, Tournament
 
 
 def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
@@ -165,3 +165,8 @@ def round_seating(rnd) -> dict:
 def published_rounds(tournament: Tournament) -> QuerySet[Round]:
     """The rounds the public may see (their seating is published)."""
     return tournament.round_set.filter(published=True).order_by("number")
+
+
+def seats_in_order(table) -> list[Seat]:
+    """A table's seats with their players, in seat order."""
+    return list(table.seats.select_related("player").order_by("position"))

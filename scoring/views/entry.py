@@ -9,7 +9,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,9 +16,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import links, services
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
-from scoring.models import Confirmation, Submission
+from scoring.models import Submission
+from scoring.selectors import result_versions
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import STAFF, tournament_view
+from tournaments.selectors import seats_in_order
 
 # -- reads ---------------------------------------------------------------------
 
@@ -30,22 +31,6 @@ def _table_of(tournament, number: int, table: int) -> Table:
         round__tournament=tournament,
         round__number=number,
         number=table,
-    )
-
-
-def _seats(table: Table) -> list[Seat]:
-    return list(Seat.objects.filter(table=table).select_related("player").order_by("position"))
-
-
-def _history(table: Table) -> list[Submission]:
-    """Every version of the table's result, newest first, with who confirmed it."""
-    return list(
-        Submission.objects.filter(table=table)
-        .select_related("by", "replaces")
-        .prefetch_related(
-            Prefetch("confirmations", queryset=Confirmation.objects.select_related("by"))
-        )
-        .order_by("-version")
     )
 
 
@@ -111,14 +96,14 @@ def _entry_context(tournament, table, seats, history, role) -> dict:
 def result_entry(request, tournament, number, table):
     """The result form of one table, its current result and its versions."""
     table = _table_of(tournament, number, table)
-    seats = _seats(table)
+    seats = seats_in_order(table)
     schema, unplayable = _schema(tournament, len(seats))
     names = [s.player.name for s in seats]
     extra = {"unplayable": unplayable}
 
     def page(status=200):
         # the page's reads, only when a page is shown (a save redirects)
-        history = _history(table)
+        history = result_versions(table)
         context = _entry_context(tournament, table, seats, history, request.tournament_role)
         context.update(extra)
         return render(request, "scoring/entry.html", context, status=status)
@@ -323,8 +308,8 @@ def seat_link(request, token):
         return _invalid_link(request, "seat")
     table = seat.table
     tournament = table.round.tournament
-    seats = _seats(table)
-    history = _history(table)
+    seats = seats_in_order(table)
+    history = result_versions(table)
     context = _entry_context(tournament, table, seats, history, None)
     context.update(me=seat, token=token)
     if table.digital:  # played in the browser: the game instead of the result form

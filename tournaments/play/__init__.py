@@ -25,6 +25,7 @@ from tournaments.play.monddaemmerung import Monddaemmerung
 from tournaments.play.quartett import Quartett
 from tournaments.play.terra_trumpf import TerraTrumpf
 from tournaments.play.trumpet import Trumpet
+from tournaments.selectors import seats_in_order
 from tournaments.services import ServiceError
 from tournaments.services.clock import TimeIsUp, db_now, playing_deadline
 
@@ -43,10 +44,7 @@ def presentation(game_id: str) -> Game:
 
 
 def _names(table: Table) -> list[str]:
-    return [
-        s.player.name
-        for s in Seat.objects.filter(table=table).select_related("player").order_by("position")
-    ]
+    return [seat.player.name for seat in seats_in_order(table)]
 
 
 def _clock(table: Table, rnd: Round) -> dict:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from games.base import TIME_CALLED, IllegalAction
 from scoring.models import Submission
 from tournaments.models import Round, Table, TableAction
+from tournaments.selectors import seats_in_order
 from tournaments.services import ServiceError
 from tournaments.services.clock import TimeIsUp, db_now, lock_before_time
 
@@ -37,7 +38,7 @@ def game_options(table: Table) -> dict:
     if "first_chooser" in engine.extra_options and "first_chooser" not in options:
         years = [
             (seat.player.birth_year, -seat.position)
-            for seat in table.seats.select_related("player").order_by("position")
+            for seat in seats_in_order(table)
             if seat.player.birth_year
         ]
         if years:
