@@ -42,6 +42,8 @@ from functools import cache, lru_cache
 
 import rustworkx as rx
 
+from tournaments.designs import RESOLVABLE
+
 __all__ = [
     "SeatingError",
     "mixing_plan",
@@ -1144,7 +1146,9 @@ def _affine(n, k):
 
 @lru_cache(maxsize=64)
 def _design(n, k):
-    """Resolvable rounds for ``n`` players at tables of ``k`` (no pair twice)."""
+    """Resolvable rounds for ``n`` players at tables of ``k`` (no pair twice):
+    the most rounds of affine geometries, resolvable transversal designs built
+    from finite fields and the designs kept as data in ``tournaments.designs``."""
     if n % k:
         return ()
     best = [[list(range(x, x + k)) for x in range(0, n, k)]]
@@ -1163,14 +1167,17 @@ def _design(n, k):
             rounds.append([[g * q + x for x in t] for g in range(k) for t in r])
         if len(rounds) > len(best):
             best = rounds
+    known = RESOLVABLE.get((n, k), ())
+    if len(known) > len(best):
+        best = known
     return tuple(tuple(tuple(t) for t in r) for r in best)
 
 
 def mixing_plan(ids, table_size, rounds, seed=0):
     """All ``rounds`` of a mixing tournament planned ahead, as lists of tables of ids.
 
-    Uses a resolvable design (affine geometry, resolvable transversal designs)
-    where one exists for the player count, and repeat-minimising rounds after
+    Uses a resolvable design (affine geometry, resolvable transversal designs,
+    ``tournaments.designs``) where one is known for the player count, and repeat-minimising rounds after
     the design is exhausted or where none exists.
     """
     ids = list(ids)

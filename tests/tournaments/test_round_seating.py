@@ -308,20 +308,24 @@ def test_clubs_apart(tournament, organizer):
         assert len(set(clubs)) == 4
 
 
-def test_mixing_follows_the_plan_round_by_round(tournament, organizer):
-    add_players(tournament, 16)
+@pytest.mark.parametrize(("n", "rounds"), [(16, 5), (32, 10)])
+def test_mixing_follows_the_plan_round_by_round(tournament, organizer, n, rounds):
+    add_players(tournament, n)
     tournament.allowed_sizes = [4]
+    tournament.rounds = rounds
     tournament.save()
     seen = set()
-    for number in range(1, 6):
+    for number in range(1, rounds + 1):
         rnd = seat(tournament, organizer, mode="mixing" if number == 1 else None)
         assert rnd.seating_stats["mode"] == "mixing" and rnd.seating_stats["planned"]
         now = pairs(seating_of(rnd))
         assert seen.isdisjoint(now), f"repeat in round {number}"
         seen |= now
         confirm_results(rnd)
-    # 5 rounds of 16 players at tables of 4: everyone met everyone exactly once
-    assert len(seen) == 16 * 15 // 2
+    # 16 players, 5 rounds: everyone met everyone once; 32 players, 10 rounds:
+    # everyone met all but one other player once
+    assert len(seen) == rounds * n // 4 * 6
+    assert len(seen) == n * (n - 1) // 2 - (0 if n == 16 else n // 2)
 
 
 # --------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tournaments.designs import RESOLVABLE
 from tournaments.seating import SeatingError, mixing_plan, mixing_round, plan_sizes, seat
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,13 +284,36 @@ def repeat_free_rounds(plan):
     return r
 
 
-@pytest.mark.parametrize(("n", "rounds"), [(9, 4), (16, 5), (32, 9), (64, 21)])
+@pytest.mark.parametrize(("n", "rounds"), [(9, 4), (16, 5), (32, 10), (64, 21)])
 def test_mixing_plans_resolvable_designs(n, rounds):
     size = 3 if n == 9 else 4
     plan = mixing_plan(range(n), size, rounds, seed=1)
     assert repeat_free_rounds(plan) == rounds
     for rnd in plan:
         assert sorted(x for t in rnd for x in t) == list(range(n))
+
+
+@pytest.mark.parametrize(("n", "k"), sorted(RESOLVABLE))
+def test_designs_kept_as_data_are_resolvable(n, k):
+    rounds = RESOLVABLE[n, k]
+    # the design maximum: each player meets k - 1 new players a round
+    assert len(rounds) == (n - 1) // (k - 1)
+    met = Counter()
+    for rnd in rounds:
+        assert sorted(x for t in rnd for x in t) == list(range(n))
+        assert all(len(t) == k for t in rnd)
+        met.update(frozenset(p) for t in rnd for p in itertools.combinations(t, 2))
+    assert max(met.values()) == 1
+
+
+def test_mixing_32_players_plays_10_rounds_then_repeats_least():
+    plan = mixing_plan([f"p{x}" for x in range(32)], 4, 11, seed=3)
+    assert repeat_free_rounds(plan) == 10
+    # round 11: each player has met all but one; at best a table holds two pairs
+    # of players new to each other, so 4 of its 6 pairs repeat: 8 tables, 32 repeats
+    met = {frozenset(p) for rnd in plan[:10] for t in rnd for p in itertools.combinations(t, 2)}
+    repeats = [frozenset(p) in met for t in plan[10] for p in itertools.combinations(t, 2)]
+    assert sum(repeats) == 32
 
 
 def test_mixing_round_by_request_follows_plan():
