@@ -62,13 +62,15 @@ REPEAT_W = 1_000_000.0
 # matching large-neighbourhood search (3–6 tables by standings): matchings per
 # request, noise and score slack of a kick, fruitless moves before a kick, tables
 # per block and matchings per block in large fields
-_LNS_STEPS = 500
+_LNS_STEPS = 400
 _KICK_NOISE = 2000
 _KICK_SLACK = 0
 _STALL = 8
 _LNS_BLOCK = 16
 _LNS_BLOCK_STEPS = 60
 _TIE = 1_000_000
+# the ways to pick the first half of a table of k (``_rematch``)
+_HALVES = {k: list(itertools.combinations(range(k), k // 2)) for k in range(2, 7)}
 
 
 class SeatingError(ValueError):
@@ -259,6 +261,16 @@ class _Ctx:
                 }
                 for p in order
             ]
+        # bit masks: ``avoid[p]`` has the bit of everyone p must not sit with
+        self.avoid = [sum(1 << q for q in m) for m in self.met]
+        if self.apart is not None:
+            by_key = {}
+            for x, keys in enumerate(self.apart):
+                for key in keys:
+                    by_key[key] = by_key.get(key, 0) | 1 << x
+            for x, keys in enumerate(self.apart):
+                for key in keys:
+                    self.avoid[x] |= by_key[key] & ~(1 << x)
 
     def conflict(self, a, b):
         c = REPEAT_W * self.met[a].get(b, 0)
@@ -316,32 +328,48 @@ def _range_lb(scores_desc, sizes):
 def _max_packing(players, met, k, budget=20_000):
     """Most disjoint repeat-free tables of ``k`` among ``players`` (an upper
     estimate ``len(players) // k`` when the search exceeds ``budget``)."""
-    cliques = [
-        c
-        for c in itertools.combinations(players, k)
-        if not any(b in met[a] for a, b in itertools.combinations(c, 2))
-    ]
-    top = len(players) // k
+    m = len(players)
+    local = {p: x for x, p in enumerate(players)}
+    avoid = [0] * m
+    for x, p in enumerate(players):
+        for q in met[p]:
+            if q in local:
+                avoid[x] |= 1 << local[q]
+    # the repeat-free tables by their first player, as bit masks
+    tables_of = [[] for _ in range(m)]
+    for c in itertools.combinations(range(m), k):
+        mask = 0
+        for x in c:
+            if avoid[x] & mask:
+                break
+            mask |= 1 << x
+        else:
+            tables_of[c[0]].append(mask)
+    top = m // k
     best = 0
     work = 0
 
-    def rec(start, used, got):
+    def rec(left, got):
+        # ``left``: players not yet placed or left out; the first one either
+        # sits at one of his tables or at none
         nonlocal best, work
         work += 1
         if work > budget:
             raise OverflowError
-        best = max(best, got)
-        if best == top:
+        if got > best:
+            best = got
+        if best == top or got + left.bit_count() // k <= best:
             return
-        for x in range(start, len(cliques)):
-            c = cliques[x]
-            if used.isdisjoint(c):
-                rec(x + 1, used | set(c), got + 1)
+        first = (left & -left).bit_length() - 1
+        for mask in tables_of[first]:
+            if mask & left == mask:
+                rec(left & ~mask, got + 1)
                 if best == top:
                     return
+        rec(left & ~(1 << first), got)
 
     try:
-        rec(0, set(), 0)
+        rec((1 << m) - 1, 0)
     except OverflowError:
         return top
     return best
@@ -664,7 +692,9 @@ def _solve_window_dp(ctx, tables):
     pc = [[ctx.conflict(a, b) if a != b else 0.0 for b in players] for a in players]
     use_range = ctx.use_range
     kinds = sorted({len(t) for t in tables})
-    # by_low[s][i]: tables of size s whose best-placed player is i, as (mask, cost)
+    current = sum(ctx.table_cost(t) for t in tables)
+    # by_low[s][i]: tables of size s whose best-placed player is i, as (mask, cost);
+    # a table dearer than the whole window now can't be part of a better one
     by_low = {}
     for s in kinds:
         lists = [[] for _ in range(m)]
@@ -674,6 +704,8 @@ def _solve_window_dp(ctx, tables):
                 row = pc[combo[x]]
                 for y in range(x + 1, s):
                     c += row[combo[y]]
+            if c >= current:
+                continue
             if use_range:
                 c += sc[combo[0]] - sc[combo[-1]]
             mask = 0
@@ -706,7 +738,7 @@ def _solve_window_dp(ctx, tables):
 
     cnt = Counter(len(t) for t in tables)
     cost, plan = f((1 << m) - 1, tuple(cnt[s] for s in kinds))
-    if cost >= sum(ctx.table_cost(t) for t in tables) - 1e-9:
+    if cost >= current - 1e-9:
         return None
     return [[players[x] for x in range(m) if tm >> x & 1] for tm in plan]
 
@@ -873,27 +905,38 @@ def _piece_costs(ctx, pieces, side, group, free, cap, big=0):
     joins the rest (side 1) of a table of the largest size ``big``, with
     ``free`` 2 the rest of a table of any size.
     """
-    sc, met, apart = ctx.score, ctx.met, ctx.apart
+    sc, avoid = ctx.score, ctx.avoid
     hi = [max(sc[p] for p in pc) for pc in pieces]
     lo = [min(sc[p] for p in pc) for pc in pieces]
+    # in thousandths (scores may be halves)
+    hi_k = [int(round(x * 1000)) for x in hi]
+    lo_k = [int(round(x * 1000)) for x in lo]
+    bits = [sum(1 << p for p in pc) for pc in pieces]
+    shuns = [0] * len(pieces)
+    for i, pc in enumerate(pieces):
+        for p in pc:
+            shuns[i] |= avoid[p]
     order = sorted(range(len(pieces)), key=lambda i: -hi[i])
     edges = []
     for x, i in enumerate(order):
-        pi, hi_i, lo_i, side_i, group_i, free_i = (
-            pieces[i],
+        hi_i, lo_i, side_i, group_i, free_i, shuns_i = (
             hi[i],
             lo[i],
             side[i],
             group[i],
             free[i],
+            shuns[i],
         )
+        top_i, low_i = hi_k[i], lo_k[i]
         floor = hi_i - cap
+        if lo_i < floor:
+            continue
         for y in range(x + 1, len(order)):
             j = order[y]
             if hi[j] < floor:
                 break
             lo_j = lo[j]
-            if lo_j < floor or lo_i < floor:
+            if lo_j < floor:
                 continue
             if side_i == side[j] and side_i != 2:
                 continue
@@ -901,18 +944,10 @@ def _piece_costs(ctx, pieces, side, group, free, cap, big=0):
                 f, g_rest = (free_i, group[j]) if side_i == 0 else (free[j], group_i)
                 if not (f == 2 or (f == 1 and g_rest == big)):
                     continue
-            pj = pieces[j]
-            bad = False
-            for a in pi:
-                ma = met[a]
-                for b in pj:
-                    if b in ma or (apart is not None and apart[a] & apart[b]):
-                        bad = True
-                        break
-                if bad:
-                    break
-            if not bad:
-                edges.append((i, j, int(round((hi_i - (lo_i if lo_i < lo_j else lo_j)) * 1000))))
+            if shuns_i & bits[j]:
+                continue
+            low_j = lo_k[j]
+            edges.append((i, j, top_i - (low_i if low_i < low_j else low_j)))
     return edges
 
 
@@ -930,39 +965,40 @@ def _rematch(ctx, tables, rng, kind, noise=0, slack=0):
     small_ok = ctx.small_ok
     big = max(len(t) for t in tables)
     pieces, side, group, free = [], [], [], []
+    rnd = rng.randrange
     for t in tables:
-        t = list(t)
-        rng.shuffle(t)
         k = len(t)
         if kind == "half":
             cut = k // 2
-            pieces += [t[:cut], t[cut:]]
+            inner = _HALVES[k][rnd(len(_HALVES[k]))]
+            pieces += [[t[x] for x in inner], [t[x] for x in range(k) if x not in inner]]
             side += [2, 2] if 2 * cut == k else [0, 1]
             free += [0, 0]
         else:
-            pieces += [t[:1], t[1:]]
+            x = rnd(k)
+            pieces += [[t[x]], t[:x] + t[x + 1 :]]
             side += [0, 1]
             # a single may move to a table of another size (the sizes stay): to a
             # full table always, to a small one only if he may sit at a small table
-            free += [0 if small_ok is None else (2 if small_ok[t[0]] else 1), 0]
+            free += [0 if small_ok is None else (2 if small_ok[t[x]] else 1), 0]
         group += [k, k]
 
     sc = ctx.score
     cap = max(max(sc[p] for p in t) - min(sc[p] for p in t) for t in tables) + slack
     edges = _piece_costs(ctx, pieces, side, group, free, cap, big)
     # a random tie-break below one unit for all the tables together makes the best
-    # matching unique: the matcher's own choice among equals is not reproducible
+    # matching unique: the matcher's own choice among equals is not reproducible.
+    # Weights are ``top`` minus the cost (every perfect matching has as many edges).
     tie = max(1, _TIE // (len(tables) + 1))
     r = [rng.getrandbits(30) for _ in pieces]
+    top = (int(round(cap * 1000)) + noise + 1) * _TIE
     if noise:
-        rnd = rng.randrange
-        edges = [(i, j, (c + rnd(noise)) * _TIE + r[i] * r[j] % tie) for i, j, c in edges]
+        edges = [(i, j, top - (c + rnd(noise)) * _TIE - r[i] * r[j] % tie) for i, j, c in edges]
     else:
-        edges = [(i, j, c * _TIE + r[i] * r[j] % tie) for i, j, c in edges]
-    top = max((c for _, _, c in edges), default=0) + 1
+        edges = [(i, j, top - c * _TIE - r[i] * r[j] % tie) for i, j, c in edges]
     g = rx.PyGraph()
     g.add_nodes_from(range(len(pieces)))
-    g.add_edges_from([(i, j, top - c) for i, j, c in edges])
+    g.add_edges_from(edges)
     m = rx.max_weight_matching(g, max_cardinality=True, weight_fn=int)
     if 2 * len(m) != len(pieces):
         return None
@@ -1032,10 +1068,13 @@ def _seat_groups(req, order, sizes, rng, mode, small_ok=None):
     for u in units:
         for p in u:
             unit_of[p] = u
-    tables = _local_search(ctx, tables, unit_of, rng, far=small or mode != "swiss")
+    # neighbouring tables first (by standings that is where gains are); tables
+    # far apart only while repeats remain in a small field
+    tables = _local_search(ctx, tables, unit_of, rng, far=mode != "swiss")
     if any(ctx.table_cost(t) >= REPEAT_W for t in tables):
         tables = _fix_conflicts(ctx, tables, unit_of, mode != "swiss")
-        tables = _local_search(ctx, tables, unit_of, rng, far=small or mode != "swiss")
+        repeats = any(ctx.table_cost(t) >= REPEAT_W for t in tables)
+        tables = _local_search(ctx, tables, unit_of, rng, far=mode != "swiss" or small and repeats)
     if use_range and all(len(u) == 1 for u in units):
         sc_desc = tuple(ctx.score)  # standings order with the small tables at the bottom
         bound = _chunking(sc_desc, sizes)
