@@ -62,7 +62,7 @@ REPEAT_W = 1_000_000.0
 # matching large-neighbourhood search (3–6 tables by standings): matchings per
 # request, noise and score slack of a kick, fruitless moves before a kick, tables
 # per block and matchings per block in large fields
-_LNS_STEPS = 400
+_LNS_STEPS = 300
 _KICK_NOISE = 2000
 _KICK_SLACK = 0
 _STALL = 8
