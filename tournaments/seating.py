@@ -906,11 +906,10 @@ def _piece_costs(ctx, pieces, side, group, free, cap, big=0):
     ``free`` 2 the rest of a table of any size.
     """
     sc, avoid = ctx.score, ctx.avoid
-    hi = [max(sc[p] for p in pc) for pc in pieces]
-    lo = [min(sc[p] for p in pc) for pc in pieces]
-    # in thousandths (scores may be halves)
-    hi_k = [int(round(x * 1000)) for x in hi]
-    lo_k = [int(round(x * 1000)) for x in lo]
+    # scores in thousandths (they may be halves)
+    hi = [int(round(max(sc[p] for p in pc) * 1000)) for pc in pieces]
+    lo = [int(round(min(sc[p] for p in pc) * 1000)) for pc in pieces]
+    cap = int(round(cap * 1000))
     bits = [sum(1 << p for p in pc) for pc in pieces]
     shuns = [0] * len(pieces)
     for i, pc in enumerate(pieces):
@@ -927,7 +926,6 @@ def _piece_costs(ctx, pieces, side, group, free, cap, big=0):
             free[i],
             shuns[i],
         )
-        top_i, low_i = hi_k[i], lo_k[i]
         floor = hi_i - cap
         if lo_i < floor:
             continue
@@ -946,8 +944,7 @@ def _piece_costs(ctx, pieces, side, group, free, cap, big=0):
                     continue
             if shuns_i & bits[j]:
                 continue
-            low_j = lo_k[j]
-            edges.append((i, j, top_i - (low_i if low_i < low_j else low_j)))
+            edges.append((i, j, hi_i - (lo_i if lo_i < lo_j else lo_j)))
     return edges
 
 
@@ -1216,8 +1213,8 @@ def mixing_plan(ids, table_size, rounds, seed=0):
     """All ``rounds`` of a mixing tournament planned ahead, as lists of tables of ids.
 
     Uses a resolvable design (affine geometry, resolvable transversal designs,
-    ``tournaments.designs``) where one is known for the player count, and repeat-minimising rounds after
-    the design is exhausted or where none exists.
+    ``tournaments.designs``) where one is known for the player count, and
+    repeat-minimising rounds after the design is exhausted or where none exists.
     """
     ids = list(ids)
     rng = random.Random(f"plan:{seed}")
