@@ -93,6 +93,9 @@ class Tournament(models.Model):
         ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: archived by its owner: hidden from lists, read-only, public pages and
+    #: seat links off (``services.lifecycle``)
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -263,6 +266,10 @@ class Round(models.Model):
     #: the seating algorithm's figures (repeats, ranges, bounds, time)
     seating_stats = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: the clock could not act on this round by itself (a scheduled start or a
+    #: close failed): ``{"code", "at", "detail"}``, shown translated on the round
+    #: page; cleared when the clock succeeds (``services.clock``)
+    clock_problem = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -424,3 +431,34 @@ class TableAction(models.Model):
 
     def __str__(self):
         return f"{self.table} #{self.number}: {self.action}"
+
+
+class SeatLink(models.Model):
+    """A player's private link for one round, bound to that player and round
+    for good (never to a table position, which a re-seat can change). The key
+    is random and stored; re-issuing revokes the old key (who and when)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seat_links")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seat_links")
+    key = models.CharField(max_length=40, unique=True)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["issued_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="seat_link_one_active",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.round}: {self.player}"

@@ -144,7 +144,9 @@ def make_table(owner, game="quartett", players=3, *, number=1, rnd=None, options
         tournament = tservices.tournament_create(
             owner=owner, name=f"Turnier {game}", game=game, **fields
         )
-        rnd = Round.objects.create(tournament=tournament, number=1, status=Round.TIME_CALLED)
+        rnd = Round.objects.create(
+            tournament=tournament, number=1, status=Round.TIME_CALLED, published=True
+        )
     tournament = rnd.tournament
     table = Table.objects.create(round=rnd, number=number)
     for i in range(players):

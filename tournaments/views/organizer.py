@@ -8,7 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
-from tournaments.permissions import OWNER, STAFF, tournament_view
+from tournaments.permissions import STAFF, tournament_view
 
 
 @login_required
@@ -30,7 +30,7 @@ def tournament_create(request):
     return render(request, "tournaments/form.html", {"form": form, "creating": True})
 
 
-@tournament_view(OWNER)
+@tournament_view("settings")
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request, tournament):
     form = TournamentForm(
@@ -58,7 +58,7 @@ def tournament_detail(request, tournament):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("scorekeepers")
 @require_http_methods(["GET", "POST"])
 def scorekeepers(request, tournament):
     form = ScorekeeperForm(request.POST or None)
@@ -79,7 +79,7 @@ def scorekeepers(request, tournament):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("scorekeepers")
 @require_POST
 def scorekeeper_remove(request, tournament, user_id):
     get_object_or_404(tournament.scorekeepers, pk=user_id)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.models import Submission
 from tournaments.models import Round, Seat, Table, Tournament
-from tournaments.permissions import OWNER, STAFF, tournament_view
+from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import ServiceError
 from tournaments.services import clock as clock_services
 
@@ -167,7 +167,7 @@ def _number(request, name: str, *, minimum=1, maximum=720) -> int | None:
     return value if minimum <= value <= maximum else None
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_start(request, tournament, number):
     return _clock_action(
@@ -175,7 +175,7 @@ def round_start(request, tournament, number):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_pause(request, tournament, number):
     return _clock_action(
@@ -183,7 +183,7 @@ def round_pause(request, tournament, number):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_resume(request, tournament, number):
     return _clock_action(
@@ -191,7 +191,7 @@ def round_resume(request, tournament, number):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_extend(request, tournament, number):
     minutes = _number(request, "minutes")
@@ -206,7 +206,7 @@ def round_extend(request, tournament, number):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def table_extend(request, tournament, number, table):
     rnd = _round(tournament, number)
@@ -227,7 +227,7 @@ def table_extend(request, tournament, number, table):
     return redirect("round_detail", tournament.pk, number)
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_schedule(request, tournament, number):
     rnd = _round(tournament, number)
