@@ -34,6 +34,21 @@ def game_choices():
     return [(engine_id, engine.name) for engine_id, engine in ENGINES.items()]
 
 
+def deck_problem(engine, options, sizes) -> str:
+    """Why the game can't be dealt with these options (its deck) at one of
+    the allowed table sizes, translated; "" when every size deals. The engine
+    decides (``new_game``): rules stay in ``games/``."""
+    for n in sorted({s for s in sizes if isinstance(s, int)}, reverse=True):
+        try:
+            engine.new_game(n, 0, options or None)
+        except Exception as exc:  # DeckError, ValueError, …: the engine's reason
+            return _(
+                "The deck can't be dealt at tables of %(n)s players (%(why)s). "
+                "Upload a bigger deck or allow only smaller tables."
+            ) % {"n": n, "why": str(exc)[:200]}
+    return ""
+
+
 class Tournament(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -131,6 +146,10 @@ class Tournament(models.Model):
                 ) % {"game": engine.name, "lo": lo, "hi": hi}
             elif self.table_size not in sizes:
                 errors["table_size"] = _("The preferred size must be one of the allowed sizes.")
+            if "allowed_sizes" not in errors:
+                problem = deck_problem(engine, self.game_options, sizes)
+                if problem:
+                    errors["allowed_sizes"] = problem
             if self.team_mode and not any(engine.teams(n) for n in sizes if isinstance(n, int)):
                 errors["team_mode"] = _("%(game)s has no teams at these table sizes.") % {
                     "game": engine.name

@@ -138,6 +138,7 @@ def round_detail(request, tournament, number):
         },
         "activations": rnd.activations.select_related("by", "table").order_by("at", "pk"),
         "status_url": reverse("round_status", args=[tournament.pk, rnd.number]),
+        "clock_problem": clock_services.problem_text(rnd),
     }
     if request.htmx and request.GET.get("part") == "tables":
         return render(request, "tournaments/round_detail.html#tables", context)
