@@ -13,8 +13,11 @@ from tournaments.permissions import STAFF, tournament_view
 
 @login_required
 def tournament_list(request):
-    tournaments = selectors.tournaments_of(request.user)
-    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+    archived = request.GET.get("archived") == "1"
+    tournaments = selectors.tournaments_of(request.user, archived=archived)
+    return render(
+        request, "tournaments/list.html", {"tournaments": tournaments, "archived": archived}
+    )
 
 
 @login_required

@@ -258,7 +258,7 @@ def _public_round(request, tournament_id: int, number: int) -> tuple[Tournament,
     hidden or the seating still a draft (to set up the projector)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     staff = tournament.role_of(request.user) is not None
-    if not tournament.public and not staff:
+    if (not tournament.public or tournament.archived_at is not None) and not staff:
         raise Http404
     rnd = _round(tournament, number)
     if not rnd.published and not staff:
