@@ -8,14 +8,14 @@ re-issue is :func:`scoring.links.seat_link_reissue`.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import links
 from scoring.printing.slips import render_seat_slip
-from tournaments.models import Round
+from tournaments.models import Round, Seat
 from tournaments.permissions import tournament_view
 from tournaments.services import ServiceError
 
@@ -76,6 +76,9 @@ def refused(request, access: links.SeatAccess):
         request, "scoring/seat_link_state.html", context, status=_STATUS[access.state]
     )
     response["Cache-Control"] = "no-store"
+    if getattr(request, "htmx", False):
+        # a polling partial of an open seat page: reload it, so the player sees why
+        response["HX-Refresh"] = "true"
     return response
 
 
@@ -109,16 +112,17 @@ def seat_slip(request, tournament, number, player_id):
     """One player's slip for one round (PDF): name, table, seat, QR code of
     the current link — reprinted after a re-issue or a lost slip."""
     rnd, player = _round_and_player(tournament, number, player_id)
-    seat = rnd.tables.filter(seats__player=player).first()
-    position = None
-    if seat is not None:
-        position = seat.seats.get(player=player).position
+    seat = Seat.objects.select_related("table").filter(table__round=rnd, player=player).first()
+    if seat is None:
+        raise Http404(
+            _("%(name)s has no seat in round %(n)s.") % {"name": player.name, "n": rnd.number}
+        )
     key = links.seat_keys(rnd.pk, [player.pk], by=request.user)[player.pk]
     pdf = render_seat_slip(
         {"name": tournament.name},
         round_number=rnd.number,
-        table_number=seat.number if seat else None,
-        seat_number=position + 1 if position is not None else None,
+        table_number=seat.table.number,
+        seat_number=seat.position + 1,
         player_name=player.name,
         url=links.absolute(links.seat_path(key), request),
         gettext=_,

@@ -121,3 +121,38 @@ def test_a_self_report_through_a_replaced_link_is_refused(client, organizer):
         post_data({"s0_cards": 12, "s1_cards": 10, "s2_cards": 8}),
     )
     assert response.status_code == 410 and not Submission.objects.exists()
+
+
+def test_the_seating_page_shows_the_new_link_and_who_reissued_it(client, organizer):
+    rnd, table = make_table(organizer, start=False)
+    seat = Seat.objects.select_related("player").get(table=table, position=0)
+    old = links.seat_token(seat)
+    client.force_login(organizer)
+    page = reverse("round_seating", args=[rnd.tournament_id, rnd.number])
+    html = unescape(client.get(page).content.decode())
+    assert old in html and "data-reissued" not in html
+    client.post(reissue_url(rnd, seat.player))
+    html = unescape(client.get(page).content.decode())
+    assert old not in html and links.seat_token(seat) in html
+    assert "re-issued once, by orga at" in html
+    client.post(reissue_url(rnd, seat.player))
+    html = unescape(client.get(page).content.decode())
+    assert "re-issued 2 times, last by orga at" in html
+
+
+def test_a_slip_for_a_player_without_a_seat_is_not_found(client, organizer):
+    rnd, _table = make_table(organizer, start=False)
+    outsider = services.player_add(tournament=rnd.tournament, by=organizer, name="Ohne Sitz")
+    client.force_login(organizer)
+    url = reverse("seat_slip", args=[rnd.tournament_id, rnd.number, outsider.pk])
+    assert client.get(url).status_code == 404
+    assert not SeatLink.objects.filter(player=outsider).exists()
+
+
+def test_a_polling_partial_of_a_replaced_link_reloads_the_page(client, organizer):
+    rnd, table = make_table(organizer)
+    seat = Seat.objects.select_related("player").get(table=table, position=0)
+    old = links.seat_token(seat)
+    links.seat_link_reissue(round=rnd, player=seat.player, by=organizer)
+    response = client.get(reverse("seat_play", args=[old]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 410 and response["HX-Refresh"] == "true"

@@ -5,7 +5,7 @@ the whole round are issued and read in one go, once per page."""
 from django import template
 
 from scoring.links import absolute, seat_keys, seat_path
-from tournaments.models import Seat
+from tournaments.models import Seat, SeatLink
 
 register = template.Library()
 
@@ -20,3 +20,22 @@ def seat_url(context, rnd, player):
     if player.pk not in keys:  # seated after the page began: issue it alone
         keys.update(seat_keys(rnd.pk, [player.pk]))
     return absolute(seat_path(keys[player.pk]), context.get("request"))
+
+
+@register.simple_tag(takes_context=True)
+def seat_link_reissues(context, rnd, player) -> list:
+    """The re-issues of a player's link in that round, oldest first: each
+    ``{"by": user or None, "at": when}`` (the revoked links' who and when)."""
+    cache = context.render_context.setdefault("seat_link_reissues", {})
+    if rnd.pk not in cache:
+        rows: dict[int, list] = {}
+        for link in (
+            SeatLink.objects.filter(round=rnd, revoked_at__isnull=False)
+            .select_related("revoked_by")
+            .order_by("revoked_at", "pk")
+        ):
+            rows.setdefault(link.player_id, []).append(
+                {"by": link.revoked_by, "at": link.revoked_at}
+            )
+        cache[rnd.pk] = rows
+    return cache[rnd.pk].get(player.pk, [])
