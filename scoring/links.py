@@ -16,6 +16,7 @@ match no key and are refused with a clear page.
 
 from __future__ import annotations
 
+import re
 import secrets
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ _TABLE = signing.Signer(salt="turnierleiter.table-sheet")
 
 #: random bytes of a seat key (16 → 22 URL-safe characters, 128 bits)
 KEY_BYTES = 16
+_KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,40}")
 
 
 def table_token(table_id: int) -> str:
@@ -147,7 +149,7 @@ class SeatAccess:
 
 def resolve_seat(token: str) -> SeatAccess:
     """The player's own seat for a seat token, and whether it may act."""
-    if not token or len(token) > 40 or not token.isascii():
+    if not _KEY_SHAPE.fullmatch(token or ""):  # also keeps NUL & co. from the database
         return SeatAccess(INVALID)
     link = SeatLink.objects.select_related("player", "round__tournament").filter(key=token).first()
     if link is None:

@@ -19,7 +19,7 @@ from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
 from scoring.selectors import result_versions
 from tournaments.models import Round, Seat, Table
-from tournaments.permissions import tournament_view
+from tournaments.permissions import may, tournament_view
 from tournaments.selectors import seats_in_order
 
 # -- reads ---------------------------------------------------------------------
@@ -285,7 +285,7 @@ def sheet_link(request, token):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament = table.round.tournament
-    if tournament.role_of(request.user) is None:
+    if not may(tournament.role_of(request.user), "enter_results"):
         raise PermissionDenied
     url = reverse("result_entry", args=[tournament.pk, table.round.number, table.number])
     return redirect(url + "?via=qr")
