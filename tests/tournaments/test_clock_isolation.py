@@ -94,3 +94,18 @@ def test_a_close_that_raises_is_marked_and_retried_without_blocking(
     clock.sweep()  # the cause is gone: the next sweep closes it and clears the mark
     broken.refresh_from_db()
     assert broken.status == Round.TIME_CALLED and broken.clock_problem == {}
+
+
+def test_starting_a_round_that_cannot_be_dealt_says_why_and_changes_nothing(client, organizer):
+    rnd = seated(organizer, "Handstart", digital=True)
+    poison_deck(rnd)
+    client.force_login(organizer)
+    response = client.post(
+        reverse("round_start", args=[rnd.tournament_id, rnd.number]), follow=True
+    )
+    assert response.status_code == 200
+    html = unescape(response.content.decode())
+    assert "Table 1 can't be dealt" in html and "the round was not started" in html
+    rnd.refresh_from_db()
+    assert rnd.status == Round.SEATED and not rnd.activations.exists()
+    assert rnd.tables.get().state is None

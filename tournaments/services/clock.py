@@ -178,7 +178,19 @@ def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # 
         raise ServiceError(_("A round needs some time."))
     _activate(rnd, ClockActivation.START, by=by, seconds=length)
     for table in rnd.tables.filter(digital=True, state__isnull=True):
-        table_services.table_start(table=table)
+        try:
+            table_services.table_start(table=table)
+        except ServiceError:
+            raise
+        except Exception as exc:  # e.g. a deck the engine can't deal: all rolled back
+            log.exception("round %s: table %s could not be dealt", rnd.pk, table.number)
+            raise ServiceError(
+                _(
+                    "Table %(table)s can't be dealt (%(why)s); the round was not started. "
+                    "Check the deck and the table sizes in the settings."
+                )
+                % {"table": table.number, "why": str(exc)[:200]}
+            ) from exc
     return rnd
 
 
