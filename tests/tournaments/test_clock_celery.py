@@ -302,7 +302,9 @@ def _poisoned_beside_healthy(env, rnd, organizer, other_user):
         rnd.refresh_from_db()
         wait = (rnd.deadline - clock.db_now()).total_seconds() + 4
         assert wait_for(lambda: closed(rnd), timeout=max(wait, 1.0)), "the sweep stopped"
-        assert rnd.time_called_at - rnd.deadline <= timedelta(seconds=2)
+        late = rnd.time_called_at - rnd.deadline
+        print(f"healthy round closed {late.total_seconds():.3f} s after its deadline")
+        assert late <= timedelta(seconds=2), late
         assert rnd.activations.get(kind="time_called").reason == clock.VIA_SWEEP
         poisoned.refresh_from_db()
         assert poisoned.status == Round.SEATED and poisoned.starts_at is None
