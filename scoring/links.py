@@ -1,19 +1,40 @@
-"""Signed links: a table's result form (the QR code on its printed sheet) and a
-player's seat link. Nothing is stored; the signature (``SECRET_KEY``) is the
-proof, so an unsigned or tampered link is refused.
+"""Private links: a table's result form (the QR code on its printed sheet) and
+a player's seat link.
 
-Tokens are short (the QR code stays small): ``<id>:<signature>`` for a table,
-``<table id>.<seat>:<signature>`` for a seat.
+A table link signs the table id (``<id>:<signature>``, ``SECRET_KEY``); it only
+leads staff to the table's form, so nothing is stored.
+
+A seat link belongs to ONE player in ONE round, for good: its token is a
+random key stored in a :class:`~tournaments.models.SeatLink` row bound to that
+player and round — never to a table position, which a re-seat can change. The
+seat is looked up from the player and round whenever the link is used, so a
+drop, a swap or a move that renumbers positions can never hand one player's
+cards or vote to another. Re-issuing a link revokes the old key at once (who
+and when stay on its row). Tokens of the old format (``<table>.<seat>:<sig>``)
+match no key and are refused with a clear page.
 """
 
 from __future__ import annotations
 
+import re
+import secrets
+from dataclasses import dataclass
+
 from django.conf import settings
 from django.core import signing
+from django.db import IntegrityError, transaction
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.models import Player, Round, Seat, SeatLink
+from tournaments.services import ServiceError
 
 _TABLE = signing.Signer(salt="turnierleiter.table-sheet")
-_SEAT = signing.Signer(salt="turnierleiter.seat")
+
+#: random bytes of a seat key (16 → 22 URL-safe characters, 128 bits)
+KEY_BYTES = 16
+_KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,40}")
 
 
 def table_token(table_id: int) -> str:
@@ -26,23 +47,133 @@ def table_from_token(token: str) -> int | None:
         value = _TABLE.unsign(token)
     except signing.BadSignature:
         return None
-    return int(value) if value.isdigit() else None
+    return int(value) if value.isascii() and value.isdigit() else None
 
 
-def seat_token(table_id: int, position: int) -> str:
-    return _SEAT.sign(f"{table_id}.{position}")
+# -- seat links: issue -----------------------------------------------------------
 
 
-def seat_from_token(token: str) -> tuple[int, int] | None:
-    """(table id, seat position) of a valid token, else None."""
+def _new_key() -> str:
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def _by(user):
+    return user if user is not None and getattr(user, "pk", None) else None
+
+
+def seat_keys(round_id: int, player_ids, *, by=None) -> dict[int, str]:
+    """The active seat key of each player in the round, issuing the missing
+    ones (race-safe: one active key per player and round is a constraint)."""
+    wanted = set(player_ids)
+    if not wanted:
+        return {}
+    keys = dict(
+        SeatLink.objects.filter(
+            round_id=round_id, player_id__in=wanted, revoked_at__isnull=True
+        ).values_list("player_id", "key")
+    )
+    missing = wanted - keys.keys()
+    if missing:
+        SeatLink.objects.bulk_create(
+            [
+                SeatLink(round_id=round_id, player_id=pid, key=_new_key(), issued_by=_by(by))
+                for pid in sorted(missing)
+            ],
+            ignore_conflicts=True,
+        )
+        keys.update(
+            SeatLink.objects.filter(
+                round_id=round_id, player_id__in=missing, revoked_at__isnull=True
+            ).values_list("player_id", "key")
+        )
+    return keys
+
+
+def seat_token(seat: Seat) -> str:
+    """The token of a seat's player in that round (issued when needed)."""
+    round_id = seat.table.round_id
+    return seat_keys(round_id, [seat.player_id])[seat.player_id]
+
+
+@transaction.atomic
+def seat_link_reissue(*, round: Round, player: Player, by) -> SeatLink:  # noqa: A002
+    """A new link for one player in one round; the old one stops working at
+    once (its row keeps who revoked it and when)."""
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    if player.tournament_id != rnd.tournament_id:
+        raise ServiceError(_("This player is not in this tournament."))
+    if not (
+        Seat.objects.filter(table__round=rnd, player=player).exists()
+        or SeatLink.objects.filter(round=rnd, player=player).exists()
+    ):
+        raise ServiceError(
+            _("%(name)s has no seat in round %(n)s.") % {"name": player.name, "n": rnd.number}
+        )
+    now = timezone.now()
+    SeatLink.objects.filter(round=rnd, player=player, revoked_at__isnull=True).update(
+        revoked_at=now, revoked_by=_by(by)
+    )
     try:
-        value = _SEAT.unsign(token)
-    except signing.BadSignature:
-        return None
-    table, _, position = value.partition(".")
-    if not (table.isdigit() and position.isdigit()):
-        return None
-    return int(table), int(position)
+        with transaction.atomic():
+            return SeatLink.objects.create(
+                round=rnd, player=player, key=_new_key(), issued_by=_by(by)
+            )
+    except IntegrityError:  # pragma: no cover - a key collision of 128 random bits
+        raise ServiceError(_("The link could not be issued; try again.")) from None
+
+
+# -- seat links: resolve ---------------------------------------------------------
+
+OK = "ok"
+INVALID = "invalid"  # damaged, unknown or of the old format
+REPLACED = "replaced"  # re-issued: this key was revoked
+LEFT = "left"  # the player has dropped out
+NOT_PUBLISHED = "not_published"  # the round's seating is still a draft
+NOT_SEATED = "not_seated"  # the player has no seat in that round (now)
+ARCHIVED = "archived"  # the tournament is archived
+
+
+@dataclass(frozen=True)
+class SeatAccess:
+    """What a seat token leads to: ``state`` says whether the link may act
+    (``OK``); ``seat`` is the player's seat in the round when there is one."""
+
+    state: str
+    link: SeatLink | None = None
+    seat: Seat | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.state == OK
+
+
+def resolve_seat(token: str) -> SeatAccess:
+    """The player's own seat for a seat token, and whether it may act."""
+    if not _KEY_SHAPE.fullmatch(token or ""):  # also keeps NUL & co. from the database
+        return SeatAccess(INVALID)
+    link = SeatLink.objects.select_related("player", "round__tournament").filter(key=token).first()
+    if link is None:
+        return SeatAccess(INVALID)
+    if link.revoked_at is not None:
+        return SeatAccess(REPLACED, link)
+    tournament = link.round.tournament
+    if tournament.archived_at is not None:
+        return SeatAccess(ARCHIVED, link)
+    if link.player.dropped:
+        return SeatAccess(LEFT, link)
+    seat = (
+        Seat.objects.select_related("player", "table__round__tournament")
+        .filter(table__round_id=link.round_id, player_id=link.player_id)
+        .first()
+    )
+    if seat is None:
+        return SeatAccess(NOT_SEATED, link)
+    if not link.round.published:
+        return SeatAccess(NOT_PUBLISHED, link, seat)
+    return SeatAccess(OK, link, seat)
+
+
+# -- URLs ------------------------------------------------------------------------
 
 
 def absolute(path: str, request=None) -> str:
@@ -57,6 +188,11 @@ def table_sheet_url(table_id: int, request=None) -> str:
     return absolute(reverse("sheet_link", args=[table_token(table_id)]), request)
 
 
-def seat_url(table_id: int, position: int, request=None) -> str:
-    """A player's private link to his seat (self-report, digital play)."""
-    return absolute(reverse("seat_link", args=[seat_token(table_id, position)]), request)
+def seat_path(key: str) -> str:
+    return reverse("seat_link", args=[key])
+
+
+def seat_url(seat: Seat, request=None) -> str:
+    """A player's private link to their seat in this round (self-report,
+    digital play)."""
+    return absolute(seat_path(seat_token(seat)), request)

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import reports
-from scoring.links import seat_token, seat_url, table_sheet_url, table_token
+from scoring.links import absolute, seat_keys, seat_path, table_sheet_url, table_token
 from scoring.printing import (
     render_round_results,
     render_score_sheets,
@@ -27,7 +27,7 @@ from scoring.printing import (
     render_standings,
     render_table_cards,
 )
-from tournaments.models import Tournament
+from tournaments.models import Round, Tournament
 
 #: kind → label; every kind but standings needs a round
 KINDS = {
@@ -82,12 +82,12 @@ def render(
     *,
     url_for_table: Callable[[int], str] | None = None,
     progress: Callable[[int, int], None] | None = None,
-    url_for_seat: Callable[[int, int], str] | None = None,
+    url_for_seat: Callable[[str], str] | None = None,
 ) -> bytes:
     """The PDF of ``kind``. ``url_for_table(table id)`` gives the QR code's
     link (default: :func:`scoring.links.table_sheet_url` with ``SITE_URL``);
     ``progress(done, total)`` is called while score sheets are drawn;
-    ``url_for_seat(table id, position)`` gives the table cards' seat QR codes.
+    ``url_for_seat(seat key)`` gives the table cards' seat QR codes.
     Raises :class:`PrintError` for a document that can't be printed."""
     _check(kind, tournament, round_no)
     info = {"name": tournament.name}
@@ -142,28 +142,39 @@ def render(
 
 def _add_seat_links(tournament, tables, url_for_table, url_for_seat) -> None:
     """Table cards: each player's seat link (its QR slip) at digital tables, or
-    at every table when players report results. ``url_for_seat(table id,
-    position)``; by default the seat link on the address the QR codes of
-    the score sheets use (``url_for_table``), else ``SITE_URL``."""
+    at every table when players report results. A seat link belongs to the
+    player in that round (:mod:`scoring.links`), issued here when needed.
+    ``url_for_seat(key)``; by default the seat link on the address the QR
+    codes of the score sheets use (``url_for_table``), else ``SITE_URL``."""
     if url_for_seat is None:
         url_for_seat = _seat_urls_like(url_for_table)
-    for t in tables:
-        if t.get("digital") or tournament.self_report:
-            for position, player in enumerate(t["players"]):
-                player["url"] = url_for_seat(t["id"], position)
+    wanted = [t for t in tables if t.get("digital") or tournament.self_report]
+    round_ids = dict(
+        Round.objects.filter(
+            tournament=tournament, number__in={t["round"] for t in wanted}
+        ).values_list("number", "pk")
+    )
+    by_round: dict[int, list[int]] = {}
+    for t in wanted:
+        by_round.setdefault(t["round"], []).extend(p["id"] for p in t["players"])
+    keys = {number: seat_keys(round_ids[number], pids) for number, pids in by_round.items()}
+    for t in wanted:
+        for player in t["players"]:
+            player["url"] = url_for_seat(keys[t["round"]][player["id"]])
 
 
-def _seat_urls_like(url_for_table) -> Callable[[int, int], str]:
+def _seat_urls_like(url_for_table) -> Callable[[str], str]:
     if url_for_table is None:
-        return seat_url
+        return lambda key: absolute(seat_path(key))
 
-    def url(table_id: int, position: int) -> str:
-        sheet = url_for_table(table_id)
-        path = reverse("sheet_link", args=[table_token(table_id)])
+    def url(key: str) -> str:
+        some_table = 0
+        sheet = url_for_table(some_table)
+        path = reverse("sheet_link", args=[table_token(some_table)])
         base = sheet[: -len(path)] if sheet.endswith(path) else ""
         if not base:
-            return seat_url(table_id, position)
-        return base + reverse("seat_link", args=[seat_token(table_id, position)])
+            return absolute(seat_path(key))
+        return base + seat_path(key)
 
     return url
 

@@ -5,6 +5,7 @@ from django.urls import path
 from scoring.views import entry
 from scoring.views import exports as export_views
 from scoring.views import printing as print_views
+from scoring.views import seat_links as seat_link_views
 from scoring.views import standings as standings_views
 
 _TABLE = "tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/"
@@ -23,6 +24,16 @@ urlpatterns = [
     ),
     path("s/<str:token>/", entry.sheet_link, name="sheet_link"),
     path("p/<str:token>/", entry.seat_link, name="seat_link"),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/players/<int:player_id>/seat-link/",
+        seat_link_views.seat_link_reissue,
+        name="seat_link_reissue",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/players/<int:player_id>/slip.pdf",
+        seat_link_views.seat_slip,
+        name="seat_slip",
+    ),
     # standings, exports and printing
     path(
         "tournaments/<int:tournament_id>/standings/",

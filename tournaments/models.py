@@ -34,6 +34,21 @@ def game_choices():
     return [(engine_id, engine.name) for engine_id, engine in ENGINES.items()]
 
 
+def deck_problem(engine, options, sizes) -> str:
+    """Why the game can't be dealt with these options (its deck) at one of
+    the allowed table sizes, translated; "" when every size deals. The engine
+    decides (``new_game``): rules stay in ``games/``."""
+    for n in sorted({s for s in sizes if isinstance(s, int)}, reverse=True):
+        try:
+            engine.new_game(n, 0, options or None)
+        except Exception as exc:  # DeckError, ValueError, …: the engine's reason
+            return _(
+                "The deck can't be dealt at tables of %(n)s players (%(why)s). "
+                "Upload a bigger deck or allow only smaller tables."
+            ) % {"n": n, "why": str(exc)[:200]}
+    return ""
+
+
 class Tournament(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -93,6 +108,9 @@ class Tournament(models.Model):
         ),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: archived by its owner: hidden from lists, read-only, public pages and
+    #: seat links off (``services.lifecycle``)
+    archived_at = models.DateTimeField(_("archived"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -128,6 +146,10 @@ class Tournament(models.Model):
                 ) % {"game": engine.name, "lo": lo, "hi": hi}
             elif self.table_size not in sizes:
                 errors["table_size"] = _("The preferred size must be one of the allowed sizes.")
+            if "allowed_sizes" not in errors:
+                problem = deck_problem(engine, self.game_options, sizes)
+                if problem:
+                    errors["allowed_sizes"] = problem
             if self.team_mode and not any(engine.teams(n) for n in sizes if isinstance(n, int)):
                 errors["team_mode"] = _("%(game)s has no teams at these table sizes.") % {
                     "game": engine.name
@@ -263,6 +285,10 @@ class Round(models.Model):
     #: the seating algorithm's figures (repeats, ranges, bounds, time)
     seating_stats = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: the clock could not act on this round by itself (a scheduled start or a
+    #: close failed): ``{"code", "at", "detail"}``, shown translated on the round
+    #: page; cleared when the clock succeeds (``services.clock``)
+    clock_problem = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -424,3 +450,34 @@ class TableAction(models.Model):
 
     def __str__(self):
         return f"{self.table} #{self.number}: {self.action}"
+
+
+class SeatLink(models.Model):
+    """A player's private link for one round, bound to that player and round
+    for good (never to a table position, which a re-seat can change). The key
+    is random and stored; re-issuing revokes the old key (who and when)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seat_links")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seat_links")
+    key = models.CharField(max_length=40, unique=True)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["issued_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="seat_link_one_active",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.round}: {self.player}"

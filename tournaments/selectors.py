@@ -9,13 +9,15 @@ from tournaments.models import Player, Round, Seat, Tournament
 
 
 def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
-    return Tournament.objects.filter(public=True)[:limit]
+    return Tournament.objects.filter(public=True, archived_at__isnull=True)[:limit]
 
 
-def tournaments_of(user) -> QuerySet[Tournament]:
-    """The tournaments a user organizes or keeps score in, with player counts."""
+def tournaments_of(user, *, archived: bool = False) -> QuerySet[Tournament]:
+    """The tournaments a user organizes or keeps score in, with player counts
+    (the archived ones instead with ``archived``)."""
     return (
         Tournament.objects.filter(Q(owner=user) | Q(scorekeepers=user))
+        .filter(archived_at__isnull=not archived)
         .distinct()
         .annotate(player_count=Count("players", distinct=True))
     )

@@ -14,17 +14,23 @@ from tournaments.services import clock, tables
 
 @shared_task(name="clock.close_round", ignore_result=True)
 def close_round(round_id: int) -> bool:
-    return clock.close_round(round_id, via=clock.VIA_TASK)
+    return clock.guarded(
+        round_id, clock.CLOSE_FAILED, clock.close_round, round_id, via=clock.VIA_TASK
+    )
 
 
 @shared_task(name="clock.close_table", ignore_result=True)
 def close_table(table_id: int) -> bool:
-    return clock.close_table(table_id, via=clock.VIA_TASK)
+    round_id = clock.round_of_table(table_id)
+    return clock.guarded(
+        round_id, clock.TABLE_CLOSE_FAILED, clock.close_table, table_id, via=clock.VIA_TASK
+    )
 
 
 @shared_task(name="clock.finish_table", ignore_result=True)
 def finish_table(table_id: int) -> bool:
-    return tables.table_finish(table_id=table_id)
+    round_id = clock.round_of_table(table_id)
+    return clock.guarded(round_id, clock.FINISH_FAILED, tables.table_finish, table_id=table_id)
 
 
 @shared_task(name="clock.start_round", ignore_result=True)

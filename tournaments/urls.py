@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tournaments.views import accounts, organizer, players, public, rounds, seating
+from tournaments.views import accounts, lifecycle, organizer, players, public, rounds, seating
 from tournaments.views import play as play_views
 
 urlpatterns = [
@@ -27,6 +27,16 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/scorekeepers/<int:user_id>/remove/",
         organizer.scorekeeper_remove,
         name="scorekeeper_remove",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/archive/",
+        lifecycle.tournament_archive,
+        name="tournament_archive",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/delete/",
+        lifecycle.tournament_delete,
+        name="tournament_delete",
     ),
     path("tournaments/<int:tournament_id>/players/", players.player_list, name="player_list"),
     path("tournaments/<int:tournament_id>/players/add/", players.player_add, name="player_add"),

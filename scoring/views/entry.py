@@ -19,7 +19,7 @@ from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
 from scoring.selectors import result_versions
 from tournaments.models import Round, Seat, Table
-from tournaments.permissions import STAFF, tournament_view
+from tournaments.permissions import may, tournament_view
 from tournaments.selectors import seats_in_order
 
 # -- reads ---------------------------------------------------------------------
@@ -91,7 +91,7 @@ def _entry_context(tournament, table, seats, history, role) -> dict:
 # -- staff pages ---------------------------------------------------------------
 
 
-@tournament_view(STAFF)
+@tournament_view("enter_results")
 @require_http_methods(["GET", "POST"])
 def result_entry(request, tournament, number, table):
     """The result form of one table, its current result and its versions."""
@@ -204,7 +204,7 @@ def _show_conflict(extra: dict, exc, seats) -> None:
         exc.other.rows = _rows(exc.other, seats)
 
 
-@tournament_view(STAFF)
+@tournament_view("confirm_results")
 @require_POST
 def result_confirm(request, tournament, number, table, version):
     """A second person confirms a version waiting for confirmation."""
@@ -223,7 +223,7 @@ def result_confirm(request, tournament, number, table, version):
     return redirect("result_entry", tournament.pk, number, table.number)
 
 
-@tournament_view(STAFF)
+@tournament_view("enter_results")
 @require_http_methods(["GET"])
 def result_find(request, tournament, number):
     """'Go to table N' and the round's tables with their result status."""
@@ -285,7 +285,7 @@ def sheet_link(request, token):
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament = table.round.tournament
-    if tournament.role_of(request.user) is None:
+    if not may(tournament.role_of(request.user), "enter_results"):
         raise PermissionDenied
     url = reverse("result_entry", args=[tournament.pk, table.round.number, table.number])
     return redirect(url + "?via=qr")
@@ -296,16 +296,12 @@ def seat_link(request, token):
     """A player's page (no account): his table and seat, the players in seat
     order, the current result; with self-report on, the result form and the
     confirmation of a reported result."""
-    parsed = links.seat_from_token(token)
-    seat = None
-    if parsed is not None:
-        seat = (
-            Seat.objects.select_related("player", "table__round__tournament")
-            .filter(table_id=parsed[0], position=parsed[1])
-            .first()
-        )
-    if seat is None:
-        return _invalid_link(request, "seat")
+    access = links.resolve_seat(token)
+    if not access.ok:  # replaced, left, draft, unknown: a clear page, no action
+        from scoring.views.seat_links import refused
+
+        return refused(request, access)
+    seat = access.seat
     table = seat.table
     tournament = table.round.tournament
     seats = seats_in_order(table)

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import exchange, reports
-from tournaments.permissions import STAFF, tournament_view
+from tournaments.permissions import tournament_view
 
 FORMATS = ("csv", "json")
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
@@ -106,7 +106,7 @@ def _download(content: bytes, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
-@tournament_view(STAFF)
+@tournament_view("export")
 @require_GET
 def export_center(request, tournament):
     return render(
@@ -125,7 +125,7 @@ def export_center(request, tournament):
     )
 
 
-@tournament_view(STAFF)
+@tournament_view("export")
 @require_GET
 def export_download(request, tournament, what, fmt):
     if what not in reports.EXPORTS or fmt not in FORMATS:
@@ -139,7 +139,7 @@ def export_download(request, tournament, what, fmt):
     return _download(text.encode("utf-8-sig"), "text/csv; charset=utf-8", name)
 
 
-@tournament_view(STAFF)
+@tournament_view("export")
 @require_GET
 def tournament_export(request, tournament):
     return _download(

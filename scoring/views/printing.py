@@ -16,7 +16,7 @@ from scoring import prints
 from scoring.links import table_sheet_url
 from scoring.models import PrintJob
 from scoring.tasks import prints_dir, render_print_job
-from tournaments.permissions import STAFF, tournament_view
+from tournaments.permissions import tournament_view
 
 
 def _pdf(request, tournament, kind, number):
@@ -36,7 +36,7 @@ def _pdf(request, tournament, kind, number):
     return response
 
 
-@tournament_view(STAFF)
+@tournament_view("print")
 @require_GET
 def print_center(request, tournament):
     rounds = tournament.round_set.order_by("number").annotate(n_tables=Count("tables"))
@@ -58,7 +58,7 @@ def print_center(request, tournament):
     )
 
 
-@tournament_view(STAFF)
+@tournament_view("print")
 @require_GET
 def print_round(request, tournament, number, kind):
     get_object_or_404(tournament.round_set, number=number)
@@ -67,7 +67,7 @@ def print_round(request, tournament, number, kind):
     return _pdf(request, tournament, kind, number)
 
 
-@tournament_view(STAFF)
+@tournament_view("print")
 @require_GET
 def print_standings(request, tournament):
     """The standings now, or with ``?round=N`` after round N."""
@@ -79,7 +79,7 @@ def print_standings(request, tournament):
     return _pdf(request, tournament, "standings", number or None)
 
 
-@tournament_view(STAFF)
+@tournament_view("print")
 @require_POST
 def print_job_start(request, tournament):
     kind = request.POST.get("kind", "")
@@ -130,14 +130,14 @@ def _job_page(request, tournament, job):
     )
 
 
-@tournament_view(STAFF)
+@tournament_view("print")
 @require_GET
 def print_job(request, tournament, job_id):
     job = get_object_or_404(tournament.print_jobs, pk=job_id)
     return _job_page(request, tournament, job)
 
 
-@tournament_view(STAFF)
+@tournament_view("print")
 @require_GET
 def print_job_download(request, tournament, job_id):
     """The job's PDF; while it is not ready, its progress page."""

@@ -31,7 +31,7 @@ def test_two_players_play_quartett_through_their_seat_links(
     t = services.tournament_create(
         owner=organizer, name="Digitalabend", game="quartett", digital_tables=True
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
+    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
     table = Table.objects.create(round=rnd, number=1, digital=True, seed=2024)
     for pos, name in enumerate(NAMES):
         p = services.player_add(tournament=t, by=organizer, name=name)
@@ -42,7 +42,7 @@ def test_two_players_play_quartett_through_their_seat_links(
         context = browser.new_context(locale="en-GB")
         page = context.new_page()
         page.set_default_timeout(15_000)
-        page.goto(f"{live_server.url}/p/{seat_token(table.pk, pos)}/")
+        page.goto(f"{live_server.url}/p/{seat_token(Seat.objects.get(table=table, position=pos))}/")
         expect(page.locator("#play")).to_contain_text(
             "The game starts when the organizer starts the round."
         )
@@ -81,7 +81,7 @@ def test_two_players_play_quartett_through_their_seat_links(
     page.evaluate(
         """url => htmx.ajax('POST', url, {source: '#play', target: '#play', swap: 'outerHTML',
                                            values: {action: 'announce:distance'}})""",
-        f"/p/{seat_token(table.pk, waiting)}/move/",
+        f"/p/{seat_token(Seat.objects.get(table=table, position=waiting))}/move/",
     )
     expect(page.locator("#play .play-error")).to_contain_text(
         f"It is not your turn: waiting for {NAMES[1 - waiting]}."

@@ -141,10 +141,16 @@ def make_table(owner, game="quartett", players=3, *, number=1, rnd=None, options
     if rnd is None:
         if options is not None:
             fields["game_options"] = options
+            # options may fix what is dealt (Terra Trumpf's categories): the
+            # engine must be able to deal them at every allowed size
+            fields.setdefault("allowed_sizes", [players])
+            fields.setdefault("table_size", players)
         tournament = tservices.tournament_create(
             owner=owner, name=f"Turnier {game}", game=game, **fields
         )
-        rnd = Round.objects.create(tournament=tournament, number=1, status=Round.TIME_CALLED)
+        rnd = Round.objects.create(
+            tournament=tournament, number=1, status=Round.TIME_CALLED, published=True
+        )
     tournament = rnd.tournament
     table = Table.objects.create(round=rnd, number=number)
     for i in range(players):

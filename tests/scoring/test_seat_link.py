@@ -14,7 +14,7 @@ from django.utils import timezone
 from scoring import links, services
 from scoring.models import Submission
 from tests.scoring.test_result_entry import NAMES, entry_url, make_table, post_data
-from tournaments.models import Round, Table
+from tournaments.models import Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,9 @@ SHEET = {"s0_field": 12, "s1_field": 20, "s2_field": 3}  # Trumpet: seat 2 leads
 
 
 def seat_path(table, position):
-    return reverse("seat_link", args=[links.seat_token(table.pk, position)])
+    return reverse(
+        "seat_link", args=[links.seat_token(Seat.objects.get(table=table, position=position))]
+    )
 
 
 @pytest.fixture
@@ -158,11 +160,12 @@ def test_two_players_report_from_the_same_state_second_sees_the_first(client, ru
 
 
 def test_tampered_seat_link_is_refused(client, running):
-    token = links.seat_token(running.pk, 0)
+    token = links.seat_token(Seat.objects.get(table=running, position=0))
     for bad in [
         token[:-2] + "xx",
         f"{running.pk}.0",
-        f"{running.pk}.1:{token.split(':')[1]}",
+        # the old format (table.position:signature) is refused cleanly
+        links.signing.Signer(salt="turnierleiter.seat").sign(f"{running.pk}.1"),
         links.table_token(running.pk),  # a table's token is not a seat's
     ]:
         response = client.get(reverse("seat_link", args=[bad]))
@@ -172,9 +175,17 @@ def test_tampered_seat_link_is_refused(client, running):
     assert response.status_code == 404 and not Submission.objects.exists()
 
 
-def test_seat_link_of_an_empty_seat_is_refused(client, running):
-    response = client.get(seat_path(running, 5))
-    assert response.status_code == 404
+def test_the_link_of_a_player_no_longer_seated_is_refused(client, running):
+    """A link belongs to the player, not to a chair: once the player has no
+    seat in the round, the link shows why and can't report anything."""
+    seat = Seat.objects.get(table=running, position=2)
+    path = seat_path(running, 2)
+    seat.delete()
+    response = client.get(path)
+    assert response.status_code == 403
+    assert "You have no seat in this round" in html.unescape(response.content.decode())
+    response = client.post(path, post_data(SHEET))
+    assert response.status_code == 403 and not Submission.objects.exists()
 
 
 def test_confirming_an_unknown_version_is_not_found(client, running):

@@ -257,3 +257,59 @@ def test_a_table_extension_closes_that_table_later_than_the_others(worker, rnd, 
     assert t2.status == Table.WAITING
     assert timedelta(0) <= t2.time_called_at - t2.deadline <= timedelta(seconds=1)
     assert t2.time_called_at - rnd.time_called_at >= timedelta(seconds=1.5)
+
+
+def test_a_poisoned_round_does_not_stop_another_rounds_close(
+    env, rnd, organizer, other_user, settings
+):
+    """Another organizer's round is scheduled to start with a deck the engine
+    can't deal (data from before decks were checked); the healthy round's
+    close task is lost with its worker. The beat's sweep still closes the
+    healthy round within 2 s of its deadline, and the poisoned round shows
+    why its start failed."""
+    env = env | {"queue": f"{env['queue']}-poison"}
+    settings.CLOCK_QUEUE = env["queue"]
+    try:
+        _poisoned_beside_healthy(env, rnd, organizer, other_user)
+    finally:
+        forget_queue(env["redis_url"], env["queue"])
+
+
+def _poisoned_beside_healthy(env, rnd, organizer, other_user):
+    from tournaments.models import Tournament
+
+    bad = services.tournament_create(
+        owner=other_user, name="Vergiftet", game="quartett", digital_tables=True
+    )
+    poisoned = Round.objects.create(tournament=bad, number=1, published=True)
+    table = Table.objects.create(round=poisoned, number=1, digital=True, seed=7)
+    for pos in range(4):
+        p = services.player_add(tournament=bad, by=other_user, name=f"V{pos}")
+        Seat.objects.create(table=table, player=p, position=pos)
+    deck = bad.engine.deck_data()
+    tiny = {"name": "Mini", "attributes": deck["attributes"], "cards": deck["cards"][:2]}
+    Tournament.objects.filter(pk=bad.pk).update(game_options={"deck": tiny})
+    Round.objects.filter(pk=poisoned.pk).update(starts_at=clock.db_now())
+
+    first = start_worker(**env)
+    try:
+        clock.round_start(round=rnd, by=organizer, seconds=8)
+        time.sleep(0.5)  # the first worker holds the task scheduled for the deadline...
+    finally:
+        first.stop(signal.SIGKILL)  # ...and dies with it
+    second = start_worker(**env, beat=True)
+    try:
+        rnd.refresh_from_db()
+        wait = (rnd.deadline - clock.db_now()).total_seconds() + 4
+        assert wait_for(lambda: closed(rnd), timeout=max(wait, 1.0)), "the sweep stopped"
+        late = rnd.time_called_at - rnd.deadline
+        print(f"healthy round closed {late.total_seconds():.3f} s after its deadline")
+        assert late <= timedelta(seconds=2), late
+        assert rnd.activations.get(kind="time_called").reason == clock.VIA_SWEEP
+        poisoned.refresh_from_db()
+        assert poisoned.status == Round.SEATED and poisoned.starts_at is None
+        assert poisoned.clock_problem["code"] == clock.START_FAILED
+        assert "too few" in poisoned.clock_problem["detail"]
+        assert "scheduled start of this round failed" in clock.problem_text(poisoned)
+    finally:
+        second.stop()

@@ -140,7 +140,7 @@ def quartett_table(organizer, **options):
         digital_tables=True,
         game_options=options,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
+    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
     table = Table.objects.create(round=rnd, number=1, digital=True, seed=4242)
     for pos, name in enumerate(["Ayşe Şahin", "Jürgen Weiß"]):
         p = services.player_add(tournament=t, by=organizer, name=name)
@@ -151,7 +151,7 @@ def quartett_table(organizer, **options):
 
 
 def seat_page(client, table, position=0) -> str:
-    url = reverse("seat_link", args=[seat_token(table.pk, position)])
+    url = reverse("seat_link", args=[seat_token(Seat.objects.get(table=table, position=position))])
     return unescape(client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode())
 
 

@@ -16,7 +16,7 @@ from django.urls import resolve, reverse
 from games import get_engine
 from games.base import RandomBot
 from scoring import prints
-from scoring.links import seat_from_token, seat_token
+from scoring.links import resolve_seat, seat_token
 from tournaments import services
 from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.services import clock
@@ -48,7 +48,7 @@ def make_table(organizer, game="quartett", players=2, *, start=True, grace=60, *
         grace_seconds=grace,
         **fields,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
+    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
     table = Table.objects.create(round=rnd, number=1, digital=True, seed=4242)
     for pos in range(players):
         p = services.player_add(tournament=t, by=organizer, name=NAMES[pos])
@@ -60,15 +60,15 @@ def make_table(organizer, game="quartett", players=2, *, start=True, grace=60, *
 
 
 def page_url(table, position):
-    return reverse("seat_link", args=[seat_token(table.pk, position)])
+    return reverse("seat_link", args=[seat_token(Seat.objects.get(table=table, position=position))])
 
 
 def move_url(table, position):
-    return reverse("seat_move", args=[seat_token(table.pk, position)])
+    return reverse("seat_move", args=[seat_token(Seat.objects.get(table=table, position=position))])
 
 
 def play_url(table, position):
-    return reverse("seat_play", args=[seat_token(table.pk, position)])
+    return reverse("seat_play", args=[seat_token(Seat.objects.get(table=table, position=position))])
 
 
 def state_of(table):
@@ -221,9 +221,9 @@ def test_a_move_by_the_wrong_seat_or_an_invented_move_is_refused(client, organiz
 
 def test_a_tampered_token_is_refused(client, organizer):
     rnd, table = make_table(organizer)
-    token = seat_token(table.pk, 0)
+    token = seat_token(Seat.objects.get(table=table, position=0))
     tampered = token[:-1] + ("A" if token[-1] != "A" else "B")
-    assert seat_from_token(tampered) is None
+    assert not resolve_seat(tampered).ok and resolve_seat(tampered).seat is None
     for name in ("seat_link", "seat_play", "seat_clock"):
         assert client.get(reverse(name, args=[tampered])).status_code == 404
     response = client.post(reverse("seat_move", args=[tampered]), {"action": "announce:distance"})
@@ -323,9 +323,13 @@ def test_polling_answers_204_until_something_changes(client, organizer):
 def test_the_clock_partial_of_the_seat(client, organizer):
     rnd, table = make_table(organizer)
     html = client.get(page_url(table, 0)).content.decode()
-    assert reverse("seat_clock", args=[seat_token(table.pk, 0)]) in html
+    assert (
+        reverse("seat_clock", args=[seat_token(Seat.objects.get(table=table, position=0))]) in html
+    )
     assert "js/clock.js" in html
-    response = client.get(reverse("seat_clock", args=[seat_token(table.pk, 0)]))
+    response = client.get(
+        reverse("seat_clock", args=[seat_token(Seat.objects.get(table=table, position=0))])
+    )
     assert response.status_code == 200 and "data-clock" in response.content.decode()
 
 
@@ -333,7 +337,7 @@ def test_paper_tables_keep_the_result_form(client, organizer):
     t = services.tournament_create(owner=organizer, name="Papier", game="quartett")
     t.self_report = True
     t.save()
-    rnd = Round.objects.create(tournament=t, number=1)
+    rnd = Round.objects.create(tournament=t, number=1, published=True)
     table = Table.objects.create(round=rnd, number=1)
     for pos in range(2):
         p = services.player_add(tournament=t, by=organizer, name=NAMES[pos])
@@ -383,7 +387,8 @@ def test_table_cards_carry_a_seat_qr_code_per_player(client, organizer):
         assert code.startswith("http://testserver/")
         match = resolve(code.removeprefix("http://testserver"))
         assert match.url_name == "seat_link"
-        assert seat_from_token(match.kwargs["token"]) == (table.pk, pos)
+        seat = resolve_seat(match.kwargs["token"]).seat
+        assert (seat.table_id, seat.position) == (table.pk, pos)
         # the link opens that player's seat page
         client.logout()
         html = unescape(client.get(code).content.decode())
@@ -392,7 +397,7 @@ def test_table_cards_carry_a_seat_qr_code_per_player(client, organizer):
 
 def test_paper_table_cards_without_self_report_have_no_seat_codes(organizer):
     t = services.tournament_create(owner=organizer, name="Papier", game="quartett")
-    rnd = Round.objects.create(tournament=t, number=1)
+    rnd = Round.objects.create(tournament=t, number=1, published=True)
     table = Table.objects.create(round=rnd, number=1)
     for pos in range(2):
         p = services.player_add(tournament=t, by=organizer, name=NAMES[pos])
@@ -401,7 +406,8 @@ def test_paper_table_cards_without_self_report_have_no_seat_codes(organizer):
     t.self_report = True
     t.save()
     codes = decode_qr_codes(prints.render("tables", t, 1))
-    assert [seat_from_token(c.rsplit("/p/", 1)[1].strip("/")) for c in codes] == [
+    seats = [resolve_seat(c.rsplit("/p/", 1)[1].strip("/")).seat for c in codes]
+    assert [(s.table_id, s.position) for s in seats] == [
         (table.pk, 0),
         (table.pk, 1),
     ]

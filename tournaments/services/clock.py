@@ -178,7 +178,19 @@ def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # 
         raise ServiceError(_("A round needs some time."))
     _activate(rnd, ClockActivation.START, by=by, seconds=length)
     for table in rnd.tables.filter(digital=True, state__isnull=True):
-        table_services.table_start(table=table)
+        try:
+            table_services.table_start(table=table)
+        except ServiceError:
+            raise
+        except Exception as exc:  # e.g. a deck the engine can't deal: all rolled back
+            log.exception("round %s: table %s could not be dealt", rnd.pk, table.number)
+            raise ServiceError(
+                _(
+                    "Table %(table)s can't be dealt (%(why)s); the round was not started. "
+                    "Check the deck and the table sizes in the settings."
+                )
+                % {"table": table.number, "why": str(exc)[:200]}
+            ) from exc
     return rnd
 
 
@@ -258,19 +270,111 @@ def round_schedule_start(*, round: Round, at: datetime | None, by) -> Round:  # 
 
 
 def start_due_round(round_id: int) -> bool:
-    """Start a round whose scheduled start has come (task and sweep)."""
-    with transaction.atomic():
-        rnd = Round.objects.select_for_update().filter(pk=round_id).first()
-        if rnd is None or rnd.status != Round.SEATED or rnd.starts_at is None:
-            return False
-        if rnd.starts_at > db_now():
-            return False
-        try:
+    """Start a round whose scheduled start has come (task and sweep).
+
+    Any failure — a refusal (:class:`ServiceError`) or anything else, e.g. a
+    deck the engine can't deal — cancels the scheduled start, is logged and
+    marked on the round (:data:`START_FAILED`) for the organizer to see, and
+    never reaches the caller: the sweep goes on with every other round."""
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.select_for_update().filter(pk=round_id).first()
+            if rnd is None or rnd.status != Round.SEATED or rnd.starts_at is None:
+                return False
+            if rnd.starts_at > db_now():
+                return False
             round_start(round=rnd, by=None)
-        except ServiceError:
-            log.warning("scheduled start of round %s refused", round_id, exc_info=True)
-            return False
+    except Exception as exc:  # one round's failure must not stop the others
+        log.exception("scheduled start of round %s failed", round_id)
+        _mark_problem(round_id, START_FAILED, exc, cancel_start=True)
+        return False
+    _clear_problem(round_id)
     return True
+
+
+# -- problems the clock met on its own (shown on the round page) ---------------
+
+#: ``Round.clock_problem["code"]``: what the clock could not do by itself
+START_FAILED, CLOSE_FAILED, TABLE_CLOSE_FAILED, FINISH_FAILED = (
+    "start_failed",
+    "close_failed",
+    "table_close_failed",
+    "finish_failed",
+)
+
+
+def problem_text(rnd: Round) -> str:
+    """The clock's problem on this round in the reader's language ("" if none)."""
+    problem = rnd.clock_problem or {}
+    texts = {
+        START_FAILED: _(
+            "The scheduled start of this round failed and was cancelled: %(detail)s "
+            "Fix the cause, then start the round by hand or schedule it again."
+        ),
+        CLOSE_FAILED: _(
+            "The clock could not close this round at its deadline: %(detail)s "
+            "It keeps trying every second; results can still be entered."
+        ),
+        TABLE_CLOSE_FAILED: _(
+            "The clock could not call time at a table with extra time: %(detail)s "
+            "It keeps trying every second."
+        ),
+        FINISH_FAILED: _(
+            "A digital table could not be finished after time: %(detail)s "
+            "It keeps trying every second."
+        ),
+    }
+    text = texts.get(problem.get("code"))
+    return text % {"detail": problem.get("detail", "")} if text else ""
+
+
+def _detail(exc: BaseException) -> str:
+    if isinstance(exc, ServiceError):
+        return str(exc)[:300]
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _mark_problem(round_id: int, code: str, exc: BaseException, *, cancel_start=False) -> None:
+    """Record on the round why the clock failed (its own transaction; the
+    failed work was rolled back). Never raises: marking is best effort."""
+    try:
+        with transaction.atomic():
+            fields = {
+                "clock_problem": {
+                    "code": code,
+                    "at": datetime.now(UTC).isoformat(timespec="seconds"),
+                    "detail": _detail(exc),
+                }
+            }
+            if cancel_start:
+                fields["starts_at"] = None
+            Round.objects.filter(pk=round_id).update(**fields)
+    except Exception:
+        log.exception("could not mark the clock problem of round %s", round_id)
+
+
+def _clear_problem(round_id: int) -> None:
+    try:
+        Round.objects.filter(pk=round_id, clock_problem__has_key="code").update(clock_problem={})
+    except Exception:
+        log.exception("could not clear the clock problem of round %s", round_id)
+
+
+def guarded(round_id: int, code: str, work, *args, **kwargs):
+    """Run one round's clock work on its own: an exception is logged and marked
+    on that round (``code``) and answers False, so the caller (the sweep, a
+    task) goes on with the others. The work runs in its own transaction
+    (a savepoint inside an outer one), so a failure changes nothing."""
+    try:
+        with transaction.atomic():
+            done = work(*args, **kwargs)
+    except Exception as exc:
+        log.exception("clock: %s for round %s failed", code, round_id)
+        _mark_problem(round_id, code, exc)
+        return False
+    if done:
+        _clear_problem(round_id)
+    return done
 
 
 # -- the close -------------------------------------------------------------------
@@ -305,7 +409,8 @@ def close_round(round_id: int, *, via: str = "") -> bool:
         # every table may have finished before time
         from scoring.services import round_complete_if_done
 
-        transaction.on_commit(lambda: round_complete_if_done(round_id=round_id))
+        # robust: a failure there is logged and must not undo or hide the close
+        transaction.on_commit(lambda: round_complete_if_done(round_id=round_id), robust=True)
     log.info("round %s closed (%s), late by %s", round_id, via, now - rnd.deadline)
     return True
 
@@ -347,28 +452,46 @@ def _table_time_called(table: Table) -> None:
     table_services.table_call_time(table=table)
 
 
+def round_of_table(table_id: int) -> int | None:
+    return Table.objects.filter(pk=table_id).values_list("round_id", flat=True).first()
+
+
 def sweep() -> dict:
     """What the beat runs every second: start rounds whose scheduled start has
     come, close every overdue round and table, finish digital tables whose
-    grace period is over. Harmless to run any number of times."""
+    grace period is over. Harmless to run any number of times.
+
+    Every round and table is handled on its own (:func:`guarded`): one that
+    fails is logged and marked on its round, and the others still start and
+    close on time."""
     now = db_now()
-    done = {"started": 0, "rounds": 0, "tables": 0, "finished": 0}
+    done = {"started": 0, "rounds": 0, "tables": 0, "finished": 0, "failed": 0}
     for rid in Round.objects.filter(status=Round.SEATED, starts_at__lte=now).values_list(
         "pk", flat=True
     ):
-        done["started"] += start_due_round(rid)
+        started = start_due_round(rid)
+        done["started"] += started
     for rid in Round.objects.filter(status=Round.RUNNING, deadline__lte=now).values_list(
         "pk", flat=True
     ):
-        done["rounds"] += close_round(rid, via=VIA_SWEEP)
-    for tid in Table.objects.filter(
+        closed = guarded(rid, CLOSE_FAILED, close_round, rid, via=VIA_SWEEP)
+        done["rounds"] += bool(closed)
+    for tid, rid in Table.objects.filter(
         time_called_at__isnull=True,
         deadline__lte=now,
         round__status__in=[Round.TIME_CALLED, Round.COMPLETE],
-    ).values_list("pk", flat=True):
-        done["tables"] += close_table(tid, via=VIA_SWEEP)
+    ).values_list("pk", "round_id"):
+        closed = guarded(rid, TABLE_CLOSE_FAILED, close_table, tid, via=VIA_SWEEP)
+        done["tables"] += bool(closed)
     from tournaments.services import tables as table_services
 
-    for tid in table_services.tables_to_finish(now):
-        done["finished"] += table_services.table_finish(table_id=tid)
+    try:
+        to_finish = list(table_services.tables_to_finish(now))
+    except Exception:
+        log.exception("clock: finding tables to finish failed")
+        to_finish = []
+    for tid in to_finish:
+        rid = round_of_table(tid)
+        finished = guarded(rid, FINISH_FAILED, table_services.table_finish, table_id=tid)
+        done["finished"] += bool(finished)
     return done

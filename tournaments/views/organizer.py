@@ -8,13 +8,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
-from tournaments.permissions import OWNER, STAFF, tournament_view
+from tournaments.permissions import STAFF, tournament_view
 
 
 @login_required
 def tournament_list(request):
-    tournaments = selectors.tournaments_of(request.user)
-    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+    archived = request.GET.get("archived") == "1"
+    tournaments = selectors.tournaments_of(request.user, archived=archived)
+    return render(
+        request, "tournaments/list.html", {"tournaments": tournaments, "archived": archived}
+    )
 
 
 @login_required
@@ -30,7 +33,7 @@ def tournament_create(request):
     return render(request, "tournaments/form.html", {"form": form, "creating": True})
 
 
-@tournament_view(OWNER)
+@tournament_view("settings")
 @require_http_methods(["GET", "POST"])
 def tournament_edit(request, tournament):
     form = TournamentForm(
@@ -58,7 +61,7 @@ def tournament_detail(request, tournament):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("scorekeepers")
 @require_http_methods(["GET", "POST"])
 def scorekeepers(request, tournament):
     form = ScorekeeperForm(request.POST or None)
@@ -79,7 +82,7 @@ def scorekeepers(request, tournament):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("scorekeepers")
 @require_POST
 def scorekeeper_remove(request, tournament, user_id):
     get_object_or_404(tournament.scorekeepers, pk=user_id)

@@ -19,20 +19,16 @@ from tournaments.models import Seat
 from tournaments.views.rounds import clock_status
 
 
-def seat_from(token: str) -> Seat | None:
-    """The seat of a valid seat token, else None."""
-    parsed = links.seat_from_token(token)
-    if parsed is None:
-        return None
-    return (
-        Seat.objects.select_related("player", "table__round__tournament")
-        .filter(table_id=parsed[0], position=parsed[1])
-        .first()
-    )
+def seat_from(token: str) -> links.SeatAccess:
+    """What a seat token leads to: the player's own seat in that round (looked
+    up from the player, never from a position), or why it can't act."""
+    return links.resolve_seat(token)
 
 
-def _invalid(request):
-    return render(request, "scoring/entry/link_invalid.html", {"kind": "seat"}, status=404)
+def _invalid(request, access: links.SeatAccess):
+    from scoring.views.seat_links import refused
+
+    return refused(request, access)
 
 
 def page_context(seat: Seat, token: str) -> dict:
@@ -55,9 +51,10 @@ def _panel(request, seat: Seat, token: str, *, error: str = ""):
 def seat_play(request, token):
     """The play partial; polled. Answers 204 (nothing to swap) while the
     version the page shows is still current."""
-    seat = seat_from(token)
-    if seat is None:
-        return _invalid(request)
+    access = seat_from(token)
+    if not access.ok:
+        return _invalid(request, access)
+    seat = access.seat
     shown = request.GET.get("v")
     if shown and shown == play.seat_version(seat):
         return HttpResponse(status=204)
@@ -67,9 +64,10 @@ def seat_play(request, token):
 @require_POST
 def seat_move(request, token):
     """A move: applied, or refused with the reason (nothing changes)."""
-    seat = seat_from(token)
-    if seat is None:
-        return _invalid(request)
+    access = seat_from(token)
+    if not access.ok:
+        return _invalid(request, access)
+    seat = access.seat
     error = play.move(seat, request.POST.get("action", ""))
     if request.htmx:
         return _panel(request, seat, token, error=error)
@@ -81,9 +79,10 @@ def seat_move(request, token):
 @require_GET
 def seat_clock(request, token):
     """The round's clock partial for a player's page."""
-    seat = seat_from(token)
-    if seat is None:
-        return _invalid(request)
+    access = seat_from(token)
+    if not access.ok:
+        return _invalid(request, access)
+    seat = access.seat
     context = clock_status(seat.table.round) | {"status_url": reverse("seat_clock", args=[token])}
     response = render(request, "tournaments/round/status.html", context)
     if context["closed"]:

@@ -7,7 +7,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import selectors, services
 from tournaments.forms import PlayerForm, PlayerImportForm, TeamForm
-from tournaments.permissions import OWNER, STAFF, tournament_view
+from tournaments.permissions import STAFF, tournament_view
 from tournaments.player_import import LineError, parse_players
 
 
@@ -38,8 +38,8 @@ def _row(request, tournament, player, error=None):
     )
 
 
-def _player_action(service):
-    @tournament_view(STAFF)
+def _player_action(service, action):
+    @tournament_view(action)
     @require_POST
     def view(request, tournament, player_id):
         player = get_object_or_404(tournament.players, pk=player_id)
@@ -58,16 +58,20 @@ def _player_action(service):
 
 
 player_check_in = _player_action(
-    lambda r, p: services.player_set_checked_in(player=p, checked_in=True, by=r.user)
+    lambda r, p: services.player_set_checked_in(player=p, checked_in=True, by=r.user), "check_in"
 )
 player_check_out = _player_action(
-    lambda r, p: services.player_set_checked_in(player=p, checked_in=False, by=r.user)
+    lambda r, p: services.player_set_checked_in(player=p, checked_in=False, by=r.user),
+    "check_in",
 )
-player_drop = _player_action(lambda r, p: services.player_drop(player=p, by=r.user))
-player_readd = _player_action(lambda r, p: services.player_readd(player=p, by=r.user))
+# dropping re-seats rounds that have not started: the organizer's decision
+player_drop = _player_action(lambda r, p: services.player_drop(player=p, by=r.user), "drop_players")
+player_readd = _player_action(
+    lambda r, p: services.player_readd(player=p, by=r.user), "drop_players"
+)
 
 
-@tournament_view(OWNER)
+@tournament_view("manage_players")
 @require_http_methods(["GET", "POST"])
 def player_add(request, tournament):
     form = PlayerForm(request.POST or None, tournament=tournament)
@@ -79,7 +83,7 @@ def player_add(request, tournament):
     return render(request, "tournaments/player_form.html", {"tournament": tournament, "form": form})
 
 
-@tournament_view(OWNER)
+@tournament_view("manage_players")
 @require_http_methods(["GET", "POST"])
 def player_edit(request, tournament, player_id):
     player = get_object_or_404(tournament.players, pk=player_id)
@@ -95,7 +99,7 @@ def player_edit(request, tournament, player_id):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("manage_players")
 @require_POST
 def player_remove(request, tournament, player_id):
     player = get_object_or_404(tournament.players, pk=player_id)
@@ -108,7 +112,7 @@ def player_remove(request, tournament, player_id):
     return redirect("player_list", tournament.pk)
 
 
-@tournament_view(OWNER)
+@tournament_view("manage_players")
 @require_http_methods(["GET", "POST"])
 def player_import(request, tournament):
     """Upload or paste → preview with line-numbered errors → confirm.
@@ -130,7 +134,7 @@ def player_import(request, tournament):
     return render(request, "tournaments/player_import.html", context)
 
 
-@tournament_view(OWNER)
+@tournament_view("manage_players")
 @require_http_methods(["GET", "POST"])
 def team_add(request, tournament):
     form = TeamForm(request.POST or None, tournament=tournament)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.models import Submission
 from tournaments.models import Round, Seat, Table, Tournament
-from tournaments.permissions import OWNER, STAFF, tournament_view
+from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import ServiceError
 from tournaments.services import clock as clock_services
 
@@ -138,6 +138,7 @@ def round_detail(request, tournament, number):
         },
         "activations": rnd.activations.select_related("by", "table").order_by("at", "pk"),
         "status_url": reverse("round_status", args=[tournament.pk, rnd.number]),
+        "clock_problem": clock_services.problem_text(rnd),
     }
     if request.htmx and request.GET.get("part") == "tables":
         return render(request, "tournaments/round_detail.html#tables", context)
@@ -167,7 +168,7 @@ def _number(request, name: str, *, minimum=1, maximum=720) -> int | None:
     return value if minimum <= value <= maximum else None
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_start(request, tournament, number):
     return _clock_action(
@@ -175,7 +176,7 @@ def round_start(request, tournament, number):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_pause(request, tournament, number):
     return _clock_action(
@@ -183,7 +184,7 @@ def round_pause(request, tournament, number):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_resume(request, tournament, number):
     return _clock_action(
@@ -191,7 +192,7 @@ def round_resume(request, tournament, number):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_extend(request, tournament, number):
     minutes = _number(request, "minutes")
@@ -206,7 +207,7 @@ def round_extend(request, tournament, number):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def table_extend(request, tournament, number, table):
     rnd = _round(tournament, number)
@@ -227,7 +228,7 @@ def table_extend(request, tournament, number, table):
     return redirect("round_detail", tournament.pk, number)
 
 
-@tournament_view(OWNER)
+@tournament_view("clock")
 @require_POST
 def round_schedule(request, tournament, number):
     rnd = _round(tournament, number)
@@ -257,7 +258,7 @@ def _public_round(request, tournament_id: int, number: int) -> tuple[Tournament,
     hidden or the seating still a draft (to set up the projector)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     staff = tournament.role_of(request.user) is not None
-    if not tournament.public and not staff:
+    if (not tournament.public or tournament.archived_at is not None) and not staff:
         raise Http404
     rnd = _round(tournament, number)
     if not rnd.published and not staff:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import selectors
 from tournaments.models import Round
-from tournaments.permissions import OWNER, STAFF, tournament_view
+from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import ServiceError
 from tournaments.services import seating as seating_services
 
@@ -143,7 +143,7 @@ def round_list(request, tournament):
     )
 
 
-@tournament_view(OWNER)
+@tournament_view("seat")
 @require_POST
 def round_seat(request, tournament):
     form = SeatRoundForm(request.POST, tournament=tournament)
@@ -234,7 +234,7 @@ def _form_errors(request, form):
             messages.error(request, e)
 
 
-@tournament_view(OWNER)
+@tournament_view("seat")
 @require_POST
 def seating_swap(request, tournament, number):
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
@@ -260,7 +260,7 @@ def seating_swap(request, tournament, number):
     return redirect("round_seating", tournament.pk, rnd.number)
 
 
-@tournament_view(OWNER)
+@tournament_view("seat")
 @require_POST
 def seating_move(request, tournament, number):
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
@@ -282,7 +282,7 @@ def seating_move(request, tournament, number):
     return redirect("round_seating", tournament.pk, rnd.number)
 
 
-@tournament_view(OWNER)
+@tournament_view("seat")
 @require_POST
 def seating_publish(request, tournament, number):
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
