@@ -10,7 +10,7 @@ from django.db.models import Prefetch
 
 from scoring.models import Confirmation, Submission
 from scoring.standings import Row, compute_standings
-from tournaments.models import Bye, Seat, Tournament
+from tournaments.models import Bye, Seat, Table, Tournament
 
 
 def players_data(tournament: Tournament) -> list[dict]:
@@ -81,4 +81,24 @@ def result_versions(table) -> list[Submission]:
             Prefetch("confirmations", queryset=Confirmation.objects.select_related("by"))
         )
         .order_by("-version")
+    )
+
+
+def next_table_without_result(table) -> Table | None:
+    """The table to type in after ``table``: the next one of its round by
+    number (wrapping to the first) that has no result yet, neither counted nor
+    waiting for confirmation. None when every other table has one."""
+    entered = Submission.objects.filter(
+        table__round_id=table.round_id,
+        status__in=(Submission.CONFIRMED, Submission.PENDING),
+    ).values("table_id")
+    open_tables = (
+        Table.objects.filter(round_id=table.round_id)
+        .exclude(pk=table.pk)
+        .exclude(pk__in=entered)
+        .only("pk", "number", "round_id")
+    )
+    return (
+        open_tables.filter(number__gt=table.number).order_by("number").first()
+        or open_tables.filter(number__lt=table.number).order_by("number").first()
     )
