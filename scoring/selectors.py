@@ -5,12 +5,16 @@ number of queries."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.models import Confirmation, Submission
 from scoring.standings import Row, compute_standings
-from tournaments.models import Bye, Seat, Table, Tournament
+from tournaments.models import Bye, Round, Seat, Table, Tournament
 
 
 def players_data(tournament: Tournament) -> list[dict]:
@@ -101,4 +105,100 @@ def next_table_without_result(table) -> Table | None:
     return (
         open_tables.filter(number__gt=table.number).order_by("number").first()
         or open_tables.filter(number__lt=table.number).order_by("number").first()
+    )
+
+
+@dataclass
+class NextStep:
+    """Where an event stands and what the organizer does next: ``text`` for
+    people, ``url`` of the page to do it on (None: a button on the overview),
+    ``code`` for tests and templates."""
+
+    code: str
+    text: str
+    url: str | None = None
+    action: str = ""
+
+
+def event_overview(tournament: Tournament) -> dict:
+    """The overview page's facts: rounds seated and played, sheets missing in
+    the current round, and the next step. A few queries, whatever the size."""
+    rounds = list(tournament.round_set.order_by("number"))
+    current = rounds[-1] if rounds else None
+    missing = tables = 0
+    if current is not None:
+        tables = current.tables.count()
+        missing = current.tables.exclude(
+            submissions__status=Submission.CONFIRMED,
+        ).count()
+    players = tournament.players.aggregate(
+        active=Count("pk", filter=Q(dropped=False)),
+        checked_in=Count("pk", filter=Q(checked_in=True, dropped=False)),
+    )
+    return {
+        "rounds": rounds,
+        "current": current,
+        "tables": tables,
+        "missing": missing,
+        "complete": sum(1 for r in rounds if r.status == Round.COMPLETE),
+        "next": _next_step(tournament, current, missing, players),
+    }
+
+
+def _next_step(tournament, current, missing, players) -> NextStep:
+    tid = tournament.pk
+    if tournament.finished_at is not None:
+        return NextStep("finished", _("The tournament is finished: the standings are final."))
+    if current is None:
+        if not players["active"]:
+            return NextStep(
+                "add_players", _("Add or import the players."), reverse("player_list", args=[tid])
+            )
+        if not players["checked_in"]:
+            return NextStep(
+                "check_in", _("Check the players in."), reverse("player_list", args=[tid])
+            )
+        return NextStep(
+            "seat", _("Seat round %(n)s.") % {"n": 1}, reverse("round_list", args=[tid])
+        )
+    n = current.number
+    if not current.published:
+        return NextStep(
+            "publish",
+            _("Check and publish the seating of round %(n)s.") % {"n": n},
+            reverse("round_seating", args=[tid, n]),
+        )
+    if current.status == Round.SEATED:
+        return NextStep(
+            "start",
+            _("Print the sheets and start the clock of round %(n)s.") % {"n": n},
+            reverse("round_detail", args=[tid, n]),
+        )
+    if current.status in (Round.RUNNING, Round.PAUSED, Round.TIME_CALLED):
+        running = current.status != Round.TIME_CALLED
+        if running:
+            text = ngettext(
+                "Round %(n)s is being played: %(missing)s sheet missing.",
+                "Round %(n)s is being played: %(missing)s sheets missing.",
+                missing,
+            )
+        else:
+            text = ngettext(
+                "Time is up in round %(n)s: enter the last sheet.",
+                "Time is up in round %(n)s: %(missing)s sheets missing.",
+                missing,
+            )
+        return NextStep(
+            "results",
+            text % {"n": n, "missing": missing},
+            reverse("result_find", args=[tid, n]),
+        )
+    if n < tournament.rounds:
+        return NextStep(
+            "seat", _("Seat round %(n)s.") % {"n": n + 1}, reverse("round_list", args=[tid])
+        )
+    return NextStep(
+        "finish",
+        _("Every round is complete: finish the tournament and print the final standings."),
+        action="finish",
     )

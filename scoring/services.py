@@ -184,7 +184,9 @@ def staff_entry_step(
                 return EntryStep(ASK_BEFORE_TIME, result, why=why)
             early = True
     correction = Submission.objects.filter(table=table, status=Submission.CONFIRMED).exists()
-    reason_needed = correction and _after_time(table, table.round, db_now())
+    reason_needed = (correction and _after_time(table, table.round, db_now())) or (
+        table.round.tournament.finished
+    )
     if correction and not previewed:
         return EntryStep(PREVIEW, result, ended_before_time=early, reason_needed=reason_needed)
     return EntryStep(SAVE, result, ended_before_time=early, reason_needed=reason_needed)
@@ -220,6 +222,22 @@ def _check(tournament: Tournament, players: int, sheet: dict) -> TableResult:
         return engine.check_sheet(players, sheet, tournament.game_options or None)
     except SheetError as exc:
         raise ResultInvalid(exc.problems) from None
+
+
+def _check_not_finished(tournament: Tournament, by, reason: str) -> None:
+    """After "finish tournament" only the organizer changes results, with a
+    reason. Read under the caller's table lock."""
+    finished = (
+        Tournament.objects.filter(pk=tournament.pk).values_list("finished_at", flat=True).get()
+    )
+    if finished is None:
+        return
+    if by is None or by.pk != tournament.owner_id:
+        raise ServiceError(
+            _("The tournament is finished: only the organizer can change its results now.")
+        )
+    if not reason:
+        raise ReasonRequired(_("The tournament is finished: give a reason for this change."))
 
 
 def _latest(table_id: int) -> Submission | None:
@@ -364,6 +382,7 @@ def _submit(
         Table.objects.select_for_update().filter(pk=table.pk).values_list("pk").get()
     rnd = Round.objects.get(pk=table.round_id)
     table.refresh_from_db(fields=["deadline", "status"])
+    _check_not_finished(tournament, by, reason)
     positions = _positions(table)
     if by_seat is not None and by_seat not in positions:
         raise ServiceError(_("There is no seat %(seat)s at this table.") % {"seat": by_seat + 1})
@@ -443,6 +462,7 @@ def _confirm_one(submission, by, by_seat) -> Submission:
     Table.objects.select_for_update().filter(pk=submission.table_id).values_list("pk").get()
     sub = Submission.objects.select_related("table__round__tournament", "by").get(pk=submission.pk)
     tournament = sub.table.round.tournament
+    _check_not_finished(tournament, by, "" if by_seat is not None else "confirmed")
     if sub.status == Submission.CONFIRMED:
         raise ResultConflict(
             _("Version %(version)s is already confirmed.") % {"version": sub.version}, sub
