@@ -88,6 +88,31 @@ def result_versions(table) -> list[Submission]:
     )
 
 
+def prefill_version(table) -> tuple[Submission | None, int | None]:
+    """The version to prefill a table's result form with (the confirmed one,
+    else the latest) and the latest version number."""
+    latest = Submission.objects.filter(table=table).order_by("-version").first()
+    confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
+    return confirmed or latest, latest.version if latest else None
+
+
+def round_tables_with_results(rnd) -> list[Table]:
+    """A round's tables by number, each with ``has_result`` (a counted
+    result) and ``has_pending`` (one waiting for confirmation). Three queries."""
+    tables = list(rnd.tables.order_by("number"))
+    statuses = list(
+        Submission.objects.filter(
+            table__round=rnd, status__in=(Submission.CONFIRMED, Submission.PENDING)
+        ).values_list("table_id", "status")
+    )
+    confirmed = {tid for tid, status in statuses if status == Submission.CONFIRMED}
+    pending = {tid for tid, status in statuses if status == Submission.PENDING}
+    for t in tables:
+        t.has_result = t.pk in confirmed
+        t.has_pending = t.pk in pending
+    return tables
+
+
 def next_table_without_result(table) -> Table | None:
     """The table to type in after ``table``: the next one of its round by
     number (wrapping to the first) that has no result yet, neither counted nor

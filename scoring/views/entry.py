@@ -17,7 +17,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import links, services
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
-from scoring.selectors import next_table_without_result, result_versions
+from scoring.selectors import (
+    next_table_without_result,
+    prefill_version,
+    result_versions,
+    round_tables_with_results,
+)
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.selectors import seats_in_order
@@ -116,7 +121,7 @@ def result_entry(request, tournament, number, table):
     if schema is None:
         return page()
     if request.method == "GET":
-        latest = _latest_confirmed_or_latest(table)
+        latest = prefill_version(table)
         extra["sheet_form"] = SheetForm(
             initial=dict(latest[0].sheet) if latest[0] else None, schema=schema, names=names
         )
@@ -225,14 +230,6 @@ def _saved_message(request, table, sub) -> None:
     messages.success(request, msg % {"table": table.number, "version": sub.version})
 
 
-def _latest_confirmed_or_latest(table) -> tuple[Submission | None, int | None]:
-    """The version to prefill the form with (the confirmed one, else the
-    latest) and the latest version number."""
-    latest = Submission.objects.filter(table=table).order_by("-version").first()
-    confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
-    return confirmed or latest, latest.version if latest else None
-
-
 def _show_conflict(extra: dict, exc, seats) -> None:
     extra["conflict"] = str(exc)
     extra["other"] = exc.other
@@ -274,20 +271,7 @@ def result_find(request, tournament, number):
             "table",
             _("Round %(round)s has no table %(table)s.") % {"round": number, "table": wanted},
         )
-    tables = list(rnd.tables.order_by("number"))
-    confirmed = set(
-        Submission.objects.filter(table__round=rnd, status=Submission.CONFIRMED).values_list(
-            "table_id", flat=True
-        )
-    )
-    pending = set(
-        Submission.objects.filter(table__round=rnd, status=Submission.PENDING).values_list(
-            "table_id", flat=True
-        )
-    )
-    for t in tables:
-        t.has_result = t.pk in confirmed
-        t.has_pending = t.pk in pending
+    tables = round_tables_with_results(rnd)
     return render(
         request,
         "scoring/entry/find.html",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import io
+import re
 
 import pdfplumber
 import pytest
@@ -169,13 +170,15 @@ def test_after_finishing_only_the_organizer_changes_results_with_a_reason(
         reason="sheet misread",
     )  # fmt: skip
     assert sub.status == Submission.CONFIRMED
-    # the scorekeeper's page says why a save fails
+    # the scorekeeper's page says so, and a save through it changes nothing
     client.force_login(other_user)
-    response = client.post(
-        reverse("result_entry", args=[tournament.pk, 1, 1]),
-        post_data(sheet, version=sub.version, reason="x", checked="", action="check"),
-    )
+    url = reverse("result_entry", args=[tournament.pk, 1, 1])
+    assert "only the organizer can change its results now" in client.get(url).content.decode()
+    first = client.post(url, post_data(sheet, version=sub.version, reason="x"))
+    checked = re.search(r'name="checked" value="([^"]+)"', first.content.decode()).group(1)
+    response = client.post(url, post_data(sheet, version=sub.version, reason="x", checked=checked))
     assert response.status_code == 200
+    assert Submission.objects.filter(table=table).count() == 2
 
 
 def test_a_finished_tournament_can_be_opened_again(organizer, tournament, made):
