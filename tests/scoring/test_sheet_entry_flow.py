@@ -12,6 +12,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from games import get_engine
 from scoring import services
@@ -234,3 +236,41 @@ def test_problems_name_the_player_not_the_seat(client, organizer):
         client.post(entry_url(table), post_data(sheet), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     )
     assert f"{NAMES[2]} 1 " in content and "Platz 3" not in content and "Sitz 3" not in content
+
+
+@st.composite
+def quartett_sheets(draw):
+    """A valid Quartett sheet: some players out (in an order), the cards in
+    play shared by the others without ties."""
+    players = draw(st.integers(2, 6))
+    in_play = get_engine("quartett").in_play_count(players, None)
+    holders = draw(st.integers(1, players))
+    cuts = sorted(draw(st.sets(st.integers(1, in_play - 1), min_size=holders - 1,
+                               max_size=holders - 1)))  # fmt: skip
+    parts = [b - a for a, b in zip([0, *cuts], [*cuts, in_play], strict=True)]
+    assume(len(set(parts)) == len(parts))
+    seats = draw(st.permutations(range(players)))
+    sheet = {}
+    for k, seat in enumerate(seats):
+        if k < holders:
+            sheet[f"s{seat}_cards"] = parts[k]
+        else:
+            sheet[f"s{seat}_out"] = True
+            sheet[f"s{seat}_out_order"] = k - holders + 1
+    return players, holders, sheet
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
+@given(quartett_sheets())
+def test_a_quartett_sheet_is_a_finished_game_iff_one_player_holds_cards(case):
+    players, holders, sheet = case
+    result = get_engine("quartett").check_sheet(players, sheet, None)
+    reason = services.unfinished_reason(result, players)
+    if holders == 1:
+        assert reason is None
+    else:
+        assert reason == f"{holders} players still hold cards."
