@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -206,7 +206,8 @@ def test_unfinished_reason_reads_the_engines_details():
     quartett = get_engine("quartett")
     result = quartett.check_sheet(4, {"s0_cards": 20, "s1_cards": 12, "s2_out": True,
                                       "s2_out_order": 2, "s3_out": True, "s3_out_order": 1})  # fmt: skip
-    assert services.unfinished_reason(result, 4) == "2 players still hold cards."
+    with translation.override("en"):
+        assert services.unfinished_reason(result, 4) == "2 players still hold cards."
     done = quartett.check_sheet(
         3,
         {
@@ -269,7 +270,8 @@ def quartett_sheets(draw):
 def test_a_quartett_sheet_is_a_finished_game_iff_one_player_holds_cards(case):
     players, holders, sheet = case
     result = get_engine("quartett").check_sheet(players, sheet, None)
-    reason = services.unfinished_reason(result, players)
+    with translation.override("en"):
+        reason = services.unfinished_reason(result, players)
     if holders == 1:
         assert reason is None
     else:
