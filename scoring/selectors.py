@@ -187,13 +187,13 @@ def _next_step(tournament, current, missing, players) -> NextStep:
             "seat", _("Seat round %(n)s.") % {"n": 1}, reverse("round_list", args=[tid])
         )
     n = current.number
-    if not current.published:
+    if current.status == Round.SEATED and not current.published:
         return NextStep(
             "publish",
             _("Check and publish the seating of round %(n)s.") % {"n": n},
             reverse("round_seating", args=[tid, n]),
         )
-    if current.status == Round.SEATED:
+    if current.status == Round.SEATED:  # published
         return NextStep(
             "start",
             _("Print the sheets and start the clock of round %(n)s.") % {"n": n},

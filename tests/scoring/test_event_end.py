@@ -253,3 +253,13 @@ def test_no_final_standings_before_a_round_is_complete(client, organizer, tourna
     assert "No round is complete yet" in html.unescape(response.content.decode())
     with pytest.raises(prints.PrintError):
         prints.render("certificates", tournament)
+
+
+def test_overview_in_german_names_the_finished_state(client, organizer, tournament, made):
+    Round.objects.filter(tournament=tournament, number=3).delete()
+    event.tournament_finish(tournament=tournament)
+    client.force_login(organizer)
+    page = client.get(reverse("tournament_detail", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="de")
+    content = html.unescape(page.content.decode())
+    assert "Das Turnier ist beendet: Der Endstand steht fest." in content
+    assert "Beendet am " in content and "Urkunden (PDF)" in content
