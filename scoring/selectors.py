@@ -76,6 +76,27 @@ def standings(tournament: Tournament, *, up_to_round: int | None = None) -> list
     )
 
 
+def author(submission: Submission, names: dict[int, str] | None = None) -> str:
+    """Who entered a submission, for people: the user, or the player of the
+    seat that reported it (``names``: seat position -> player name, looked up
+    when not given)."""
+    if submission.by_id:
+        return submission.by.get_username()
+    if submission.by_seat is not None:
+        if names is None:
+            names = seat_names(submission.table_id)
+        name = names.get(submission.by_seat)
+        if name:
+            return name
+        return _("seat %(seat)s") % {"seat": submission.by_seat + 1}
+    return submission.get_source_display()
+
+
+def seat_names(table_id: int) -> dict[int, str]:
+    """Seat position -> player name at a table."""
+    return dict(Seat.objects.filter(table_id=table_id).values_list("position", "player__name"))
+
+
 def result_versions(table) -> list[Submission]:
     """Every version of a table's result, newest first, with who confirmed it."""
     return list(
@@ -227,3 +248,33 @@ def _next_step(tournament, current, missing, players) -> NextStep:
         _("Every round is complete: finish the tournament and print the final standings."),
         action="finish",
     )
+
+
+def _rows(submission: Submission, seats: list[Seat]) -> list[dict]:
+    """A submission's result per seat, for the result tables."""
+    confirmed = {c.by_seat for c in submission.confirmations.all() if c.by_seat is not None}
+    return [
+        {
+            "seat": seat.position + 1,
+            "name": seat.player.name,
+            "rank": submission.ranks[i] if i < len(submission.ranks) else None,
+            "figure": submission.figures[i] if i < len(submission.figures) else None,
+            "confirmed": seat.position in confirmed,
+        }
+        for i, seat in enumerate(seats)
+    ]
+
+
+def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[Submission]:
+    """Each version with ``author``, ``rows`` (per seat: name, rank, figure,
+    confirmed) and ``confirmed_by``, players named, not seat numbers.
+    ``seats`` are the table's seats in order, with their players."""
+    names = {s.position: s.player.name for s in seats}
+    for sub in submissions:
+        sub.author = author(sub, names)
+        sub.rows = _rows(sub, seats)
+        sub.confirmed_by = [
+            c.by.get_username() if c.by_id else names.get(c.by_seat, "?")
+            for c in sub.confirmations.all()
+        ]
+    return submissions

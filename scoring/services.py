@@ -76,25 +76,8 @@ class Preview:
     changes: list[PlaceChange] = field(default_factory=list)
 
 
-def author(submission: Submission, names: dict[int, str] | None = None) -> str:
-    """Who entered a submission, for people: the user, or the player of the
-    seat that reported it (``names``: seat position -> player name, looked up
-    when not given)."""
-    if submission.by_id:
-        return submission.by.get_username()
-    if submission.by_seat is not None:
-        if names is None:
-            names = seat_names(submission.table_id)
-        name = names.get(submission.by_seat)
-        if name:
-            return name
-        return _("seat %(seat)s") % {"seat": submission.by_seat + 1}
-    return submission.get_source_display()
-
-
-def seat_names(table_id: int) -> dict[int, str]:
-    """Seat position -> player name at a table."""
-    return dict(Seat.objects.filter(table_id=table_id).values_list("position", "player__name"))
+#: who entered a version, for people (kept here for callers of the services)
+author = selectors.author
 
 
 # -- decisions of the staff result form ----------------------------------------

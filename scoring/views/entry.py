@@ -18,6 +18,7 @@ from scoring import links, services
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
 from scoring.selectors import (
+    describe_versions,
     next_table_without_result,
     prefill_version,
     result_versions,
@@ -39,25 +40,6 @@ def _table_of(tournament, number: int, table: int) -> Table:
     )
 
 
-def _rows(submission: Submission | None, seats: list[Seat]) -> list[dict]:
-    """A submission's result per seat, for the result tables."""
-    if submission is None:
-        return []
-    confirmed = {c.by_seat for c in submission.confirmations.all() if c.by_seat is not None}
-    rows = []
-    for i, seat in enumerate(seats):
-        rows.append(
-            {
-                "seat": seat.position + 1,
-                "name": seat.player.name,
-                "rank": submission.ranks[i] if i < len(submission.ranks) else None,
-                "figure": submission.figures[i] if i < len(submission.figures) else None,
-                "confirmed": seat.position in confirmed,
-            }
-        )
-    return rows
-
-
 def _schema(tournament, players: int) -> tuple[list[dict] | None, str]:
     """The sheet's fields, or None and why there is no form."""
     engine = tournament.engine
@@ -76,14 +58,7 @@ def _client_address(request) -> str | None:
 def _entry_context(tournament, table, seats, history, role) -> dict:
     current = next((s for s in history if s.status == Submission.CONFIRMED), None)
     pending = next((s for s in history if s.status == Submission.PENDING), None)
-    names = {s.position: s.player.name for s in seats}
-    for sub in history:
-        sub.author = services.author(sub, names)
-        sub.rows = _rows(sub, seats)
-        sub.confirmed_by = [
-            c.by.get_username() if c.by_id else names.get(c.by_seat, "?")
-            for c in sub.confirmations.all()
-        ]
+    describe_versions(history, seats)
     return {
         "tournament": tournament,
         "role": role,
@@ -234,8 +209,7 @@ def _show_conflict(extra: dict, exc, seats) -> None:
     extra["conflict"] = str(exc)
     extra["other"] = exc.other
     if exc.other is not None:
-        exc.other.author = services.author(exc.other, {s.position: s.player.name for s in seats})
-        exc.other.rows = _rows(exc.other, seats)
+        describe_versions([exc.other], seats)
 
 
 @tournament_view(STAFF)
