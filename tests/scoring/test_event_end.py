@@ -70,6 +70,10 @@ def test_date_and_venue_are_set_on_the_tournament_form(client, organizer, tourna
     page = client.get(reverse("tournament_detail", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="de")
     content = html.unescape(page.content.decode())
     assert "21. November 2026" in content and "Vereinsheim Köln-Deutz" in content
+    for name in ("tournament_public", "tournament_list"):
+        args = [tournament.pk] if name == "tournament_public" else []
+        shown = html.unescape(client.get(reverse(name, args=args)).content.decode())
+        assert "Vereinsheim Köln-Deutz" in shown, name
     bad = client.post(
         reverse("tournament_edit", args=[tournament.pk]), {**data, "event_date": "21st"}
     )
