@@ -61,6 +61,7 @@ def test_date_and_venue_are_set_on_the_tournament_form(client, organizer, tourna
         "round_minutes": 45,
         "points_scheme": "placement",
         "grace_seconds": 60,
+        "public": "on",
     }
     response = client.post(reverse("tournament_edit", args=[tournament.pk]), data)
     assert response.status_code == 302
