@@ -48,8 +48,11 @@ class SheetForm(forms.Form):
         self.flagged: set[str] = set()
         for spec in schema:
             f = self._field(spec)
-            #: the label inside a card that already names the seat or group
+            #: the label inside a card that already names the seat or the group
             f.short_label = _text(spec["label"], spec.get("params"))
+            seat = spec.get("seat")
+            if spec.get("group") and seat is not None and seat < len(names):
+                f.short_label = f"{names[seat]} · {f.short_label}"
             f.widget.attrs.setdefault("aria-label", f.label)
             if f.help_text:
                 f.widget.attrs.setdefault("title", f.help_text)

@@ -108,7 +108,7 @@ def unfinished_reason(result: TableResult, players: int) -> str | None:
     Games where players go out (``out_order``: per seat its order of going
     out or None, or the seats in the order they went out) end when at most one
     player still holds cards; games of hands (``hands`` with ``finished``)
-    end with their last hand played out.
+    end when each player has led a hand and the last one was played out.
     """
     details = result.details or {}
     out_order = details.get("out_order")
@@ -122,8 +122,14 @@ def unfinished_reason(result: TableResult, players: int) -> str | None:
             ) % {"n": holding}
         return None
     hands = details.get("hands")
-    if isinstance(hands, list) and hands and not all(h.get("finished") for h in hands):
-        return _("A hand was not played to its end.")
+    if isinstance(hands, list) and hands:
+        if not all(h.get("finished") for h in hands):
+            return _("A hand was not played to its end.")
+        if len(hands) < players:  # every player chooses once: one hand each
+            return _("Only %(played)s of %(n)s hands were played.") % {
+                "played": len(hands),
+                "n": players,
+            }
     return None
 
 

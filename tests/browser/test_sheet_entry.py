@@ -117,3 +117,16 @@ def test_a_correction_is_saved_with_one_press_after_its_preview(
     current = Submission.objects.get(table=table, status=Submission.CONFIRMED)
     assert current.version == 2 and current.ranks == [3, 2, 1]
     assert current.reason == "cards of seats 1 and 3 swapped"
+
+
+def test_every_games_result_form_fits_a_phone(page, live_server, organizer):
+    from tests.scoring.test_result_entry import GAMES
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server.url)
+    for game, spec in GAMES.items():
+        table = make_table(organizer, game, options=spec["options"])
+        page.goto(live_server.url + entry_path(table))
+        page.locator("#sheet-form").wait_for()
+        page.screenshot(path=f"/tmp/dayb-form-{game}.png", full_page=True)
+        assert no_sideways_scroll(page), game

@@ -219,6 +219,13 @@ def test_unfinished_reason_reads_the_engines_details():
         },  # fmt: skip
     )
     assert services.unfinished_reason(done, 3) is None
+    from tests.scoring.test_result_entry import GAMES, TT_OPTIONS
+
+    two_hands = get_engine("terra_trumpf").check_sheet(
+        3, GAMES["terra_trumpf"]["valid"], TT_OPTIONS
+    )
+    with translation.override("en"):
+        assert services.unfinished_reason(two_hands, 3) == "Only 2 of 3 hands were played."
     trumpet = get_engine("trumpet").check_sheet(3, {"s0_field": 3, "s1_field": 2, "s2_field": 1})
     assert services.unfinished_reason(trumpet, 3) is None  # the engine can't tell
 
@@ -276,3 +283,15 @@ def test_a_quartett_sheet_is_a_finished_game_iff_one_player_holds_cards(case):
         assert reason is None
     else:
         assert reason == f"{holders} players still hold cards."
+
+
+def test_hand_cards_name_the_player_of_each_field(client, organizer):
+    from tests.scoring.test_result_entry import TT_OPTIONS
+
+    table = make_table(organizer, "terra_trumpf", options=TT_OPTIONS)
+    client.force_login(organizer)
+    content = html.unescape(client.get(entry_url(table)).content.decode())
+    card = content[content.index("<legend>hand 1</legend>") :]
+    card = card[: card.index("</fieldset>")]
+    for i in range(3):
+        assert f"{NAMES[i]} 1 · " in card
