@@ -1,17 +1,22 @@
 """QR codes on printed sheets: the ``qrcode`` package encodes, we only draw.
 
-The encoding (byte mode, error correction level M, version chosen to fit) is
-``qrcode``'s public API. The mask pattern is fixed: any of the eight masks is a
-valid QR code that every reader decodes, and trying all eight to pick the one
-with the lowest penalty score costs about five times the encoding itself, once
-per table of a round.
+The encoding is ``qrcode``'s public API: byte mode (one segment, so the
+version depends only on the length and is computed once per length),
+error correction level M, the smallest version that fits. The mask pattern is
+fixed: each of the eight masks gives a valid QR code that every reader
+decodes, and scoring all eight to pick the lowest penalty costs several times
+the encoding itself, once per table of a round.
 
-Drawing is one filled path with a rectangle per horizontal run of dark modules
-(a few hundred rectangles instead of one per module), through ReportLab's
-public path API.
+Drawing is one filled path with a rectangle per horizontal run of dark
+modules (a few hundred rectangles instead of one per module). The path is
+written in module units under one coordinate transform, through the
+canvas's public ``addLiteral``: whole numbers only, so a 250-table round
+does not spend its time formatting floats.
 """
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 import qrcode
 from qrcode.constants import ERROR_CORRECT_H, ERROR_CORRECT_L, ERROR_CORRECT_M, ERROR_CORRECT_Q
@@ -20,12 +25,24 @@ LEVELS = {"L": ERROR_CORRECT_L, "M": ERROR_CORRECT_M, "Q": ERROR_CORRECT_Q, "H":
 MASK = 0
 
 
+def _code(data: bytes, level: int, version: int | None) -> qrcode.QRCode:
+    code = qrcode.QRCode(version=version, error_correction=level, border=0, mask_pattern=MASK)
+    code.add_data(data, optimize=0)
+    code.make(fit=version is None)
+    return code
+
+
+@lru_cache(maxsize=256)
+def _version(length: int, level: int) -> int:
+    """The smallest version holding ``length`` bytes at ``level``."""
+    return _code(b"\0" * length, level, None).version
+
+
 def qr_matrix(text: str | bytes, level: str = "M") -> list[list[bool]]:
     """The QR code of ``text`` as rows of booleans (True = dark), no quiet zone."""
-    code = qrcode.QRCode(error_correction=LEVELS[level], border=0, mask_pattern=MASK)
-    code.add_data(text.encode("utf-8") if isinstance(text, str) else bytes(text))
-    code.make(fit=True)
-    return code.get_matrix()
+    data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    lvl = LEVELS[level]
+    return _code(data, lvl, _version(len(data), lvl)).get_matrix()
 
 
 def dark_runs(row: list[bool]) -> list[tuple[int, int]]:
@@ -43,17 +60,18 @@ def dark_runs(row: list[bool]) -> list[tuple[int, int]]:
     return runs
 
 
+def _num(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
+
+
 def draw_qr(canvas, text: str, x: float, y: float, size: float, level: str = "M") -> None:
     """Draw the QR code of ``text`` with its lower left corner at (x, y), ``size``
     points wide (the quiet zone is the caller's white margin of 4 modules)."""
     matrix = qr_matrix(text, level)
     unit = size / len(matrix)
-    path = canvas.beginPath()
+    # module (column c, row r) -> (x + c * unit, y + size - r * unit): rows downwards
+    ops = [f"q 0 g {_num(unit)} 0 0 {_num(-unit)} {_num(x)} {_num(y + size)} cm"]
     for r, row in enumerate(matrix):
-        bottom = y + size - (r + 1) * unit
-        for start, length in dark_runs(row):
-            path.rect(x + start * unit, bottom, length * unit, unit)
-    canvas.saveState()
-    canvas.setFillColorRGB(0, 0, 0)
-    canvas.drawPath(path, stroke=0, fill=1)
-    canvas.restoreState()
+        ops.extend(f"{start} {r} {length} 1 re" for start, length in dark_runs(row))
+    ops.append("f Q")
+    canvas.addLiteral("\n".join(ops))
