@@ -149,7 +149,8 @@ def result_entry(request, tournament, number, table):
                     handed_in_late=meta.cleaned_data["handed_in_late"],
                 )
                 _saved_message(request, table, sub)
-                if action == "next":
+                # the question before time keeps the press that led to it
+                if action == "next" or (action == "early" and request.POST.get("then") == "next"):
                     nxt = next_table_without_result(table)
                     if nxt is not None:
                         return redirect("result_entry", tournament.pk, number, nxt.number)

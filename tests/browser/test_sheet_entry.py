@@ -5,7 +5,10 @@ is saved by one press after its preview."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games import get_engine
 from scoring import services
@@ -130,3 +133,23 @@ def test_every_games_result_form_fits_a_phone(page, live_server, organizer):
         page.locator("#sheet-form").wait_for()
         page.screenshot(path=f"/tmp/dayb-form-{game}.png", full_page=True)
         assert no_sideways_scroll(page), game
+
+
+def test_an_unfinished_game_while_the_round_runs_asks_first(page, live_server, organizer, tables):
+    table = tables[0]
+    Round.objects.filter(pk=table.round_id).update(
+        status=Round.RUNNING, deadline=timezone.now() + timedelta(minutes=30)
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server.url)
+    page.goto(live_server.url + entry_path(table))
+    for seat, cards in enumerate([12, 10, 8]):
+        page.fill(f'input[name="sheet-s{seat}_cards"]', str(cards))
+    page.keyboard.press("Enter")
+    page.get_by_text("Did this game really end before time?").wait_for()
+    page.get_by_text("3 players still hold cards.").wait_for()
+    assert not Submission.objects.exists()
+    # the answer has the focus: Enter confirms and saves
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"**{entry_path(tables[1])}")
+    assert Submission.objects.get(table=table).status == Submission.CONFIRMED
