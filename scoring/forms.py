@@ -40,10 +40,15 @@ class SheetForm(forms.Form):
 
     prefix = "sheet"
 
-    def __init__(self, *args, schema: list[dict], names: list[str], **kwargs):
+    def __init__(
+        self, *args, schema: list[dict], names: list[str], autofocus: bool = False, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.schema = schema
         self.names = names
+        #: keyboard focus on the first field (or problem): the scorekeeper's
+        #: form; a player's phone should not pop up its keyboard on arrival
+        self.autofocus = autofocus
         #: fields concerned by a problem whose message is shown at another field
         self.flagged: set[str] = set()
         for spec in schema:
@@ -163,7 +168,8 @@ class SheetForm(forms.Form):
         group_cells: dict[tuple[str, str, int | None], forms.BoundField] = {}
         boxes_before, boxes_after = [], []
         grid_seen = False
-        self._autofocus()
+        if self.autofocus:
+            self._autofocus()
         for spec in self.schema:
             bound = self[spec["name"]]
             bound.flagged = spec["name"] in self.flagged

@@ -98,7 +98,10 @@ def result_entry(request, tournament, number, table):
     if request.method == "GET":
         latest = prefill_version(table)
         extra["sheet_form"] = SheetForm(
-            initial=dict(latest[0].sheet) if latest[0] else None, schema=schema, names=names
+            initial=dict(latest[0].sheet) if latest[0] else None,
+            schema=schema,
+            names=names,
+            autofocus=True,
         )
         extra["meta"] = EntryMetaForm(
             initial={
@@ -108,7 +111,7 @@ def result_entry(request, tournament, number, table):
         )
         return page()
 
-    sheet_form = SheetForm(request.POST, schema=schema, names=names)
+    sheet_form = SheetForm(request.POST, schema=schema, names=names, autofocus=True)
     data = request.POST.copy()
     action = request.POST.get("action", "save")
     if action == "early":  # "yes, this table ended before time"

@@ -295,3 +295,11 @@ def test_hand_cards_name_the_player_of_each_field(client, organizer):
     card = card[: card.index("</fieldset>")]
     for i in range(3):
         assert f"{NAMES[i]} 1 · " in card
+
+
+def test_a_players_seat_page_does_not_grab_the_keyboard(client, organizer):
+    from scoring.links import seat_token
+
+    table = make_table(organizer, "quartett", self_report=True)
+    page = client.get(reverse("seat_link", args=[seat_token(table.pk, 0)])).content.decode()
+    assert 'name="sheet-s0_cards"' in page and "autofocus" not in page
