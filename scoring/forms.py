@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 
 from django import forms
 from django.core import signing
@@ -19,6 +20,11 @@ from django.utils.translation import gettext_lazy as _
 from games.sheets import display
 
 _PREVIEW = signing.Signer(salt="turnierleiter.result-preview")
+_EARLY = signing.Signer(salt="turnierleiter.result-ended-before-time")
+
+#: "seat {seat}" in an engine's message (any language): the word before the
+#: placeholder goes, the player's name takes the place of the number
+_SEAT_WORD = re.compile(r"\w+ \{seat\}")
 
 #: the words of schema group names ("hand 2"); ``display`` translates the word
 GROUP_WORDS = (gettext_noop("hand"),)
@@ -34,14 +40,24 @@ class SheetForm(forms.Form):
 
     prefix = "sheet"
 
-    def __init__(self, *args, schema: list[dict], names: list[str], **kwargs):
+    def __init__(
+        self, *args, schema: list[dict], names: list[str], autofocus: bool = False, **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.schema = schema
         self.names = names
+        #: keyboard focus on the first field (or problem): the scorekeeper's
+        #: form; a player's phone should not pop up its keyboard on arrival
+        self.autofocus = autofocus
         #: fields concerned by a problem whose message is shown at another field
         self.flagged: set[str] = set()
         for spec in schema:
             f = self._field(spec)
+            #: the label inside a card that already names the seat or the group
+            f.short_label = _text(spec["label"], spec.get("params"))
+            seat = spec.get("seat")
+            if spec.get("group") and seat is not None and seat < len(names):
+                f.short_label = f"{names[seat]} · {f.short_label}"
             f.widget.attrs.setdefault("aria-label", f.label)
             if f.help_text:
                 f.widget.attrs.setdefault("title", f.help_text)
@@ -101,11 +117,22 @@ class SheetForm(forms.Form):
             out[spec["name"]] = value
         return out
 
+    def problem_message(self, problem) -> str:
+        """An engine's problem in the user's language, naming the player
+        ("Anna Şahin is marked out ...") where the engine says "seat 4"."""
+        seat = (problem.params or {}).get("seat")
+        if isinstance(seat, int) and 1 <= seat <= len(self.names):
+            translated = gettext(problem.template)
+            named = _SEAT_WORD.sub("{seat}", translated, count=1)
+            if named != translated:
+                return named.format(**{**problem.params, "seat": self.names[seat - 1]})
+        return display(problem.template, problem.params, gettext)
+
     def add_problems(self, problems) -> None:
         """Show the engine's problems in the user's language: each next to the
         first of its fields (the others are marked), the rest on top."""
         for problem in problems:
-            message = display(problem.template, problem.params, gettext)
+            message = self.problem_message(problem)
             fields = [name for name in problem.fields if name in self.fields]
             if not fields:
                 self.add_error(None, message)
@@ -114,6 +141,18 @@ class SheetForm(forms.Form):
             self.flagged.update(fields[1:])
 
     # -- layout: the printed sheet's grids ---------------------------------------
+
+    def _autofocus(self) -> None:
+        """Keyboard focus where typing goes on: the first field of a fresh
+        form, the first field with a problem; none on a form that passed (its
+        page asks a question or shows a preview, and focuses that)."""
+        names = list(self.fields)
+        if self.is_bound:
+            wanted = next((n for n in names if n in self.errors or n in self.flagged), None)
+        else:
+            wanted = names[0] if names else None
+        if wanted is not None:
+            self.fields[wanted].widget.attrs["autofocus"] = True
 
     def layout(self) -> dict:
         """The fields arranged as on the printed sheet: a grid of seats (rows)
@@ -129,6 +168,8 @@ class SheetForm(forms.Form):
         group_cells: dict[tuple[str, str, int | None], forms.BoundField] = {}
         boxes_before, boxes_after = [], []
         grid_seen = False
+        if self.autofocus:
+            self._autofocus()
         for spec in self.schema:
             bound = self[spec["name"]]
             bound.flagged = spec["name"] in self.flagged
@@ -204,6 +245,8 @@ class EntryMetaForm(forms.Form):
         help_text=_("Players filled it in or brought it well after time was called."),
     )
     checked = forms.CharField(required=False, widget=forms.HiddenInput)
+    #: the answer "yes, this table ended before time" for one sheet
+    early = forms.CharField(required=False, widget=forms.HiddenInput)
     via = forms.ChoiceField(
         choices=[("form", "form"), ("qr", "qr")], required=False, widget=forms.HiddenInput
     )
@@ -211,6 +254,17 @@ class EntryMetaForm(forms.Form):
     @staticmethod
     def token_for(sheet: dict) -> str:
         return _PREVIEW.sign(sheet_digest(sheet))
+
+    @staticmethod
+    def early_token_for(sheet: dict) -> str:
+        return _EARLY.sign(sheet_digest(sheet))
+
+    def ended_before_time(self, sheet: dict) -> bool:
+        """Was it confirmed that exactly this sheet ended before time?"""
+        try:
+            return _EARLY.unsign(self.cleaned_data.get("early") or "") == sheet_digest(sheet)
+        except signing.BadSignature:
+            return False
 
     def previewed(self, sheet: dict) -> bool:
         """Was exactly this sheet's preview shown before?"""

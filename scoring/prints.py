@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import reports
@@ -27,6 +28,7 @@ from scoring.printing import (
     render_standings,
     render_table_cards,
 )
+from scoring.printing.certificates import render_certificates
 from tournaments.models import Round, Tournament
 
 #: kind → label; every kind but standings needs a round
@@ -37,7 +39,12 @@ KINDS = {
     "tables": gettext_lazy("Table cards"),
     "results": gettext_lazy("Round results"),
     "standings": gettext_lazy("Standings"),
+    "final": gettext_lazy("Final standings"),
+    "certificates": gettext_lazy("Certificates"),
 }
+#: places that get a certificate unless the organizer asks for more
+CERTIFICATES = 3
+MAX_CERTIFICATES = 50
 ROUND_KINDS = ("sheets", "seating", "names", "tables", "results")
 
 
@@ -83,8 +90,10 @@ def render(
     url_for_table: Callable[[int], str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     url_for_seat: Callable[[str], str] | None = None,
+    places: int | None = None,
 ) -> bytes:
-    """The PDF of ``kind``. ``url_for_table(table id)`` gives the QR code's
+    """The PDF of ``kind``. ``final`` and ``certificates`` are after the last
+    complete round; ``places``: how many top places get a certificate. ``url_for_table(table id)`` gives the QR code's
     link (default: :func:`scoring.links.table_sheet_url` with ``SITE_URL``);
     ``progress(done, total)`` is called while score sheets are drawn;
     ``url_for_seat(seat key)`` gives the table cards' seat QR codes.
@@ -93,6 +102,16 @@ def render(
     info = {"name": tournament.name}
     if kind == "standings":
         return _standings(tournament, info, round_no)
+    if kind in ("final", "certificates"):
+        info.update(event_info(tournament))
+        last = reports.last_complete_round(tournament)
+        if last is None:
+            raise PrintError(gettext("No round is complete yet: there are no standings to print."))
+        if kind == "final":
+            return _standings(tournament, info, last, final=True)
+        return render_certificates(
+            info, _winners(tournament, last, places or CERTIFICATES), gettext=gettext
+        )
     if kind == "results":
         res = reports.round_results(tournament, round_no)
         return render_round_results(
@@ -179,7 +198,34 @@ def _seat_urls_like(url_for_table) -> Callable[[str], str]:
     return url
 
 
-def _standings(tournament: Tournament, info: dict, round_no: int | None) -> bytes:
+def event_info(tournament: Tournament) -> dict:
+    """The event's name, game, date (in the user's language) and venue."""
+    return {
+        "name": tournament.name,
+        "game": tournament.engine.name,
+        "date": date_format(tournament.event_date, "DATE_FORMAT") if tournament.event_date else "",
+        "venue": tournament.venue,
+    }
+
+
+def _winners(tournament: Tournament, round_no: int, places: int) -> list[dict]:
+    """The players on the top ``places`` places (all who share the last one)."""
+    rows = reports.standings_rows(tournament, up_to_round=round_no)
+    return [
+        {
+            "place": r["place"],
+            "name": r["name"],
+            "club": r["club"],
+            "points": number_format(r["points"]),  # "4,5" in German
+        }
+        for r in rows
+        if r["place"] <= places and not r["dropped"]
+    ]
+
+
+def _standings(
+    tournament: Tournament, info: dict, round_no: int | None, *, final: bool = False
+) -> bytes:
     rows = reports.standings_rows(tournament, up_to_round=round_no)
     order = tournament.tiebreaks or ["points", "figures", "opponents", "wins"]
     # head-to-head and rating only split rare ties: left off the paper
@@ -190,6 +236,8 @@ def _standings(tournament: Tournament, info: dict, round_no: int | None) -> byte
         "wins": gettext("Wins"),
     }
     columns = [("place", gettext("Place")), ("name", gettext("Player"))]
+    if final or any(row["club"] for row in rows):
+        columns.append(("club", gettext("Club")))
     columns += [(key, labels[key]) for key in order if key in labels]
     columns.append(("games", gettext("Games")))
     for row in rows:
@@ -197,4 +245,6 @@ def _standings(tournament: Tournament, info: dict, round_no: int | None) -> byte
             row["name"] = f"{row['name']} ({gettext('dropped')})"
         if row["shared"]:
             row["place"] = f"{row['place']}="
-    return render_standings(info, rows, columns=columns, round_no=round_no, gettext=gettext)
+    return render_standings(
+        info, rows, columns=columns, round_no=round_no, gettext=gettext, final=final
+    )

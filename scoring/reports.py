@@ -18,12 +18,32 @@ from scoring.standings import prepare, rows_of
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
 
 
-def _prepared(tournament: Tournament, up_to_round: int | None = None):
-    return prepare(
-        players_data(tournament),
-        results_data(tournament, up_to_round=up_to_round),
-        scheme=tournament.points_scheme,
+def _with_a_game(players: list[dict], results: list[dict]) -> tuple[list[dict], list[dict]]:
+    """(players with a counted game or a bye, players without one yet)."""
+    played = set()
+    for entry in results:
+        played.update(entry.get("seats", ()))
+        played.update(entry.get("byes", ()))
+    return (
+        [p for p in players if p["id"] in played],
+        [p for p in players if p["id"] not in played],
     )
+
+
+def _prepared(tournament: Tournament, up_to_round: int | None = None):
+    """The standings data of the players who have played: a player without a
+    counted game (or bye) yet is not ranked as if he had lost."""
+    results = results_data(tournament, up_to_round=up_to_round)
+    players, _none = _with_a_game(players_data(tournament), results)
+    return prepare(players, results, scheme=tournament.points_scheme)
+
+
+def players_without_game(tournament: Tournament, *, up_to_round: int | None = None) -> list[str]:
+    """Names of the registered, not dropped players with no counted game or
+    bye yet (not in the standings)."""
+    results = results_data(tournament, up_to_round=up_to_round)
+    _played, none = _with_a_game(players_data(tournament), results)
+    return [p["name"] for p in none if not p["dropped"]]
 
 
 def figure_label(tournament: Tournament) -> str:
@@ -43,6 +63,16 @@ def standings_rows(tournament: Tournament, *, up_to_round: int | None = None) ->
         d["club"] = clubs.get(row.player_id, "")
         out.append(d)
     return out
+
+
+def last_complete_round(tournament: Tournament) -> int | None:
+    """The number of the last round whose every table has its result."""
+    return (
+        tournament.round_set.filter(status=Round.COMPLETE)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
 
 
 def round_numbers(tournament: Tournament) -> list[int]:

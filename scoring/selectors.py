@@ -5,12 +5,16 @@ number of queries."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.models import Confirmation, Submission
 from scoring.standings import Row, compute_standings
-from tournaments.models import Bye, Seat, Tournament
+from tournaments.models import Bye, Round, Seat, Table, Tournament
 
 
 def players_data(tournament: Tournament) -> list[dict]:
@@ -72,6 +76,27 @@ def standings(tournament: Tournament, *, up_to_round: int | None = None) -> list
     )
 
 
+def author(submission: Submission, names: dict[int, str] | None = None) -> str:
+    """Who entered a submission, for people: the user, or the player of the
+    seat that reported it (``names``: seat position -> player name, looked up
+    when not given)."""
+    if submission.by_id:
+        return submission.by.get_username()
+    if submission.by_seat is not None:
+        if names is None:
+            names = seat_names(submission.table_id)
+        name = names.get(submission.by_seat)
+        if name:
+            return name
+        return _("seat %(seat)s") % {"seat": submission.by_seat + 1}
+    return submission.get_source_display()
+
+
+def seat_names(table_id: int) -> dict[int, str]:
+    """Seat position -> player name at a table."""
+    return dict(Seat.objects.filter(table_id=table_id).values_list("position", "player__name"))
+
+
 def result_versions(table) -> list[Submission]:
     """Every version of a table's result, newest first, with who confirmed it."""
     return list(
@@ -82,3 +107,174 @@ def result_versions(table) -> list[Submission]:
         )
         .order_by("-version")
     )
+
+
+def prefill_version(table) -> tuple[Submission | None, int | None]:
+    """The version to prefill a table's result form with (the confirmed one,
+    else the latest) and the latest version number."""
+    latest = Submission.objects.filter(table=table).order_by("-version").first()
+    confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
+    return confirmed or latest, latest.version if latest else None
+
+
+def round_tables_with_results(rnd) -> list[Table]:
+    """A round's tables by number, each with ``has_result`` (a counted
+    result) and ``has_pending`` (one waiting for confirmation). Three queries."""
+    tables = list(rnd.tables.order_by("number"))
+    statuses = list(
+        Submission.objects.filter(
+            table__round=rnd, status__in=(Submission.CONFIRMED, Submission.PENDING)
+        ).values_list("table_id", "status")
+    )
+    confirmed = {tid for tid, status in statuses if status == Submission.CONFIRMED}
+    pending = {tid for tid, status in statuses if status == Submission.PENDING}
+    for t in tables:
+        t.has_result = t.pk in confirmed
+        t.has_pending = t.pk in pending
+    return tables
+
+
+def next_table_without_result(table) -> Table | None:
+    """The table to type in after ``table``: the next one of its round by
+    number (wrapping to the first) that has no result yet, neither counted nor
+    waiting for confirmation. None when every other table has one."""
+    entered = Submission.objects.filter(
+        table__round_id=table.round_id,
+        status__in=(Submission.CONFIRMED, Submission.PENDING),
+    ).values("table_id")
+    open_tables = (
+        Table.objects.filter(round_id=table.round_id)
+        .exclude(pk=table.pk)
+        .exclude(pk__in=entered)
+        .only("pk", "number", "round_id")
+    )
+    return (
+        open_tables.filter(number__gt=table.number).order_by("number").first()
+        or open_tables.filter(number__lt=table.number).order_by("number").first()
+    )
+
+
+@dataclass
+class NextStep:
+    """Where an event stands and what the organizer does next: ``text`` for
+    people, ``url`` of the page to do it on (None: a button on the overview),
+    ``code`` for tests and templates."""
+
+    code: str
+    text: str
+    url: str | None = None
+    action: str = ""
+
+
+def event_overview(tournament: Tournament) -> dict:
+    """The overview page's facts: rounds seated and played, sheets missing in
+    the current round, and the next step. A few queries, whatever the size."""
+    rounds = list(tournament.round_set.order_by("number"))
+    current = rounds[-1] if rounds else None
+    missing = tables = 0
+    if current is not None:
+        tables = current.tables.count()
+        missing = current.tables.exclude(
+            submissions__status=Submission.CONFIRMED,
+        ).count()
+    players = tournament.players.aggregate(
+        active=Count("pk", filter=Q(dropped=False)),
+        checked_in=Count("pk", filter=Q(checked_in=True, dropped=False)),
+    )
+    return {
+        "rounds": rounds,
+        "current": current,
+        "tables": tables,
+        "missing": missing,
+        "complete": sum(1 for r in rounds if r.status == Round.COMPLETE),
+        "next": _next_step(tournament, current, missing, players),
+    }
+
+
+def _next_step(tournament, current, missing, players) -> NextStep:
+    tid = tournament.pk
+    if tournament.finished_at is not None:
+        return NextStep("finished", _("The tournament is finished: the standings are final."))
+    if current is None:
+        if not players["active"]:
+            return NextStep(
+                "add_players", _("Add or import the players."), reverse("player_list", args=[tid])
+            )
+        if not players["checked_in"]:
+            return NextStep(
+                "check_in", _("Check the players in."), reverse("player_list", args=[tid])
+            )
+        return NextStep(
+            "seat", _("Seat round %(n)s.") % {"n": 1}, reverse("round_list", args=[tid])
+        )
+    n = current.number
+    if current.status == Round.SEATED and not current.published:
+        return NextStep(
+            "publish",
+            _("Check and publish the seating of round %(n)s.") % {"n": n},
+            reverse("round_seating", args=[tid, n]),
+        )
+    if current.status == Round.SEATED:  # published
+        return NextStep(
+            "start",
+            _("Print the sheets and start the clock of round %(n)s.") % {"n": n},
+            reverse("round_detail", args=[tid, n]),
+        )
+    if current.status in (Round.RUNNING, Round.PAUSED, Round.TIME_CALLED):
+        running = current.status != Round.TIME_CALLED
+        if running:
+            text = ngettext(
+                "Round %(n)s is being played: %(missing)s sheet missing.",
+                "Round %(n)s is being played: %(missing)s sheets missing.",
+                missing,
+            )
+        else:
+            text = ngettext(
+                "Time is up in round %(n)s: enter the last sheet.",
+                "Time is up in round %(n)s: %(missing)s sheets missing.",
+                missing,
+            )
+        return NextStep(
+            "results",
+            text % {"n": n, "missing": missing},
+            reverse("result_find", args=[tid, n]),
+        )
+    if n < tournament.rounds:
+        return NextStep(
+            "seat", _("Seat round %(n)s.") % {"n": n + 1}, reverse("round_list", args=[tid])
+        )
+    return NextStep(
+        "finish",
+        _("Every round is complete: finish the tournament and print the final standings."),
+        action="finish",
+    )
+
+
+def _rows(submission: Submission, seats: list[Seat]) -> list[dict]:
+    """A submission's result per seat, for the result tables."""
+    confirmed = {c.by_seat for c in submission.confirmations.all() if c.by_seat is not None}
+    return [
+        {
+            "seat": seat.position + 1,
+            "name": seat.player.name,
+            "rank": submission.ranks[i] if i < len(submission.ranks) else None,
+            "figure": submission.figures[i] if i < len(submission.figures) else None,
+            "confirmed": seat.position in confirmed,
+        }
+        for i, seat in enumerate(seats)
+    ]
+
+
+def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[Submission]:
+    """Each version with ``author``, ``rows`` (per seat: name, rank, figure,
+    confirmed) and ``confirmed_by``, players named, not seat numbers.
+    ``seats`` are the table's seats in order, with their players."""
+    names = {s.position: s.player.name for s in seats}
+    for sub in submissions:
+        sub.author = author(sub, names)
+        sub.rows = _rows(sub, seats)
+        sub.confirmed_by = [
+            c.by.get_username() if c.by_id else names.get(c.by_seat, "?")
+            for c in sub.confirmations.all()
+        ]
+    return submissions

@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.db.models.functions import Now
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import SheetError, TableResult
 from scoring import selectors
@@ -75,13 +76,109 @@ class Preview:
     changes: list[PlaceChange] = field(default_factory=list)
 
 
-def author(submission: Submission) -> str:
-    """Who entered a submission, for people."""
-    if submission.by_id:
-        return submission.by.get_username()
-    if submission.by_seat is not None:
-        return _("seat %(seat)s") % {"seat": submission.by_seat + 1}
-    return submission.get_source_display()
+#: who entered a version, for people (kept here for callers of the services)
+author = selectors.author
+
+
+# -- decisions of the staff result form ----------------------------------------
+
+
+PREVIEW, ASK_BEFORE_TIME, SAVE = "preview", "ask_before_time", "save"
+
+
+@dataclass
+class EntryStep:
+    """What pressing save on the staff result form does now: show the
+    standings preview (``PREVIEW``), ask whether the game really ended before
+    time (``ASK_BEFORE_TIME``, ``why`` says what the sheet shows), or save
+    (``SAVE``, with ``ended_before_time`` for the service)."""
+
+    step: str
+    result: TableResult
+    why: str = ""
+    ended_before_time: bool = False
+    #: saving it will need a reason (a correction after time was called)
+    reason_needed: bool = False
+
+
+def unfinished_reason(result: TableResult, players: int) -> str | None:
+    """Why ``result`` can't be a game played to its end, from what the engine
+    put in ``details``; None when it may be finished or the engine can't tell.
+
+    Games where players go out (``out_order``: per seat its order of going
+    out or None, or the seats in the order they went out) end when at most one
+    player still holds cards; games of hands (``hands`` with ``finished``)
+    end when each player has led a hand and the last one was played out.
+    """
+    details = result.details or {}
+    out_order = details.get("out_order")
+    if isinstance(out_order, list):
+        holding = players - sum(1 for x in out_order if x is not None)
+        if holding > 1:
+            return ngettext(
+                "%(n)s player still holds cards.",
+                "%(n)s players still hold cards.",
+                holding,
+            ) % {"n": holding}
+        return None
+    hands = details.get("hands")
+    if isinstance(hands, list) and hands:
+        if not all(h.get("finished") for h in hands):
+            return _("A hand was not played to its end.")
+        if len(hands) < players:  # every player chooses once: one hand each
+            return _("Only %(played)s of %(n)s hands were played.") % {
+                "played": len(hands),
+                "n": players,
+            }
+    return None
+
+
+def _still_running(table: Table) -> bool:
+    rnd = table.round
+    if rnd.status not in (Round.SEATED, Round.RUNNING, Round.PAUSED):
+        return False
+    deadline = table.deadline or rnd.deadline
+    return deadline is None or db_now() < deadline
+
+
+def _after_time(table: Table, rnd: Round, now) -> bool:
+    deadline = table.deadline or rnd.deadline
+    return (deadline is not None and now >= deadline) or rnd.status in (
+        Round.TIME_CALLED,
+        Round.COMPLETE,
+    )
+
+
+def staff_entry_step(
+    *, table: Table, sheet: dict, wants_check: bool, previewed: bool, before_time_confirmed: bool
+) -> EntryStep:
+    """Decide what a scorekeeper's press on the result form does.
+
+    The engine checks the sheet first (:class:`ResultInvalid`). "Check" always
+    previews. While the round still runs, a sheet that can't be a finished
+    game asks whether the table really ended before time (once confirmed for
+    this very sheet, it is saved as ended before time). A correction of a
+    confirmed result is previewed once; the next press saves it.
+    """
+    table = _table(table)
+    players = Seat.objects.filter(table=table).count()
+    result = _check(table.round.tournament, players, sheet)
+    if wants_check:
+        return EntryStep(PREVIEW, result)
+    early = False
+    if _still_running(table):
+        why = unfinished_reason(result, players)
+        if why is not None:
+            if not before_time_confirmed:
+                return EntryStep(ASK_BEFORE_TIME, result, why=why)
+            early = True
+    correction = Submission.objects.filter(table=table, status=Submission.CONFIRMED).exists()
+    reason_needed = (correction and _after_time(table, table.round, db_now())) or (
+        table.round.tournament.finished
+    )
+    if correction and not previewed:
+        return EntryStep(PREVIEW, result, ended_before_time=early, reason_needed=reason_needed)
+    return EntryStep(SAVE, result, ended_before_time=early, reason_needed=reason_needed)
 
 
 # -- helpers -------------------------------------------------------------------
@@ -114,6 +211,22 @@ def _check(tournament: Tournament, players: int, sheet: dict) -> TableResult:
         return engine.check_sheet(players, sheet, tournament.game_options or None)
     except SheetError as exc:
         raise ResultInvalid(exc.problems) from None
+
+
+def _check_not_finished(tournament: Tournament, by, reason: str) -> None:
+    """After "finish tournament" only the organizer changes results, with a
+    reason. Read under the caller's table lock."""
+    finished = (
+        Tournament.objects.filter(pk=tournament.pk).values_list("finished_at", flat=True).get()
+    )
+    if finished is None:
+        return
+    if by is None or by.pk != tournament.owner_id:
+        raise ServiceError(
+            _("The tournament is finished: only the organizer can change its results now.")
+        )
+    if not reason:
+        raise ReasonRequired(_("The tournament is finished: give a reason for this change."))
 
 
 def _latest(table_id: int) -> Submission | None:
@@ -258,6 +371,7 @@ def _submit(
         Table.objects.select_for_update().filter(pk=table.pk).values_list("pk").get()
     rnd = Round.objects.get(pk=table.round_id)
     table.refresh_from_db(fields=["deadline", "status"])
+    _check_not_finished(tournament, by, reason)
     positions = _positions(table)
     if by_seat is not None and by_seat not in positions:
         raise ServiceError(_("There is no seat %(seat)s at this table.") % {"seat": by_seat + 1})
@@ -269,10 +383,7 @@ def _submit(
     confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
     deadline = table.deadline or rnd.deadline
     now = db_now()
-    after_time = (deadline is not None and now >= deadline) or rnd.status in (
-        Round.TIME_CALLED,
-        Round.COMPLETE,
-    )
+    after_time = _after_time(table, rnd, now)
     if by_seat is not None:
         grace = timedelta(seconds=tournament.grace_seconds)
         late = deadline is not None and now >= deadline + grace
@@ -340,6 +451,7 @@ def _confirm_one(submission, by, by_seat) -> Submission:
     Table.objects.select_for_update().filter(pk=submission.table_id).values_list("pk").get()
     sub = Submission.objects.select_related("table__round__tournament", "by").get(pk=submission.pk)
     tournament = sub.table.round.tournament
+    _check_not_finished(tournament, by, "" if by_seat is not None else "confirmed")
     if sub.status == Submission.CONFIRMED:
         raise ResultConflict(
             _("Version %(version)s is already confirmed.") % {"version": sub.version}, sub

@@ -82,6 +82,18 @@ urlpatterns = [
         name="print_standings",
     ),
     path(
+        "tournaments/<int:tournament_id>/print/final.pdf",
+        print_views.print_final,
+        {"kind": "final"},
+        name="print_final",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/print/certificates.pdf",
+        print_views.print_final,
+        {"kind": "certificates"},
+        name="print_certificates",
+    ),
+    path(
         "tournaments/<int:tournament_id>/rounds/<int:number>/print/<slug:kind>.pdf",
         print_views.print_round,
         name="print_round",

@@ -68,8 +68,11 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
+        widgets = {"event_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
         fields = [
             "name",
+            "event_date",
+            "venue",
             "game",
             "rounds",
             "round_minutes",

@@ -107,6 +107,11 @@ class Tournament(models.Model):
             "it counts when all players of the table (or the organizer) confirm."
         ),
     )
+    event_date = models.DateField(_("date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    #: set by "finish tournament": results then change only by the organizer,
+    #: with a reason
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     #: archived by its owner: hidden from lists, read-only, public pages and
     #: seat links off (``services.lifecycle``)
@@ -126,6 +131,10 @@ class Tournament(models.Model):
     @property
     def engine(self):
         return ENGINES[self.game]
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
 
     @property
     def has_started(self) -> bool:

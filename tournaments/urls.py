@@ -16,6 +16,11 @@ urlpatterns = [
     path("tournaments/new/", organizer.tournament_create, name="tournament_create"),
     path("tournaments/<int:tournament_id>/", organizer.tournament_detail, name="tournament_detail"),
     path(
+        "tournaments/<int:tournament_id>/finish/",
+        organizer.tournament_finish,
+        name="tournament_finish",
+    ),
+    path(
         "tournaments/<int:tournament_id>/edit/", organizer.tournament_edit, name="tournament_edit"
     ),
     path(

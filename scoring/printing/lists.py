@@ -243,23 +243,38 @@ def render_standings(
     columns: list[tuple[str, str]] | None = None,
     round_no: int | None = None,
     gettext: Gettext = None,
+    final: bool = False,
 ) -> bytes:
     """The standings as a long table; ``columns`` are ``(key, header)`` pairs
-    (default rank, name, points); values are read from each row by key."""
+    (default rank, name, points); values are read from each row by key. The
+    names (``name``, ``club``) share the width left by the numbers.
+    ``final``: the tournament's final standings; the subtitle then also
+    carries ``tournament["date"]`` and ``["venue"]`` when given."""
     _ = gettext or _identity
     columns = columns or [("rank", _("Place")), ("name", _("Player")), ("points", _("Points"))]
     buf = io.BytesIO()
-    title = _("Standings")
-    if round_no is not None:
+    if final:
+        title = _("Final standings")
+        if round_no is not None:
+            title = _("Final standings after round {round}").format(round=round_no)
+    elif round_no is not None:
         title = _("Standings after round {round}").format(round=round_no)
-    doc, fw = _doc(buf, title, tournament.get("name", ""), landscape=len(columns) > 7)
+    else:
+        title = _("Standings")
+    subtitle = " · ".join(p for p in (tournament.get(k) for k in ("name", "date", "venue")) if p)
+    doc, fw = _doc(buf, title, subtitle, landscape=len(columns) > 7)
     data = [[_(header) for _key, header in columns]]
     for row in rows:
         data.append([format_value(row.get(key)) for key, _header in columns])
     narrow = 18 * mm
-    name_cols = [i for i, (key, _h) in enumerate(columns) if key == "name"]
+    name_cols = [i for i, (key, _h) in enumerate(columns) if key in ("name", "club")]
     rest = fw - narrow * (len(columns) - len(name_cols))
-    widths = [(rest / len(name_cols) if i in name_cols else narrow) for i in range(len(columns))]
+    share = {"name": 3, "club": 2}
+    total = sum(share[columns[i][0]] for i in name_cols)
+    widths = [
+        (rest * share[columns[i][0]] / total if i in name_cols else narrow)
+        for i in range(len(columns))
+    ]
     right = [i for i in range(len(columns)) if i not in name_cols]
     return _build(doc, [_table(data, widths, align_right=right)])
 

@@ -17,7 +17,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import links, services
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
-from scoring.selectors import result_versions
+from scoring.selectors import (
+    describe_versions,
+    next_table_without_result,
+    prefill_version,
+    result_versions,
+    round_tables_with_results,
+)
 from tournaments.models import Round, Seat, Table
 from tournaments.permissions import may, tournament_view
 from tournaments.selectors import seats_in_order
@@ -32,25 +38,6 @@ def _table_of(tournament, number: int, table: int) -> Table:
         round__number=number,
         number=table,
     )
-
-
-def _rows(submission: Submission | None, seats: list[Seat]) -> list[dict]:
-    """A submission's result per seat, for the result tables."""
-    if submission is None:
-        return []
-    confirmed = {c.by_seat for c in submission.confirmations.all() if c.by_seat is not None}
-    rows = []
-    for i, seat in enumerate(seats):
-        rows.append(
-            {
-                "seat": seat.position + 1,
-                "name": seat.player.name,
-                "rank": submission.ranks[i] if i < len(submission.ranks) else None,
-                "figure": submission.figures[i] if i < len(submission.figures) else None,
-                "confirmed": seat.position in confirmed,
-            }
-        )
-    return rows
 
 
 def _schema(tournament, players: int) -> tuple[list[dict] | None, str]:
@@ -71,9 +58,7 @@ def _client_address(request) -> str | None:
 def _entry_context(tournament, table, seats, history, role) -> dict:
     current = next((s for s in history if s.status == Submission.CONFIRMED), None)
     pending = next((s for s in history if s.status == Submission.PENDING), None)
-    for sub in history:
-        sub.author = services.author(sub)
-        sub.rows = _rows(sub, seats)
+    describe_versions(history, seats)
     return {
         "tournament": tournament,
         "role": role,
@@ -111,9 +96,12 @@ def result_entry(request, tournament, number, table):
     if schema is None:
         return page()
     if request.method == "GET":
-        latest = _latest_confirmed_or_latest(table)
+        latest = prefill_version(table)
         extra["sheet_form"] = SheetForm(
-            initial=dict(latest[0].sheet) if latest[0] else None, schema=schema, names=names
+            initial=dict(latest[0].sheet) if latest[0] else None,
+            schema=schema,
+            names=names,
+            autofocus=True,
         )
         extra["meta"] = EntryMetaForm(
             initial={
@@ -123,33 +111,34 @@ def result_entry(request, tournament, number, table):
         )
         return page()
 
-    sheet_form = SheetForm(request.POST, schema=schema, names=names)
+    sheet_form = SheetForm(request.POST, schema=schema, names=names, autofocus=True)
     data = request.POST.copy()
+    action = request.POST.get("action", "save")
+    if action == "early":  # "yes, this table ended before time"
+        data["early"] = request.POST.get("early_answer", "")
     meta = EntryMetaForm(data)
     status = 200
     if sheet_form.is_valid() and meta.is_valid():
         sheet = sheet_form.sheet()
-        wants_check = request.POST.get("action") == "check"
         try:
-            correction = Submission.objects.filter(
-                table=table, status=Submission.CONFIRMED
-            ).exists()
-            if wants_check or (correction and not meta.previewed(sheet)):
-                preview = services.result_preview_correction(
-                    table=table,
-                    sheet=sheet,
-                    expected_version=meta.cleaned_data["expected_version"],
-                )
-                extra["preview"] = preview
-                extra["preview_rows"] = [
-                    {"name": n, "rank": r, "figure": f}
-                    for n, r, f in zip(
-                        names, preview.result.ranks, preview.result.figures, strict=False
-                    )
-                ]
+            step = services.staff_entry_step(
+                table=table,
+                sheet=sheet,
+                wants_check=action == "check",
+                previewed=meta.previewed(sheet),
+                before_time_confirmed=meta.ended_before_time(sheet),
+            )
+            if step.step == services.PREVIEW:
+                _show_preview(extra, table, sheet, meta, names)
                 data["checked"] = EntryMetaForm.token_for(sheet)
-                meta = EntryMetaForm(data)
-                meta.is_valid()
+                if step.reason_needed and not meta.cleaned_data["reason"]:
+                    # type the reason, press Enter: saved
+                    meta.fields["reason"].widget.attrs["autofocus"] = True
+            elif step.step == services.ASK_BEFORE_TIME:
+                extra["before_time"] = {
+                    "why": step.why,
+                    "token": EntryMetaForm.early_token_for(sheet),
+                }
             else:
                 sub = services.result_submit(
                     table=table,
@@ -159,49 +148,72 @@ def result_entry(request, tournament, number, table):
                     from_address=_client_address(request),
                     expected_version=meta.cleaned_data["expected_version"],
                     reason=meta.cleaned_data["reason"],
+                    ended_before_time=step.ended_before_time,
                     handed_in_late=meta.cleaned_data["handed_in_late"],
                 )
-                if sub.status == Submission.CONFIRMED:
-                    msg = _("Table %(table)s: version %(version)s saved and counted.")
-                else:
-                    msg = _(
-                        "Table %(table)s: version %(version)s saved; it counts once "
-                        "someone else confirms it."
+                _saved_message(request, table, sub)
+                # the question before time keeps the press that led to it
+                if action == "next" or (action == "early" and request.POST.get("then") == "next"):
+                    nxt = next_table_without_result(table)
+                    if nxt is not None:
+                        return redirect("result_entry", tournament.pk, number, nxt.number)
+                    messages.info(
+                        request,
+                        _("Every table of round %(round)s has a result now.") % {"round": number},
                     )
-                messages.success(request, msg % {"table": table.number, "version": sub.version})
+                    return redirect("result_find", tournament.pk, number)
                 return redirect("result_entry", tournament.pk, number, table.number)
         except services.ResultInvalid as exc:
             sheet_form.add_problems(exc.problems)
         except services.ResultConflict as exc:
             status = 409
             _show_conflict(extra, exc, seats)
-            # saving again is a decision taken after seeing the other's entry
+            # saving again is a decision taken after seeing the other's entry:
+            # the preview against the version now there, so one press saves
             data["expected_version"] = exc.other.version if exc.other else ""
             data["checked"] = ""
-            meta = EntryMetaForm(data)
-            meta.is_valid()
+            if exc.other is not None:
+                try:
+                    _show_preview(extra, table, sheet, None, names)
+                    data["checked"] = EntryMetaForm.token_for(sheet)
+                except services.ServiceError:
+                    pass
         except services.ReasonRequired as exc:
             meta.add_error("reason", str(exc))
         except services.ServiceError as exc:
             extra["error"] = str(exc)
-    extra.update(sheet_form=sheet_form, meta=meta)
+    extra.update(sheet_form=sheet_form, meta=meta, action=action)
     return page(status)
 
 
-def _latest_confirmed_or_latest(table) -> tuple[Submission | None, int | None]:
-    """The version to prefill the form with (the confirmed one, else the
-    latest) and the latest version number."""
-    latest = Submission.objects.filter(table=table).order_by("-version").first()
-    confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
-    return confirmed or latest, latest.version if latest else None
+def _show_preview(extra: dict, table, sheet: dict, meta, names: list[str]) -> None:
+    preview = services.result_preview_correction(
+        table=table,
+        sheet=sheet,
+        **({"expected_version": meta.cleaned_data["expected_version"]} if meta else {}),
+    )
+    extra["preview"] = preview
+    extra["preview_rows"] = [
+        {"name": n, "rank": r, "figure": f}
+        for n, r, f in zip(names, preview.result.ranks, preview.result.figures, strict=False)
+    ]
+
+
+def _saved_message(request, table, sub) -> None:
+    if sub.status == Submission.CONFIRMED:
+        msg = _("Table %(table)s: version %(version)s saved and counted.")
+    else:
+        msg = _(
+            "Table %(table)s: version %(version)s saved; it counts once someone else confirms it."
+        )
+    messages.success(request, msg % {"table": table.number, "version": sub.version})
 
 
 def _show_conflict(extra: dict, exc, seats) -> None:
     extra["conflict"] = str(exc)
     extra["other"] = exc.other
     if exc.other is not None:
-        exc.other.author = services.author(exc.other)
-        exc.other.rows = _rows(exc.other, seats)
+        describe_versions([exc.other], seats)
 
 
 @tournament_view("confirm_results")
@@ -237,20 +249,7 @@ def result_find(request, tournament, number):
             "table",
             _("Round %(round)s has no table %(table)s.") % {"round": number, "table": wanted},
         )
-    tables = list(rnd.tables.order_by("number"))
-    confirmed = set(
-        Submission.objects.filter(table__round=rnd, status=Submission.CONFIRMED).values_list(
-            "table_id", flat=True
-        )
-    )
-    pending = set(
-        Submission.objects.filter(table__round=rnd, status=Submission.PENDING).values_list(
-            "table_id", flat=True
-        )
-    )
-    for t in tables:
-        t.has_result = t.pk in confirmed
-        t.has_pending = t.pk in pending
+    tables = round_tables_with_results(rnd)
     return render(
         request,
         "scoring/entry/find.html",

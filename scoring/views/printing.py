@@ -19,13 +19,14 @@ from scoring.tasks import prints_dir, render_print_job
 from tournaments.permissions import tournament_view
 
 
-def _pdf(request, tournament, kind, number):
+def _pdf(request, tournament, kind, number, **options):
     try:
         pdf = prints.render(
             kind,
             tournament,
             number,
             url_for_table=lambda table_id: table_sheet_url(table_id, request),
+            **options,
         )
     except prints.PrintError as exc:
         messages.error(request, str(exc))
@@ -149,3 +150,21 @@ def print_job_download(request, tournament, job_id):
         raise Http404
     name = prints.filename(job.kind, tournament, job.round_number)
     return FileResponse(path.open("rb"), content_type="application/pdf", filename=name)
+
+
+@tournament_view(STAFF)
+@require_GET
+def print_final(request, tournament, kind):
+    """The final standings (after the last complete round, with clubs) or
+    the certificates of the top places (``?places=N``, default 3)."""
+    if kind not in ("final", "certificates"):
+        raise Http404
+    places = request.GET.get("places", "")
+    if places and (not places.isdigit() or not 1 <= int(places) <= prints.MAX_CERTIFICATES):
+        messages.error(
+            request,
+            _("Certificates: give a number of places from 1 to %(max)s.")
+            % {"max": prints.MAX_CERTIFICATES},
+        )
+        return redirect("print_center", tournament.pk)
+    return _pdf(request, tournament, kind, None, places=int(places) if places else None)

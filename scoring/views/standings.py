@@ -22,6 +22,7 @@ def _context(tournament, after):
     return {
         "tournament": tournament,
         "rows": reports.standings_rows(tournament, up_to_round=after),
+        "no_game": reports.players_without_game(tournament, up_to_round=after),
         "after": after,
         "round_numbers": reports.round_numbers(tournament),
         "order": tournament.tiebreaks or [],

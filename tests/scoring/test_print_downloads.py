@@ -124,7 +124,7 @@ def test_lists_standings_results_and_cards(client, organizer, tournament, made):
     assert lines.index(next(ln for ln in lines if "Bernd" in ln)) < lines.index(
         next(ln for ln in lines if "Clara" in ln)
     )
-    assert re.search(r"^3 Bernd Ćosić 4\.5 13 2\.333", standings, re.M)
+    assert re.search(r"^3 Bernd Ćosić SC Köln 4\.5 13 2\.333", standings, re.M)  # with club
     assert "Dora Quist (dropped)" in standings
     after1 = "\n".join(
         pages_text(pdf_response(client, reverse("print_standings", args=[tournament.pk]), round=1))

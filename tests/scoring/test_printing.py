@@ -7,8 +7,8 @@ import io
 
 import pdfplumber
 import pytest
-import qrcode
-from qrcode.constants import ERROR_CORRECT_M
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import ENGINES
 from scoring.printing import (
@@ -21,7 +21,7 @@ from scoring.printing import (
     render_table_cards,
     two_up_order,
 )
-from scoring.printing.qr import qr_matrix
+from scoring.printing.qr import dark_runs
 
 TOURNAMENT = {"name": "Herbstturnier Köln"}
 NAMES = [
@@ -156,13 +156,13 @@ def test_gettext_translates_labels():
     assert "Platz" in top and "Spieler" in top and "Bei Zeitende:" in top
 
 
-def test_fast_qr_matrix_equals_the_qrcode_package():
-    for text in ["a", url_for({"number": 17}), "Şahin Łukasz Weiß" * 5, "x" * 400]:
-        for mask in range(8):
-            ref = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0, mask_pattern=mask)
-            ref.add_data(text.encode())
-            ref.make(fit=True)
-            assert qr_matrix(text, mask=mask) == ref.get_matrix()
+@given(st.lists(st.booleans(), max_size=60))
+def test_dark_runs_cover_exactly_the_dark_modules(row):
+    redrawn = [False] * len(row)
+    for start, length in dark_runs(row):
+        assert length > 0
+        redrawn[start : start + length] = [True] * length
+    assert redrawn == row
 
 
 def all_text(pdf_bytes):

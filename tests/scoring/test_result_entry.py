@@ -182,6 +182,15 @@ def cell(content: str, field: str) -> str:
     return html.unescape(m.group(1))
 
 
+def named(message: str, problem, names) -> str:
+    """The engine's message as the form shows it: the player's name where
+    the engine says "seat N"."""
+    seat = problem.params.get("seat")
+    if isinstance(seat, int):
+        return re.sub(rf"\w+ {seat}\b", names[seat - 1], message, count=1)
+    return message
+
+
 def engine_problem(game, sheet, code, options=None):
     engine = get_engine(game)
     with pytest.raises(SheetError) as exc:
@@ -233,8 +242,13 @@ def test_inconsistent_sheet_is_refused_with_its_message_next_to_the_field(
     response = client.post(entry_url(table), post_data(sheet))
     assert response.status_code == 200
     content = response.content.decode()
-    assert cell(content, problem.fields[0]).count(problem.message) == 1
-    assert 'class="cell invalid"' in content or 'class="field invalid"' in content
+    names = [f"{n} 1" for n in NAMES]
+    message = named(problem.message, problem, names)
+    assert cell(content, problem.fields[0]).count(message) == 1
+    if "seat" in problem.params:  # the player is named, not the seat number
+        assert names[problem.params["seat"] - 1] in message
+        assert f"eat {problem.params['seat']}" not in message
+    assert re.search(r'class="(card-field|field)( check)? invalid"', content)
     assert not Submission.objects.exists()
     table.refresh_from_db()
     assert table.status == Table.PLAYING
@@ -247,8 +261,11 @@ def test_problems_are_shown_in_german(client, organizer, game):
     table = make_table(organizer, game, options=spec["options"])
     problem = engine_problem(game, sheet, code, spec["options"])
     with translation.override("de"):
-        german = display(problem.template, problem.params, gettext)
-    assert german != problem.message, "the .po has no German text for this problem"
+        german = named(display(problem.template, problem.params, gettext), problem,
+                       [f"{n} 1" for n in NAMES])  # fmt: skip
+    assert german != named(problem.message, problem, [f"{n} 1" for n in NAMES]), (
+        "the .po has no German text for this problem"
+    )
     client.force_login(organizer)
     response = client.post(entry_url(table), post_data(sheet), HTTP_ACCEPT_LANGUAGE="de")
     assert german in cell(response.content.decode(), problem.fields[0])
@@ -271,7 +288,7 @@ def test_fields_are_in_seat_order_labelled_with_the_players(client, organizer):
     content = client.get(entry_url(table)).content.decode()
     positions = [content.index(f'name="sheet-s{i}_cards"') for i in range(3)]
     assert positions == sorted(positions)
-    names = [content.index(f"{NAMES[i]} 1</th>") for i in range(3)]
+    names = [content.index(f'<span class="name">{NAMES[i]} 1</span>') for i in range(3)]
     assert names == sorted(names)
     assert f'aria-label="{NAMES[1]} 1 · Cards collected"' in html.unescape(content)
     assert content.index('name="sheet-turns"') < positions[0]  # the box before the grid

@@ -77,7 +77,9 @@ def test_organizer_confirms_a_self_report(client, running, organizer):
     sub = Submission.objects.get()
     client.force_login(organizer)
     page = client.get(entry_url(running)).content.decode()
-    assert "Confirm version 1" in page and "seat 3" in page
+    author = Seat.objects.get(table=running, position=2).player.name
+    assert "Confirm version 1" in page and f"version 1 by {author}" in html.unescape(page)
+    assert "seat 3" not in page  # the player is named, not the seat
     tid = running.round.tournament_id
     client.post(reverse("result_confirm", args=[tid, 1, 1, 1]))
     sub.refresh_from_db()
@@ -155,7 +157,8 @@ def test_two_players_report_from_the_same_state_second_sees_the_first(client, ru
     )
     assert response.status_code == 409
     content = html.unescape(response.content.decode())
-    assert "seat 1 saved version 1 of this table's result meanwhile" in content
+    author = Seat.objects.get(table=running, position=0).player.name
+    assert f"{author} saved version 1 of this table's result meanwhile" in content
     assert Submission.objects.count() == 1
 
 

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
 from tournaments.permissions import STAFF, tournament_view
+from tournaments.services import event
 
 
 @login_required
@@ -53,12 +54,38 @@ def tournament_edit(request, tournament):
 
 @tournament_view(STAFF)
 def tournament_detail(request, tournament):
+    """The overview: where the event stands and the next step."""
+    from scoring.selectors import event_overview
+
     counts = selectors.player_counts(tournament)
     return render(
         request,
         "tournaments/detail.html",
-        {"tournament": tournament, "counts": counts, "role": request.tournament_role},
+        {
+            "tournament": tournament,
+            "counts": counts,
+            "role": request.tournament_role,
+            "overview": event_overview(tournament),
+        },
     )
+
+
+@tournament_view("manage")
+@require_POST
+def tournament_finish(request, tournament):
+    try:
+        if request.POST.get("undo"):
+            event.tournament_reopen(tournament=tournament)
+            messages.success(request, _("The tournament is open again: results can be changed."))
+        else:
+            event.tournament_finish(tournament=tournament)
+            messages.success(
+                request,
+                _("The tournament is finished. Results now change only by you, with a reason."),
+            )
+    except services.ServiceError as exc:
+        messages.error(request, str(exc))
+    return redirect(tournament)
 
 
 @tournament_view("scorekeepers")
