@@ -24,7 +24,7 @@ from scoring.selectors import (
     result_versions,
     round_tables_with_results,
 )
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Round, Table
 from tournaments.permissions import may, tournament_view
 from tournaments.selectors import seats_in_order
 

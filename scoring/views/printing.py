@@ -152,7 +152,7 @@ def print_job_download(request, tournament, job_id):
     return FileResponse(path.open("rb"), content_type="application/pdf", filename=name)
 
 
-@tournament_view(STAFF)
+@tournament_view("print")
 @require_GET
 def print_final(request, tournament, kind):
     """The final standings (after the last complete round, with clubs) or
