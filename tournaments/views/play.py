@@ -70,7 +70,7 @@ def seat_move(request, token):
     seat = seat_from(token)
     if seat is None:
         return _invalid(request)
-    error = play.move(seat, request.POST.get("action", ""))
+    error = play.move(seat, request.POST.get("action", ""), request.POST.get("seen"))
     if request.htmx:
         return _panel(request, seat, token, error=error)
     if error:
