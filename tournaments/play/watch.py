@@ -201,6 +201,7 @@ def digital_seats(rnd: Round) -> list[dict]:
     """Per digital table of the round: its seats (player, bot or not,
     seconds idle when the game waits for that player longer than
     ``settings.DIGITAL_IDLE_SECONDS``), for the organizer's round page."""
+    rnd = Round.objects.select_related("tournament").get(pk=rnd.pk)
     tables = list(
         Table.objects.filter(round=rnd, digital=True)
         .select_related("round__tournament")
