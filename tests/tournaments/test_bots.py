@@ -102,7 +102,7 @@ def test_the_bot_sees_only_its_seats_view_and_legal_actions(organizer, monkeypat
 
         def choose(self, view, legal):
             state = state_of(table)
-            seat = [s for s in engine.to_act(state)][0]
+            seat = engine.to_act(state)[0]
             assert view == engine.view(state, seat)
             assert legal == engine.legal_actions(state, seat)
             hidden = set(engine.hidden(state, seat))
