@@ -72,7 +72,7 @@ def test_the_same_move_sent_twice_at_once_is_applied_once(require_postgres, orga
         action = engine.legal_actions(state, seat)[0]
         seen = str(TableAction.objects.filter(table=table).count())
         row = Seat.objects.get(table=table, position=seat)
-        errors = at_once([lambda: play_move(row, action, seen)] * 2)
+        errors = at_once([lambda r=row, a=action, n=seen: play_move(r, a, n)] * 2)
         assert sorted(bool(e) for e in errors) == [False, True], errors
         assert [e for e in errors if e][0]  # the refusal says why
         assert TableAction.objects.filter(table=table, number=int(seen)).count() == 1
@@ -97,8 +97,8 @@ def test_seats_moving_at_once_end_in_a_legal_order_or_are_refused(
         calls = []
         for pos in range(players):
             legal = engine.legal_actions(state, pos)
-            action = legal[-1] if legal else "play:" + "x"
-            calls.append(lambda p=pos, a=action: play_move(seats[p], a, seen))
+            action = legal[-1] if legal else "play:x"
+            calls.append(lambda p=pos, a=action, n=seen: play_move(seats[p], a, n))
         errors = at_once(calls)
         refused += sum(1 for e in errors if e)
         assert all(isinstance(e, str) for e in errors)
