@@ -30,6 +30,7 @@ from tournaments.services.tables import (
     _lock_for_move,
     apply_move,
     bot_seats_to_act,
+    next_number,
     send_bot_task,
     wake_bots,
 )
@@ -100,7 +101,8 @@ def _one_move(table_id: int) -> tuple[bool, bool]:
             return False, False
         engine = locked.round.tournament.engine
         state = engine.load(locked.state)
-        seats = bot_seats_to_act(locked, engine, state)
+        rows = dict(locked.seats.filter(bot=True).values_list("position", "bot_played"))
+        seats = bot_seats_to_act(locked, engine, state, set(rows))
         if not seats:
             return False, False
         seat = seats[0]
@@ -108,13 +110,14 @@ def _one_move(table_id: int) -> tuple[bool, bool]:
         legal = engine.legal_actions(state, seat)
         if not legal:
             return False, False
-        number = locked.actions.count()
+        number = next_number(locked)
         action = _bot_for(locked, engine, number).choose(view, legal)
-        Seat.objects.filter(table=locked, position=seat).update(bot_played=True)
-        state = apply_move(locked, engine, state, seat, action, by_bot=True)
-        more = bool(bot_seats_to_act(locked, engine, state))
+        if not rows[seat]:
+            Seat.objects.filter(table=locked, position=seat).update(bot_played=True)
+        state = apply_move(locked, engine, state, seat, action, by_bot=True, number=number)
+        more = bool(bot_seats_to_act(locked, engine, state, set(rows)))
         if more and settings.DIGITAL_BOT_DELAY > 0:
-            wake_bots(locked, engine, state)
+            wake_bots(locked, engine, state, set(rows))
         return True, more
 
 

@@ -70,9 +70,17 @@ def table_start(*, table: Table) -> Table:
     return locked
 
 
-def _append(table: Table, actions: list[tuple[int, str]], *, by_bot: bool = False) -> None:
+def next_number(table: Table) -> int:
+    """The number the table's next action gets (its count: numbers run 0, 1, ...)."""
     last = table.actions.aggregate(n=Max("number"))["n"]
-    start = 0 if last is None else last + 1
+    return 0 if last is None else last + 1
+
+
+def _append(
+    table: Table, actions: list[tuple[int, str]], *, by_bot: bool = False, start=None
+) -> None:
+    if start is None:
+        start = next_number(table)
     TableAction.objects.bulk_create(
         TableAction(table=table, number=start + i, seat=seat, action=action, by_bot=by_bot)
         for i, (seat, action) in enumerate(actions)
@@ -114,9 +122,12 @@ class StaleMove(ServiceError):
     """A move chosen on a screen older than the table's last move."""
 
 
-def apply_move(locked: Table, engine, state: dict, seat: int, action: str, *, by_bot=False):
-    """Inside the move's transaction, on the locked table: apply, log, store,
-    and record the result when the game is over. Returns the new state."""
+def apply_move(
+    locked: Table, engine, state: dict, seat: int, action: str, *, by_bot=False, number=None
+):
+    """Inside the move's transaction, on the locked table: apply, log (as
+    action ``number`` when the caller knows it), store, and record the
+    result when the game is over. Returns the new state."""
     try:
         state = engine.apply(state, seat, action)
     except IllegalAction as exc:
@@ -126,7 +137,7 @@ def apply_move(locked: Table, engine, state: dict, seat: int, action: str, *, by
         raise ServiceError(
             _("This move is not allowed now: the game may have moved on. Choose again.")
         ) from None
-    _append(locked, [(seat, action)], by_bot=by_bot)
+    _append(locked, [(seat, action)], by_bot=by_bot, start=number)
     locked.state = engine.dump(state)
     locked.save(update_fields=["state"])
     if engine.is_over(state):
@@ -134,22 +145,24 @@ def apply_move(locked: Table, engine, state: dict, seat: int, action: str, *, by
     return state
 
 
-def bot_seats_to_act(table: Table, engine, state: dict) -> list[int]:
-    """The seats the bot plays that the engine waits for now."""
+def bot_seats_to_act(table: Table, engine, state: dict, bots: set[int] | None = None) -> list[int]:
+    """The seats the bot plays (``bots``: read from the table when not given)
+    that the engine waits for now."""
     if engine.is_over(state):
         return []
     to_act = engine.to_act(state)
     if not to_act:
         return []
-    bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
+    if bots is None:
+        bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
     return [seat for seat in to_act if seat in bots]
 
 
-def wake_bots(table: Table, engine, state: dict) -> bool:
+def wake_bots(table: Table, engine, state: dict, bots: set[int] | None = None) -> bool:
     """After a move, a deal or a hand-over: when a bot seat is to act, its
     Celery task is sent after commit (after the bot's pause), so a table
     never waits for a bot. True when one was sent."""
-    if not bot_seats_to_act(table, engine, state):
+    if not bot_seats_to_act(table, engine, state, bots):
         return False
     table_id = table.pk
     delay = settings.DIGITAL_BOT_DELAY
