@@ -326,3 +326,43 @@ def test_a_result_with_a_bot_seat_counts_for_its_player_and_is_marked(client, or
     lines = csv.content.decode("utf-8-sig").splitlines()
     assert lines[0].split(";")[-1] == "bot_games"
     assert sorted(line.split(";")[-1] for line in lines[1:]) == ["0", "1"]
+
+
+def test_whatever_screen_number_a_move_carries_it_plays_at_most_once(organizer):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    rnd, table = make_round(organizer, game="trumpet", players=3)
+    clock.round_start(round=rnd, by=organizer)
+    engine = get_engine("trumpet")
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.one_of(st.integers(-5, 500).map(str), st.text(max_size=8), st.none()))
+    def check(seen):
+        state = state_of(table)
+        if engine.is_over(state):
+            return
+        before = TableAction.objects.filter(table=table).count()
+        seat = engine.to_act(state)[0]
+        action = engine.legal_actions(state, seat)[0]
+        row = Seat.objects.get(table=table, position=seat)
+        # the move plays when the screen is this table's and the seat has not
+        # moved since it (other seats' moves in between don't matter)
+        try:
+            n = int(seen)
+        except (TypeError, ValueError):
+            n = None
+        current = seen in (None, "") or (
+            n is not None
+            and 0 <= n <= before
+            and not TableAction.objects.filter(table=table, seat=seat, number__gte=n).exists()
+        )
+        error = play_move(row, action, seen)
+        after = TableAction.objects.filter(table=table).count()
+        assert after == before + (1 if current else 0), (seen, seat, before, error)
+        assert bool(error) != current  # refused with a message, or played
+        if current and seen:  # the same screen sent again: refused, nothing changes
+            assert play_move(row, action, seen)
+            assert TableAction.objects.filter(table=table).count() == after
+
+    check()

@@ -147,3 +147,25 @@ def test_the_review_shows_every_hand_to_the_organizer_and_none_to_the_public(
     # a bad step number shows the end, never an error
     for bad in ("-3", "x", "99999"):
         assert client.get(organizer_url, {"step": bad}).status_code == 200
+
+
+def test_any_step_number_shows_a_step_of_the_record(client, organizer):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    rnd, table = make_round(organizer, game="quartett", players=2)
+    for pos in range(2):
+        bots.seat_to_bot(table=table, position=pos)
+    clock.round_start(round=rnd, by=organizer)
+    last = TableAction.objects.filter(table=table).count()
+    url = reverse("table_review_public", args=[rnd.tournament.pk, 1, 1])
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.one_of(st.integers(-(10**6), 10**6).map(str), st.text(max_size=12)))
+    def check(step):
+        response = client.get(url, {"step": step})
+        assert response.status_code == 200
+        shown = int(re.search(r'data-step="(\d+)"', response.content.decode()).group(1))
+        assert 0 <= shown <= last
+
+    check()
