@@ -4,6 +4,8 @@ seat's view and legal actions only, after every move that makes it due, so a
 table never stalls; an idle seat is shown and taken over with one press; a
 result with a bot seat is marked."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -366,3 +368,21 @@ def test_whatever_screen_number_a_move_carries_it_plays_at_most_once(organizer):
             assert TableAction.objects.filter(table=table).count() == after
 
     check()
+
+
+def test_the_players_page_learns_at_once_that_the_bot_plays_the_seat(client, organizer):
+    from scoring.links import seat_token
+
+    rnd, table = make_round(organizer, game="quartett", players=2)
+    clock.round_start(round=rnd, by=organizer)
+    engine = get_engine("quartett")
+    idle = 1 - engine.to_act(state_of(table))[0]  # not to act: the bot won't move yet
+    url = reverse("seat_play", args=[seat_token(table.pk, idle)])
+    page = client.get(url).content.decode()
+    version = re.search(r'data-version="([^"]+)"', page).group(1)
+    assert client.get(url, {"v": version}).status_code == 204
+    bots.seat_to_bot(table=table, position=idle)
+    page = client.get(url, {"v": version})
+    assert page.status_code == 200
+    assert "The bot plays your seat now." in page.content.decode()
+    assert 'name="action"' not in page.content.decode()

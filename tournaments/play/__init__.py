@@ -91,7 +91,9 @@ def _version(table: Table, rnd: Round, clock: dict) -> str:
 def seat_version(seat: Seat) -> str:
     """The screen's version without building it (the poll's cheap check)."""
     table = Table.objects.select_related("round__tournament").defer("state").get(pk=seat.table_id)
-    return _version(table, table.round, _clock(table, table.round))
+    # a seat given to the bot or handed back shows at once (the seat is read
+    # fresh for every request)
+    return f"{_version(table, table.round, _clock(table, table.round))}.{int(seat.bot)}"
 
 
 def seat_screen(seat: Seat, *, error: str = "") -> dict:
@@ -112,7 +114,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     }
     clock = _clock(table, rnd)
     screen["clock"] = clock
-    screen["version"] = _version(table, rnd, clock)
+    screen["version"] = f"{_version(table, rnd, clock)}.{int(seat.bot)}"
     if table.state is None:
         screen["polling"] = True
         return screen
