@@ -57,8 +57,8 @@ def _public(request, tournament_id: int, number: int, table: int) -> Table:
 # -- the organizer ------------------------------------------------------------------
 
 
-@require_GET
 @tournament_view(STAFF)
+@require_GET
 def round_digital(request, tournament, number):
     """The digital tables of the round page: who plays, who is a bot, who
     has been idle; the organizer hands seats to the bot here."""
@@ -79,8 +79,8 @@ def _digital_partial(request, tournament, rnd):
     )
 
 
-@require_POST
 @tournament_view(OWNER)
+@require_POST
 def seat_bot(request, tournament, number, table, position):
     """Give a seat to the bot (``to=bot``) or back to its player (``to=player``)."""
     rnd = _round(tournament, number)
@@ -104,11 +104,16 @@ def seat_bot(request, tournament, number, table, position):
     return redirect("round_detail", tournament.pk, number)
 
 
-@require_GET
 @tournament_view(STAFF)
+@require_GET
 def table_review(request, tournament, number, table):
-    """The organizer's replay: every seat's hand at every step."""
-    t = _table(_round(tournament, number), table)
+    """The organizer's replay: every seat's hand at every step (a paper
+    table has no record: the page says so)."""
+    rnd = _round(tournament, number)
+    t = get_object_or_404(Table, round=rnd, number=table)
+    if not t.digital:
+        context = {"tournament": tournament, "round": rnd, "table": t, "paper": True}
+        return render(request, "play/review.html", context)
     context = watch.review(t, _step(request), organizer=True)
     return render(request, "play/review.html", context)
 
