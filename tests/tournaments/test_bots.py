@@ -5,6 +5,7 @@ table never stalls; an idle seat is shown and taken over with one press; a
 result with a bot seat is marked."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -12,7 +13,7 @@ from django.urls import reverse
 from games import get_engine
 from scoring.models import Submission
 from tournaments import services
-from tournaments.models import Round, Seat, Table, TableAction
+from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
 from tournaments.play import move as play_move
 from tournaments.play import watch
 from tournaments.services import ServiceError, bots, clock
@@ -235,7 +236,11 @@ def test_the_round_page_shows_idle_seats_and_one_press_gives_one_to_the_bot(
     rows = watch.digital_seats(rnd)[0]["seats"]
     assert not any(r["idle"] for r in rows)
 
-    settings.DIGITAL_IDLE_SECONDS = 0
+    settings.DIGITAL_IDLE_SECONDS = 60
+    rows = watch.digital_seats(rnd)[0]["seats"]
+    assert not any(r["idle"] for r in rows)  # the round just started
+    # two minutes later, nobody has moved: the player the game waits for is idle
+    ClockActivation.objects.filter(round=rnd).update(at=clock.db_now() - timedelta(seconds=120))
     rows = watch.digital_seats(rnd)[0]["seats"]
     assert [r["idle"] for r in rows] == [pos == waiting for pos in range(2)]
     page = client.get(url).content.decode()

@@ -213,9 +213,9 @@ def digital_seats(rnd: Round) -> list[dict]:
     seats: dict[int, list[Seat]] = {}
     for seat in Seat.objects.filter(table__in=tables).select_related("player").order_by("position"):
         seats.setdefault(seat.table_id, []).append(seat)
-    started = ClockActivation.objects.filter(round=rnd, table__isnull=True).aggregate(at=Max("at"))[
-        "at"
-    ]
+    started = ClockActivation.objects.filter(
+        round=rnd, table__isnull=True, kind__in=[ClockActivation.START, ClockActivation.RESUME]
+    ).aggregate(at=Max("at"))["at"]
     now = db_now()
     limit = timedelta(seconds=settings.DIGITAL_IDLE_SECONDS)
     engine = rnd.tournament.engine
@@ -229,12 +229,9 @@ def digital_seats(rnd: Round) -> list[dict]:
             state = engine.load(table.state)
             if not engine.is_over(state):
                 waiting = set(engine.to_act(state))
-        since = (
-            max(x for x in (table.last_at, started) if x is not None)
-            if (table.last_at or started)
-            else None
-        )
-        idle_for = (now - since) if since is not None else None
+        # waiting since the table's last move, or the clock's last start/resume
+        times = [t for t in (table.last_at, started) if t is not None]
+        idle_for = now - max(times) if times else None
         rows = []
         for seat in seats.get(table.pk, []):
             idle = (
