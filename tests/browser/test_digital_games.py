@@ -125,3 +125,58 @@ def test_two_phones_and_a_bot_play_a_game_into_the_standings(
     context.close()
     for page in pages:
         page.context.close()
+
+
+def test_the_organizer_gives_an_idle_seat_to_the_bot_and_hands_it_back(
+    browser, live_server, organizer, inline_bots, settings
+):
+    from django.test import Client
+    from playwright.sync_api import expect
+
+    from scoring.links import seat_token
+
+    settings.DIGITAL_IDLE_SECONDS = 0  # every seat the game waits for counts as idle
+    t = services.tournament_create(
+        owner=organizer, name="Abendturnier", game="monddaemmerung", digital_tables=True
+    )
+    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
+    table = Table.objects.create(round=rnd, number=1, digital=True, seed=7)
+    for pos, name in enumerate(NAMES):
+        p = services.player_add(tournament=t, by=organizer, name=name)
+        Seat.objects.create(table=table, player=p, position=pos)
+    clock.round_start(round=rnd, by=organizer)
+    engine = get_engine("monddaemmerung")
+    table.refresh_from_db()
+    waiting = engine.to_act(engine.load(table.state))[0]
+
+    player = phone(browser, f"{live_server.url}/p/{seat_token(table.pk, waiting)}/")
+    expect(player.locator("#play .play-status")).to_contain_text("Your turn.")
+
+    client = Client()
+    client.force_login(organizer)
+    context = browser.new_context(locale="en-GB")
+    context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/tournaments/{t.pk}/rounds/1/")
+    row = page.locator(f'#round-digital li[data-seat="{waiting}"]')
+    expect(row.locator(".tag-idle")).to_be_visible()
+    row.get_by_role("button", name="Give to the bot").click()  # one press
+    expect(page.locator("#round-digital")).to_contain_text(
+        f"The bot plays for {NAMES[waiting]} at table 1 now."
+    )
+    row = page.locator(f'#round-digital li[data-seat="{waiting}"]')
+    expect(row.get_by_role("button", name=f"Hand back to {NAMES[waiting]}")).to_be_visible()
+    assert table.actions.filter(seat=waiting, by_bot=True).exists()  # the bot moved at once
+    expect(player.locator("#play .play-bot")).to_contain_text("The bot plays your seat now.")
+
+    row.get_by_role("button", name=f"Hand back to {NAMES[waiting]}").click()
+    expect(page.locator("#round-digital")).to_contain_text(
+        f"{NAMES[waiting]} plays at table 1 again."
+    )
+    expect(player.locator("#play .play-bot")).to_have_count(0)
+    assert not Seat.objects.get(table=table, position=waiting).bot
+    context.close()
+    player.context.close()
