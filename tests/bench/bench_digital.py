@@ -153,7 +153,7 @@ def main():
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from scoring.links import seat_token
+    from tests.seat_tokens import token_for
     from tournaments import services
     from tournaments.models import Round, Seat, Table, TableAction
     from tournaments.services import clock
@@ -182,7 +182,7 @@ def main():
     worker = start_worker(dict(os.environ), tmp / f"{queue}-worker.log")
     server = start_server(dict(os.environ), tmp / f"{queue}-web.log")
     stop = threading.Event()
-    pollers = [Poller(t.pk, [seat_token(t.pk, pos) for pos in range(SEATS)], stop) for t in tables]
+    pollers = [Poller(t.pk, [token_for(t, pos) for pos in range(SEATS)], stop) for t in tables]
     try:
         for p in pollers:
             p.start()

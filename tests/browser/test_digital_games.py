@@ -53,7 +53,7 @@ def test_two_phones_and_a_bot_play_a_game_into_the_standings(
 ):
     from playwright.sync_api import expect
 
-    from scoring.links import seat_token
+    from tests.seat_tokens import token_for
 
     t = services.tournament_create(
         owner=organizer, name=f"Digitalabend {game}", game=game, digital_tables=True
@@ -68,7 +68,7 @@ def test_two_phones_and_a_bot_play_a_game_into_the_standings(
         seats.append(Seat.objects.create(table=table, player=p, position=pos))
     bots.seat_to_bot(table=table, position=2)  # the organizer's choice before play
 
-    pages = [phone(browser, f"{live_server.url}/p/{seat_token(table.pk, pos)}/") for pos in (0, 1)]
+    pages = [phone(browser, f"{live_server.url}/p/{token_for(table, pos)}/") for pos in (0, 1)]
     clock.round_start(round=rnd, by=organizer)
     engine = get_engine(game)
 
@@ -133,7 +133,7 @@ def test_the_organizer_gives_an_idle_seat_to_the_bot_and_hands_it_back(
     from django.test import Client
     from playwright.sync_api import expect
 
-    from scoring.links import seat_token
+    from tests.seat_tokens import token_for
 
     settings.DIGITAL_IDLE_SECONDS = 0  # every seat the game waits for counts as idle
     t = services.tournament_create(
@@ -149,7 +149,7 @@ def test_the_organizer_gives_an_idle_seat_to_the_bot_and_hands_it_back(
     table.refresh_from_db()
     waiting = engine.to_act(engine.load(table.state))[0]
 
-    player = phone(browser, f"{live_server.url}/p/{seat_token(table.pk, waiting)}/")
+    player = phone(browser, f"{live_server.url}/p/{token_for(table, waiting)}/")
     expect(player.locator("#play .play-status")).to_contain_text("Your turn.")
 
     client = Client()

@@ -376,13 +376,13 @@ def test_whatever_screen_number_a_move_carries_it_plays_at_most_once(organizer):
 
 
 def test_the_players_page_learns_at_once_that_the_bot_plays_the_seat(client, organizer):
-    from scoring.links import seat_token
+    from tests.seat_tokens import token_for
 
     rnd, table = make_round(organizer, game="quartett", players=2)
     clock.round_start(round=rnd, by=organizer)
     engine = get_engine("quartett")
     idle = 1 - engine.to_act(state_of(table))[0]  # not to act: the bot won't move yet
-    url = reverse("seat_play", args=[seat_token(table.pk, idle)])
+    url = reverse("seat_play", args=[token_for(table, idle)])
     page = client.get(url).content.decode()
     version = re.search(r'data-version="([^"]+)"', page).group(1)
     assert client.get(url, {"v": version}).status_code == 204
