@@ -169,3 +169,14 @@ def test_any_step_number_shows_a_step_of_the_record(client, organizer):
         assert 0 <= shown <= last
 
     check()
+
+
+def test_the_spectator_view_stops_polling_when_the_game_is_over(client, organizer):
+    rnd, table = make_round(organizer, game="quartett", players=2)
+    watch_url = reverse("table_watch", args=[rnd.tournament.pk, 1, 1])
+    assert "hx-get" in client.get(watch_url).content.decode()  # waits for the deal
+    for pos in range(2):
+        bots.seat_to_bot(table=table, position=pos)
+    clock.round_start(round=rnd, by=organizer)  # the bots play the game to its end
+    page = client.get(watch_url).content.decode()
+    assert "Result" in page and "hx-get" not in page
