@@ -57,10 +57,12 @@ def standings_rows(tournament: Tournament, *, up_to_round: int | None = None) ->
     prep = _prepared(tournament, up_to_round)
     rows = rows_of(prep, tournament.tiebreaks or None)
     clubs = dict(tournament.players.values_list("pk", "club"))
+    bot_games = _bot_games(tournament, up_to_round)
     out = []
     for row in rows:
         d = row.as_dict()
         d["club"] = clubs.get(row.player_id, "")
+        d["bot_games"] = bot_games.get(row.player_id, 0)
         out.append(d)
     return out
 
@@ -73,6 +75,23 @@ def last_complete_round(tournament: Tournament) -> int | None:
         .values_list("number", flat=True)
         .first()
     )
+
+
+def _bot_seats(tournament: Tournament, up_to_round: int | None = None):
+    """Seats of digital tables the bot played for (part of) the game."""
+    seats = Seat.objects.filter(table__round__tournament=tournament, bot_played=True)
+    if up_to_round is not None:
+        seats = seats.filter(table__round__number__lte=up_to_round)
+    return seats
+
+
+def _bot_games(tournament: Tournament, up_to_round: int | None = None) -> dict:
+    """Per player id: the games in which the bot played the player's seat
+    (marked in the standings and exports; README: bots in seats)."""
+    counts: dict = {}
+    for player_id in _bot_seats(tournament, up_to_round).values_list("player_id", flat=True):
+        counts[player_id] = counts.get(player_id, 0) + 1
+    return counts
 
 
 def round_numbers(tournament: Tournament) -> list[int]:
@@ -300,6 +319,9 @@ def export_results(tournament: Tournament) -> list[dict]:
     """One row per seat of a table with a confirmed result, and per bye."""
     rows = []
     points = _game_points(_prepared(tournament))
+    bots = set(
+        _bot_seats(tournament).values_list("table__round__number", "table__number", "position")
+    )
     for number in (
         Round.objects.filter(tournament=tournament)
         .order_by("number")
@@ -322,6 +344,7 @@ def export_results(tournament: Tournament) -> list[dict]:
                         "points": p["points"],
                         "bye": False,
                         "version": t["version"],
+                        "bot": (number, t["number"], seat - 1) in bots,
                     }
                 )
         for b in res["byes"]:
@@ -337,6 +360,7 @@ def export_results(tournament: Tournament) -> list[dict]:
                     "points": b["points"],
                     "bye": True,
                     "version": None,
+                    "bot": False,
                 }
             )
     return rows
@@ -359,6 +383,7 @@ def export_standings(tournament: Tournament) -> list[dict]:
             "games": r["games"],
             "byes": r["byes"],
             "dropped": r["dropped"],
+            "bot_games": r["bot_games"],
         }
         for r in standings_rows(tournament)
     ]

@@ -353,6 +353,10 @@ class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField(_("seat"))
+    #: digital tables: the game's bot plays this seat now (the organizer's choice)
+    bot = models.BooleanField(_("played by the bot"), default=False)
+    #: the bot has made at least one move for this seat (the result is marked)
+    bot_played = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "position"]

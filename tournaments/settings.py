@@ -193,8 +193,20 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 1.0,
         # a sweep that waited longer is replaced by the next one
         "options": {"queue": CLOCK_QUEUE, "expires": 10},
-    }
+    },
+    # bots in seats of digital tables (tournaments/services/bots.py): a bot
+    # whose wake-up call was lost (a worker restart) moves within seconds
+    "bot-sweep": {
+        "task": "clock.bot_sweep",
+        "schedule": 5.0,
+        "options": {"queue": CLOCK_QUEUE, "expires": 10},
+    },
 }
+#: digital tables: the bot's pause before its move (seconds; a human-like
+#: rhythm at the table; 0 plays bot moves at once), and after how long
+#: without a move a player's seat counts as idle on the organizer's round page
+DIGITAL_BOT_DELAY = float(os.environ.get("TURNIERLEITER_BOT_DELAY", "1.5"))
+DIGITAL_IDLE_SECONDS = int(os.environ.get("TURNIERLEITER_IDLE_SECONDS", "90"))
 
 LOGGING = {
     "version": 1,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import clock, tables
+from tournaments.services import bots, clock, tables
 
 
 @shared_task(name="clock.close_round", ignore_result=True)
@@ -41,3 +41,13 @@ def start_round(round_id: int) -> bool:
 @shared_task(name="clock.sweep", ignore_result=True)
 def sweep() -> dict:
     return clock.sweep()
+
+
+@shared_task(name="clock.bot_move", ignore_result=True)
+def bot_move(table_id: int) -> int:
+    return bots.bot_move(table_id=table_id)
+
+
+@shared_task(name="clock.bot_sweep", ignore_result=True)
+def bot_sweep() -> int:
+    return bots.bot_sweep()

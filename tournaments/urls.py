@@ -1,7 +1,16 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tournaments.views import accounts, lifecycle, organizer, players, public, rounds, seating
+from tournaments.views import (
+    accounts,
+    digital,
+    lifecycle,
+    organizer,
+    players,
+    public,
+    rounds,
+    seating,
+)
 from tournaments.views import play as play_views
 
 urlpatterns = [
@@ -155,6 +164,37 @@ urlpatterns = [
         "t/<int:tournament_id>/rounds/<int:number>/projector/",
         rounds.round_projector,
         name="round_projector",
+    ),
+    # digital tables from outside a seat: bots, review, spectator view
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/digital/",
+        digital.round_digital,
+        name="round_digital",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/seats/<int:position>/bot/",
+        digital.seat_bot,
+        name="seat_bot",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/review/",
+        digital.table_review,
+        name="table_review",
+    ),
+    path(
+        "t/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/review/",
+        digital.table_review_public,
+        name="table_review_public",
+    ),
+    path(
+        "t/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/",
+        digital.table_watch,
+        name="table_watch",
+    ),
+    path(
+        "t/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/board/",
+        digital.table_watch_board,
+        name="table_watch_board",
     ),
     # a player at a digital table (signed seat link)
     path("p/<str:token>/play/", play_views.seat_play, name="seat_play"),

@@ -80,6 +80,7 @@ HEADERS = {
         "points",
         "bye",
         "version",
+        "bot",
     ],
     "standings": [
         "place",
@@ -96,6 +97,7 @@ HEADERS = {
         "games",
         "byes",
         "dropped",
+        "bot_games",
     ],
 }
 

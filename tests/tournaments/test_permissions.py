@@ -27,6 +27,10 @@ PUBLIC = {
     "round_public",
     "round_public_status",
     "round_projector",
+    # a digital table's spectator view and public replay
+    "table_watch",
+    "table_watch_board",
+    "table_review_public",
 }
 PASSWORD_RESET = {
     "password_reset",
@@ -77,6 +81,7 @@ def world(tournament, organizer, other_user, django_user_model):
             "what": "players",
             "fmt": "csv",
             "kind": "seating",
+            "position": 0,
         },
     }
 

@@ -91,7 +91,9 @@ def _version(table: Table, rnd: Round, clock: dict) -> str:
 def seat_version(seat: Seat) -> str:
     """The screen's version without building it (the poll's cheap check)."""
     table = Table.objects.select_related("round__tournament").defer("state").get(pk=seat.table_id)
-    return _version(table, table.round, _clock(table, table.round))
+    # a seat given to the bot or handed back shows at once (the seat is read
+    # fresh for every request)
+    return f"{_version(table, table.round, _clock(table, table.round))}.{int(seat.bot)}"
 
 
 def seat_screen(seat: Seat, *, error: str = "") -> dict:
@@ -112,7 +114,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     }
     clock = _clock(table, rnd)
     screen["clock"] = clock
-    screen["version"] = _version(table, rnd, clock)
+    screen["version"] = f"{_version(table, rnd, clock)}.{int(seat.bot)}"
     if table.state is None:
         screen["polling"] = True
         return screen
@@ -120,7 +122,10 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     position = seat.position
     view = engine.view(state, position)
     over = engine.is_over(state)
-    can_move = not over and (clock["running"] or clock["in_grace"])
+    bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
+    screen["bot"] = seat.position in bots
+    screen["seen"] = table.actions.count()
+    can_move = not over and (clock["running"] or clock["in_grace"]) and not screen["bot"]
     legal = engine.legal_actions(state, position) if can_move else []
     game = presentation(engine.id)
     ctx = Ctx(
@@ -148,6 +153,9 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
             }
         )
     to_act = list(view.get("to_act") or [])
+    rows = game.player_rows(ctx)
+    for row in rows:
+        row["bot"] = row["seat"] in bots
     screen.update(
         over=over,
         polling=not over,
@@ -159,7 +167,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
         hand_label=game.hand_label,
         show_hand=game.show_hand,
         actions=[{"action": a, "label": labels[a]} for a in legal if a not in attached],
-        players=game.player_rows(ctx),
+        players=rows,
         score_label=game.score_label,
         facts=game.facts(ctx),
         trick=game.trick(ctx),
@@ -189,15 +197,21 @@ def _result(engine, state, names: list[str], me: int) -> dict:
     return {"rows": rows, "figure_label": _(engine.figure_label) if engine.figure_label else ""}
 
 
-def move(seat: Seat, action: str) -> str:
-    """Play ``action`` for ``seat``; "" when done, else the reason it was refused."""
+def move(seat: Seat, action: str, seen: str | None = None) -> str:
+    """Play ``action`` for ``seat``; "" when done, else the reason it was refused.
+    ``seen``: the number of moves the player's screen showed (a move from an
+    older screen is refused, so a double click plays once)."""
     from tournaments.services.tables import table_move
 
     action = (action or "").strip()[:200]
     if not action:
         return _("Choose a move.")
     try:
-        table_move(table=seat.table, seat=seat.position, action=action)
+        shown = int(seen) if seen not in (None, "") else None
+    except (TypeError, ValueError):
+        shown = -1  # a forged number: refused as a stale screen
+    try:
+        table_move(table=seat.table, seat=seat.position, action=action, seen=shown)
     except TimeIsUp as exc:
         return str(exc)
     except ServiceError as exc:
@@ -215,6 +229,8 @@ def _refusal(seat: Seat, exc: ServiceError) -> str:
     state = engine.load(table.state)
     if engine.is_over(state):
         return _("The game is over.")
+    if table.seats.filter(position=seat.position, bot=True).exists():
+        return str(exc)
     to_act = engine.to_act(state)
     if seat.position not in to_act:
         names = _names(table)

@@ -154,7 +154,7 @@ class Altruismus(Game):
 
     def extra_cards(self, ctx: Ctx) -> list[dict]:
         collections = ctx.view.get("collections") or []
-        if ctx.seat < len(collections) and collections[ctx.seat]:
+        if ctx.seat is not None and ctx.seat < len(collections) and collections[ctx.seat]:
             return [
                 {
                     "title": _("Your collection"),

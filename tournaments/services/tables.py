@@ -14,11 +14,12 @@ import logging
 import secrets
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from games.base import TIME_CALLED, IllegalAction
+from games.base import TIME_CALLED, IllegalAction, Record
 from scoring.models import Submission
 from tournaments.models import Round, Table, TableAction
 from tournaments.selectors import seats_in_order
@@ -65,12 +66,21 @@ def table_start(*, table: Table) -> Table:
     state = engine.new_game(players=players, seed=locked.seed, options=game_options(locked))
     locked.state = engine.dump(state)
     locked.save(update_fields=["seed", "state"])
+    wake_bots(locked, engine, state)
     return locked
 
 
-def _append(table: Table, actions: list[tuple[int, str]], *, by_bot: bool = False) -> None:
+def next_number(table: Table) -> int:
+    """The number the table's next action gets (its count: numbers run 0, 1, ...)."""
     last = table.actions.aggregate(n=Max("number"))["n"]
-    start = 0 if last is None else last + 1
+    return 0 if last is None else last + 1
+
+
+def _append(
+    table: Table, actions: list[tuple[int, str]], *, by_bot: bool = False, start=None
+) -> None:
+    if start is None:
+        start = next_number(table)
     TableAction.objects.bulk_create(
         TableAction(table=table, number=start + i, seat=seat, action=action, by_bot=by_bot)
         for i, (seat, action) in enumerate(actions)
@@ -78,16 +88,46 @@ def _append(table: Table, actions: list[tuple[int, str]], *, by_bot: bool = Fals
 
 
 @transaction.atomic
-def table_move(*, table: Table, seat: int, action: str) -> Table:
+def table_move(*, table: Table, seat: int, action: str, seen: int | None = None) -> Table:
     """A player's move at a digital table: refused after the table's time
     (checked against the database clock under the row lock, with or without
     a worker), except the moves that finish what time left open during the
-    grace period after time was called."""
+    grace period after time was called.
+
+    ``seen``: the number of moves the player's screen showed. When this seat
+    has moved since (a double click, a second tab, a retry), the move is
+    refused, so the same move sent twice is applied once; other seats'
+    moves in between don't matter (the engine judges the move). A seat the
+    bot plays now is refused too."""
     locked = _lock_for_move(table)
     if not locked.digital or locked.state is None:
         raise ServiceError(_("Table %(table)s is not a digital table.") % {"table": locked.number})
+    if locked.seats.filter(position=seat, bot=True).exists():
+        raise ServiceError(_("The bot plays this seat now; ask the organizer to hand it back."))
+    if seen is not None and _moved_since(locked, seat, seen):
+        raise StaleMove(_("Your move was already played. Choose again on the new screen."))
     engine = locked.round.tournament.engine
-    state = engine.load(locked.state)
+    state = apply_move(locked, engine, engine.load(locked.state), seat, action)
+    wake_bots(locked, engine, state)
+    return locked
+
+
+def _moved_since(table: Table, seat: int, seen: int) -> bool:
+    if seen < 0 or seen > table.actions.count():
+        return True  # not a screen this table ever showed
+    return table.actions.filter(number__gte=seen, seat=seat).exists()
+
+
+class StaleMove(ServiceError):
+    """A move chosen on a screen older than the table's last move."""
+
+
+def apply_move(
+    locked: Table, engine, state: dict, seat: int, action: str, *, by_bot=False, number=None
+):
+    """Inside the move's transaction, on the locked table: apply, log (as
+    action ``number`` when the caller knows it), store, and record the
+    result when the game is over. Returns the new state."""
     try:
         state = engine.apply(state, seat, action)
     except IllegalAction as exc:
@@ -97,12 +137,50 @@ def table_move(*, table: Table, seat: int, action: str) -> Table:
         raise ServiceError(
             _("This move is not allowed now: the game may have moved on. Choose again.")
         ) from None
-    _append(locked, [(seat, action)])
+    _append(locked, [(seat, action)], by_bot=by_bot, start=number)
     locked.state = engine.dump(state)
     locked.save(update_fields=["state"])
     if engine.is_over(state):
         _record_result(locked, engine, state)
-    return locked
+    return state
+
+
+def bot_seats_to_act(table: Table, engine, state: dict, bots: set[int] | None = None) -> list[int]:
+    """The seats the bot plays (``bots``: read from the table when not given)
+    that the engine waits for now."""
+    if engine.is_over(state):
+        return []
+    to_act = engine.to_act(state)
+    if not to_act:
+        return []
+    if bots is None:
+        bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
+    return [seat for seat in to_act if seat in bots]
+
+
+def wake_bots(table: Table, engine, state: dict, bots: set[int] | None = None) -> bool:
+    """After a move, a deal or a hand-over: when a bot seat is to act, its
+    Celery task is sent after commit (after the bot's pause), so a table
+    never waits for a bot. True when one was sent."""
+    if not bot_seats_to_act(table, engine, state, bots):
+        return False
+    table_id = table.pk
+    delay = settings.DIGITAL_BOT_DELAY
+    transaction.on_commit(lambda: send_bot_task(table_id, delay))
+    return True
+
+
+def send_bot_task(table_id: int, delay: float) -> None:
+    """The bot's wake-up call on the clock queue; a lost call is covered by
+    the bot sweep, so a broker that is down only logs."""
+    from tournaments.celery import app
+
+    try:
+        app.send_task(
+            "clock.bot_move", args=[table_id], countdown=delay, queue=settings.CLOCK_QUEUE
+        )
+    except Exception:  # the sweep wakes the bot; the player's move must not fail
+        log.exception("could not wake the bot of table %s", table_id)
 
 
 def _lock_for_move(table: Table) -> Table:
@@ -134,6 +212,7 @@ def table_call_time(*, table: Table) -> None:
     if engine.is_over(state):
         _record_result(table, engine, state)
         return
+    wake_bots(table, engine, state)  # bot seats finish the open trick too
     grace = table.round.tournament.grace_seconds
     eta = table.time_called_at + timedelta(seconds=grace)
     from tournaments.services.clock import schedule
@@ -204,6 +283,10 @@ def table_finish(*, table_id: int) -> bool:
 def _record_result(table: Table, engine, state) -> None:
     """The engine's result as the table's confirmed submission; the table is done."""
     result = engine.result(state)
+    details = dict(result.details)
+    bot_seats = list(table.seats.filter(bot_played=True).values_list("position", flat=True))
+    if bot_seats:  # marked in standings and exports (README: bots in seats)
+        details["bot_seats"] = bot_seats
     if not table.submissions.filter(status=Submission.CONFIRMED).exists():
         last = table.submissions.aggregate(n=Max("version"))["n"] or 0
         Submission.objects.create(
@@ -212,7 +295,7 @@ def _record_result(table: Table, engine, state) -> None:
             status=Submission.CONFIRMED,
             ranks=list(result.ranks),
             figures=list(result.figures),
-            details=result.details,
+            details=details,
             source="digital",
         )
     table.status = Table.DONE
@@ -221,3 +304,58 @@ def _record_result(table: Table, engine, state) -> None:
 
     round_id = table.round_id
     transaction.on_commit(lambda: round_complete_if_done(round_id=round_id))
+
+
+def _dealt(table: Table, engine, state: dict) -> dict:
+    """The deal of a table: its seed and the options its stored state was
+    dealt with (so a replay needs nothing but the rows)."""
+    return engine.new_game(state["players"], table.seed, state.get("options") or {})
+
+
+def replay_states(table: Table, rows) -> list[dict]:
+    """The table's state after the deal and after each of ``rows`` (its
+    TableAction rows in order), replayed by the engine."""
+    engine = table.round.tournament.engine
+    state = _dealt(table, engine, table.state)
+    states = [state]
+    for row in rows:
+        if (row.seat, row.action) == TIME_CALLED:
+            state = engine.call_time(state)
+        else:
+            state = engine.apply(state, row.seat, row.action)
+        states.append(state)
+    return states
+
+
+def table_record(table: Table) -> Record:
+    """The table's game as a ``games.base.Record``: its seed, its options and
+    its TableAction rows (the append-only truth the stored state follows)."""
+    engine = table.round.tournament.engine
+    options = (table.state or {}).get("options") or {}
+    return Record(
+        game=engine.id,
+        players=table.state["players"],
+        seed=table.seed,
+        options=dict(options),
+        actions=[(seat, action) for seat, action in table.actions.values_list("seat", "action")],
+    )
+
+
+@transaction.atomic
+def table_rebuild(*, table: Table) -> bool:
+    """After a crash: replay the record and store the state it gives when the
+    stored state differs (a state written without its rows can't happen in
+    one transaction, but a restored backup or a hand edit can). True when it
+    was repaired. A bot seat to act is woken either way, so the game goes on."""
+    locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    if locked.state is None:
+        return False
+    engine = locked.round.tournament.engine
+    state = table_record(locked).replay(engine)
+    repaired = engine.dump(state) != locked.state
+    if repaired:
+        log.warning("table %s: stored state differs from its record; rebuilt", locked.pk)
+        locked.state = engine.dump(state)
+        locked.save(update_fields=["state"])
+    wake_bots(locked, engine, state)
+    return repaired

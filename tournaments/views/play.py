@@ -68,7 +68,7 @@ def seat_move(request, token):
     if not access.ok:
         return _invalid(request, access)
     seat = access.seat
-    error = play.move(seat, request.POST.get("action", ""))
+    error = play.move(seat, request.POST.get("action", ""), request.POST.get("seen"))
     if request.htmx:
         return _panel(request, seat, token, error=error)
     if error:
