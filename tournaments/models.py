@@ -354,7 +354,9 @@ class SeatingChange(models.Model):
         ("swap", _("swapped")),
         ("move", _("moved")),
         ("reseat", _("re-seated after a drop")),
+        ("late", _("late arrival added")),
         ("publish", _("published")),
+        ("unpublish", _("unpublished")),
     ]
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seating_changes")
     kind = models.CharField(max_length=20, choices=KINDS)

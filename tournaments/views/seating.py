@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -22,7 +23,7 @@ MODE_CHOICES = [
     ("random", gettext_lazy("Random")),
 ]
 
-#: Table.why codes → message (params fill the placeholders)
+#: reason codes of ``tournaments.seating.reasons`` → message (params fill the placeholders)
 WHY_MESSAGES = {
     "repeat": gettext_lazy(
         "%(a)s and %(b)s meet again (at one table in round %(rounds)s): "
@@ -32,17 +33,27 @@ WHY_MESSAGES = {
         "%(a)s and %(b)s meet again (at one table in round %(rounds)s): changed by hand."
     ),
     "moved_up": gettext_lazy(
-        "%(name)s (%(score)s points) plays above his score group (%(low)s–%(high)s points)."
+        "%(player)s (%(score)s points) plays above their score group at this table "
+        "(%(low)s–%(high)s points)."
     ),
     "moved_down": gettext_lazy(
-        "%(name)s (%(score)s points) plays below his score group (%(low)s–%(high)s points)."
+        "%(player)s (%(score)s points) plays below their score group at this table "
+        "(%(low)s–%(high)s points)."
     ),
     "small_table": gettext_lazy(
         "Small table (%(size)s instead of %(preferred)s players): the lowest in the standings "
         "among those with the fewest small tables so far (small tables before: %(had)s)."
     ),
     "small_table_drawn": gettext_lazy(
-        "Small table (%(size)s instead of %(preferred)s players), drawn with the seating "
+        "Small table (%(size)s instead of %(preferred)s players), drawn among those with the "
+        "fewest small tables so far (small tables before: %(had)s)."
+    ),
+    "small_table_forced": gettext_lazy(
+        "Small table (%(size)s instead of %(preferred)s players) for %(players)s although others "
+        "had fewer small tables or stand lower: %(constraints)s (small tables before: %(had)s)."
+    ),
+    "small_table_changed": gettext_lazy(
+        "Small table (%(size)s instead of %(preferred)s players) after a change to the draft "
         "(small tables before: %(had)s)."
     ),
     "large_table": gettext_lazy(
@@ -54,24 +65,72 @@ WHY_MESSAGES = {
         "allowed sizes. Move players by hand."
     ),
     "team_split": gettext_lazy("Team %(team)s could not sit together."),
-    "club_together": gettext_lazy(
-        "%(a)s and %(b)s (%(club)s) sit at one table although club-mates are kept apart."
+    "mates_together": gettext_lazy(
+        "%(a)s and %(b)s (%(value)s) sit at one table although club-mates are kept apart."
     ),
     "bye": gettext_lazy(
-        "%(name)s has a bye: the lowest in the standings among those with the fewest byes "
+        "%(player)s has a bye: the lowest in the standings among those with the fewest byes "
         "(byes before: %(count)s)."
+    ),
+    "bye_drawn": gettext_lazy(
+        "%(player)s has a bye, drawn among those with the fewest byes (byes before: %(count)s)."
+    ),
+    "bye_changed": gettext_lazy(
+        "%(player)s has a bye after a change to the draft (byes before: %(count)s)."
     ),
 }
 
+#: the constraints a ``small_table_forced`` reason names
+CONSTRAINTS = {
+    "repeats": gettext_lazy("otherwise players would meet again"),
+    "apart": gettext_lazy("otherwise club-mates would sit together"),
+    "teams": gettext_lazy("otherwise team partners would be split"),
+}
 
-def why_text(items) -> list[str]:
+
+def _number(x) -> str:
+    x = float(x)
+    return formats.localize(int(x) if x == int(x) else round(x, 2))
+
+
+def why_text(items, names=None, teams=None) -> list[str]:
+    """Translate reasons (codes with parameters) into sentences; ``names``:
+    player id → name, ``teams``: team id → name."""
+    names = names or {}
+    teams = teams or {}
     out = []
     for item in items or []:
-        msg = WHY_MESSAGES.get(item.get("code"))
+        code = item.get("code")
+        params = dict(item.get("params") or {})
+        if params.get("rule") == "drawn" and code in ("small_table", "bye"):
+            code = f"{code}_drawn"
+        msg = WHY_MESSAGES.get(code)
         if msg is None:
             continue
+        name = lambda pid: names.get(pid, str(pid))  # noqa: E731
+        for key in ("a", "b", "player"):
+            if key in params:
+                params[key] = name(params[key])
+        if isinstance(params.get("players"), list):
+            params["players"] = ", ".join(name(p) for p in params["players"])
+        if isinstance(params.get("had"), list):
+            params["had"] = ", ".join(f"{name(p)} {n}" for p, n in params["had"])
+        if isinstance(params.get("rounds"), list):
+            params["rounds"] = ", ".join(str(r) for r in params["rounds"])
+        if isinstance(params.get("sizes"), list):
+            params["sizes"] = ", ".join(str(r) for r in params["sizes"])
+        if isinstance(params.get("constraints"), list):
+            params["constraints"] = "; ".join(
+                str(CONSTRAINTS.get(c, c)) for c in params["constraints"]
+            )
+        for key in ("score", "low", "high"):
+            if key in params:
+                params[key] = _number(params[key])
+        if code == "team_split" or params.get("kind") == "team":
+            key = "team" if code == "team_split" else "value"
+            params[key] = teams.get(params.get(key), params.get(key))
         try:
-            out.append(str(msg) % item.get("params", {}))
+            out.append(str(msg) % params)
         except (KeyError, TypeError, ValueError):
             out.append(str(msg))
     return out
@@ -169,9 +228,11 @@ def round_seat(request, tournament):
 
 def _seating_context(request, tournament, rnd):
     data = selectors.round_seating(rnd)
+    names = {p.pk: p.name for p in tournament.players.all()}
+    teams = dict(tournament.teams.values_list("pk", "name"))
     for t in data["tables"]:
-        t["why"] = why_text(t["table"].why)
-    data["bye_why"] = why_text(data["stats"].get("bye_why"))
+        t["why"] = why_text(t["table"].why, names, teams)
+    data["bye_why"] = why_text(data["stats"].get("bye_why"), names, teams)
     draft = not rnd.published and rnd.status == Round.SEATED
     context = {
         "tournament": tournament,
