@@ -4,7 +4,7 @@ import importlib
 import json
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES, DeckError
@@ -125,6 +125,16 @@ class TournamentForm(forms.ModelForm):
         rounds = self.cleaned_data["rounds"]
         if not 1 <= rounds <= 30:
             raise forms.ValidationError(gettext("Between 1 and 30 rounds."))
+        seated = self.instance.round_set.count() if self.instance.pk else 0
+        if rounds < seated:
+            raise forms.ValidationError(
+                ngettext(
+                    "%(n)s round is seated already: the tournament needs at least %(n)s round.",
+                    "%(n)s rounds are seated already: the tournament needs at least %(n)s rounds.",
+                    seated,
+                )
+                % {"n": seated}
+            )
         return rounds
 
     def clean_grace_seconds(self):

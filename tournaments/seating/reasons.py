@@ -28,7 +28,6 @@ Codes (parameters):
   (after a drop no re-seating fitted).
 - ``bye`` (``player``, ``count``: byes before, ``rule``): the rule's pick,
   like small tables. ``bye_changed``: a bye after a change to the draft.
-- ``late_arrival`` (``player``): joined the draft after it was seated.
 """
 
 from __future__ import annotations

@@ -175,6 +175,14 @@ class SwapForm(forms.Form):
         self.fields["player_b"].choices = choices
 
 
+class AddPlayerForm(forms.Form):
+    player = forms.TypedChoiceField(label=gettext_lazy("Late arrival"), coerce=int)
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = choices
+
+
 class MoveForm(forms.Form):
     player = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
     table = forms.TypedChoiceField(label=gettext_lazy("to table"), coerce=int)
@@ -243,7 +251,18 @@ def _seating_context(request, tournament, rnd):
         "mode_label": dict(MODE_CHOICES).get(data["stats"].get("mode"), ""),
         "changes": [{"change": c, "text": _change_text(c)} for c in data["changes"]],
     }
+    context["can_unpublish"] = (
+        rnd.published and rnd.status == Round.SEATED and request.tournament_role == "owner"
+    )
+    context["counts"] = {
+        "players": sum(len(t["seats"]) for t in data["tables"]) + len(data["byes"]),
+        "tables": len(data["tables"]),
+        "byes": len(data["byes"]),
+    }
     if draft and request.tournament_role == "owner":
+        late = seating_services.late_candidates(rnd)
+        if late:
+            context["add_form"] = AddPlayerForm(choices=[(p.pk, p.name) for p in late])
         choices = _round_players(rnd, data)
         context["swap_form"] = SwapForm(choices=choices)
         context["move_form"] = MoveForm(
@@ -261,6 +280,14 @@ def _change_text(change) -> str:
     if change.kind == "reseat" and d.get("name"):
         tables = ", ".join(str(n) for n in d.get("tables", [])) or "–"
         return _("%(name)s dropped; tables re-seated: %(tables)s.") % {
+            "name": d["name"],
+            "tables": tables,
+        }
+    if change.kind == "late" and d.get("name"):
+        if d.get("bye"):
+            return _("%(name)s joined the draft with a bye.") % {"name": d["name"]}
+        tables = ", ".join(str(n) for n in d.get("tables", [])) or "–"
+        return _("%(name)s joined the draft; tables changed: %(tables)s.") % {
             "name": d["name"],
             "tables": tables,
         }
@@ -353,4 +380,66 @@ def seating_publish(request, tournament, number):
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Seating of round %(n)s published.") % {"n": rnd.number})
+    return redirect("round_seating", tournament.pk, rnd.number)
+
+
+@tournament_view(OWNER)
+@require_POST
+def seating_unpublish(request, tournament, number):
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        seating_services.seating_unpublish(round=rnd, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("Seating of round %(n)s is a draft again: players no longer see it.")
+            % {"n": rnd.number},
+        )
+    return redirect("round_seating", tournament.pk, rnd.number)
+
+
+@tournament_view(OWNER)
+@require_POST
+def seating_discard(request, tournament, number):
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        seating_services.seating_discard(round=rnd, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("round_seating", tournament.pk, rnd.number)
+    messages.success(
+        request,
+        _("The draft of round %(n)s was discarded: seat the round again.") % {"n": number},
+    )
+    return redirect("round_list", tournament.pk)
+
+
+@tournament_view(OWNER)
+@require_POST
+def seating_add_player(request, tournament, number):
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    late = seating_services.late_candidates(rnd)
+    form = AddPlayerForm(request.POST, choices=[(p.pk, p.name) for p in late])
+    if form.is_valid():
+        player = next(p for p in late if p.pk == form.cleaned_data["player"])
+        try:
+            detail = seating_services.seating_add_player(round=rnd, player=player, by=request.user)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            if detail.get("bye"):
+                messages.success(
+                    request, _("%(name)s joined the draft with a bye.") % {"name": player.name}
+                )
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s joined the draft at table %(table)s.")
+                    % {"name": player.name, "table": detail.get("table")},
+                )
+            _repeat_warning(request, detail)
+    else:
+        _form_errors(request, form)
     return redirect("round_seating", tournament.pk, rnd.number)

@@ -1,0 +1,190 @@
+"""A draft seating on the tournament day (issue 11 point 3): a late arrival
+joins it, it is discarded and seated again, a published one is taken back;
+counts stay true; the rounds can't be set below the rounds seated. These are
+service and page tests: loading and saving. The algorithm's choices are tested
+without a database in tests/tournaments/test_seating_changes.py."""
+
+import pytest
+from django.urls import reverse
+
+from tournaments import services
+from tournaments.forms import TournamentForm
+from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table
+from tournaments.services import seating as seating_services
+
+pytestmark = pytest.mark.django_db
+
+
+def add_players(tournament, n, checked_in=True):
+    return [
+        Player.objects.create(tournament=tournament, name=f"P{k:03d}", checked_in=checked_in)
+        for k in range(n)
+    ]
+
+
+def seated_ids(rnd):
+    return set(Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True)) | set(
+        Bye.objects.filter(round=rnd).values_list("player_id", flat=True)
+    )
+
+
+def seat(tournament, organizer):
+    return seating_services.round_seat(tournament=tournament, by=organizer)
+
+
+def test_a_late_arrival_takes_a_free_seat_in_the_draft(tournament, organizer):
+    tournament.allowed_sizes = [3, 4, 5]
+    tournament.save()
+    add_players(tournament, 8)
+    rnd = seat(tournament, organizer)
+    late = Player.objects.create(tournament=tournament, name="Zoe Spät", checked_in=True)
+    assert seating_services.late_candidates(rnd) == [late]
+    before = {t.number: t.seats.count() for t in rnd.tables.all()}
+    detail = seating_services.seating_add_player(round=rnd, player=late, by=organizer)
+    assert late.pk in seated_ids(rnd)
+    after = {t.number: t.seats.count() for t in rnd.tables.all()}
+    # one table grew by one, the others are as they were
+    assert sum(after.values()) == sum(before.values()) + 1
+    assert [n for n in after if after[n] != before.get(n)] == [detail["table"]]
+    rnd.refresh_from_db()
+    assert rnd.seating_stats["players"] == 9
+    assert SeatingChange.objects.filter(round=rnd, kind="late").count() == 1
+    # not twice, and not a player who is not checked in
+    with pytest.raises(services.ServiceError):
+        seating_services.seating_add_player(round=rnd, player=late, by=organizer)
+    away = Player.objects.create(tournament=tournament, name="Abwesend", checked_in=False)
+    with pytest.raises(services.ServiceError):
+        seating_services.seating_add_player(round=rnd, player=away, by=organizer)
+
+
+def test_a_late_arrival_reseats_only_the_tables_needed(tournament, organizer):
+    tournament.allowed_sizes = [3, 4]
+    tournament.save()
+    add_players(tournament, 12)
+    rnd = seat(tournament, organizer)
+    before = {t.number: set(t.seats.values_list("player_id", flat=True)) for t in rnd.tables.all()}
+    late = Player.objects.create(tournament=tournament, name="Spät", checked_in=True)
+    # no table of 4 may grow to 5: two neighbouring tables and the newcomer
+    # become three tables of 3, the third table stays as it was
+    detail = seating_services.seating_add_player(round=rnd, player=late, by=organizer)
+    after = {t.number: set(t.seats.values_list("player_id", flat=True)) for t in rnd.tables.all()}
+    assert sorted(len(t) for t in after.values()) == [3, 3, 3, 4]
+    kept = [n for n in before if after.get(n) == before[n]]
+    assert len(kept) == 1 and kept[0] not in detail["window"]
+    assert set().union(*after.values()) == set().union(*before.values()) | {late.pk}
+    rnd.refresh_from_db()
+    assert rnd.seating_stats["players"] == 13 and rnd.seating_stats["tables"] == 4
+
+
+def test_a_late_arrival_who_fits_nowhere_is_refused_clearly(tournament, organizer):
+    tournament.allowed_sizes = [4]
+    tournament.save()
+    add_players(tournament, 8)
+    rnd = seat(tournament, organizer)
+    late = Player.objects.create(tournament=tournament, name="Spät", checked_in=True)
+    with pytest.raises(services.ServiceError, match="No table can take another player"):
+        seating_services.seating_add_player(round=rnd, player=late, by=organizer)
+    assert late.pk not in seated_ids(rnd) and len(seated_ids(rnd)) == 8
+
+
+def test_a_draft_is_discarded_and_seated_again(tournament, organizer):
+    add_players(tournament, 12)
+    rnd = seat(tournament, organizer)
+    Player.objects.create(tournament=tournament, name="Spät", checked_in=True)
+    seating_services.seating_discard(round=rnd, by=organizer)
+    assert not Round.objects.filter(pk=rnd.pk).exists()
+    assert not Table.objects.filter(round_id=rnd.pk).exists()
+    again = seat(tournament, organizer)
+    assert again.number == 1 and len(seated_ids(again)) == 13
+
+
+def test_a_published_seating_is_taken_back_before_the_start(tournament, organizer):
+    add_players(tournament, 8)
+    rnd = seat(tournament, organizer)
+    with pytest.raises(services.ServiceError):
+        seating_services.seating_unpublish(round=rnd, by=organizer)
+    seating_services.seating_publish(round=rnd, by=organizer)
+    with pytest.raises(services.ServiceError, match="unpublish it first"):
+        seating_services.seating_discard(round=rnd, by=organizer)
+    seating_services.seating_unpublish(round=rnd, by=organizer)
+    rnd.refresh_from_db()
+    assert not rnd.published
+    seating_services.seating_discard(round=rnd, by=organizer)
+    assert not Round.objects.filter(tournament=tournament).exists()
+
+
+def test_a_started_round_is_neither_unpublished_nor_discarded(tournament, organizer):
+    from tournaments.services.clock import round_start
+
+    add_players(tournament, 8)
+    rnd = seat(tournament, organizer)
+    round_start(round=rnd, by=organizer)
+    for action in (seating_services.seating_unpublish, seating_services.seating_discard):
+        with pytest.raises(services.ServiceError, match="has started"):
+            action(round=rnd, by=organizer)
+    assert Round.objects.filter(pk=rnd.pk, published=True).exists()
+
+
+def test_counts_stay_true_after_a_drop(client, tournament, organizer):
+    tournament.allowed_sizes = [3, 4, 5]
+    tournament.save()
+    players = add_players(tournament, 24)
+    rnd = seat(tournament, organizer)
+    services.player_drop(player=players[0], by=organizer)
+    rnd.refresh_from_db()
+    n_tables = rnd.tables.count()
+    assert rnd.seating_stats["players"] == 23 and rnd.seating_stats["tables"] == n_tables
+    client.force_login(organizer)
+    page = client.get(
+        reverse("round_seating", args=[tournament.pk, 1]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "23 players" in page and f"{n_tables} tables" in page
+    assert "24 players" not in page
+
+
+def test_rounds_cannot_be_set_below_the_rounds_seated(tournament, organizer):
+    add_players(tournament, 8)
+    seat(tournament, organizer)
+    data = {
+        "name": tournament.name,
+        "game": tournament.game,
+        "rounds": 0,
+        "round_minutes": tournament.round_minutes,
+        "table_size": tournament.table_size,
+        "allowed_sizes": tournament.allowed_sizes,
+        "points_scheme": tournament.points_scheme,
+    }
+    form = TournamentForm(data={**data, "rounds": 1}, instance=tournament)
+    form.is_valid()
+    assert "rounds" not in form.errors
+    tournament.rounds = 5
+    tournament.save()
+    rnd2 = Round.objects.create(tournament=tournament, number=2)
+    form = TournamentForm(data={**data, "rounds": 1}, instance=tournament)
+    assert not form.is_valid()
+    assert "2 rounds are seated already" in " ".join(form.errors["rounds"])
+    rnd2.delete()
+
+
+def test_the_draft_page_offers_late_arrivals_discard_and_unpublish(client, tournament, organizer):
+    add_players(tournament, 8)
+    rnd = seat(tournament, organizer)
+    late = Player.objects.create(tournament=tournament, name="Zoe Spät", checked_in=True)
+    client.force_login(organizer)
+    url = reverse("round_seating", args=[tournament.pk, 1])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Add a late arrival" in page and "Zoe Spät" in page and "Discard draft" in page
+    response = client.post(
+        reverse("seating_add_player", args=[tournament.pk, 1]), {"player": late.pk}
+    )
+    assert response.status_code == 302 and late.pk in seated_ids(rnd)
+    # bad input: a player who is not a candidate changes nothing
+    response = client.post(reverse("seating_add_player", args=[tournament.pk, 1]), {"player": "x"})
+    assert response.status_code == 302
+    client.post(reverse("seating_publish", args=[tournament.pk, 1]))
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Unpublish seating" in page and "Add a late arrival" not in page
+    client.post(reverse("seating_unpublish", args=[tournament.pk, 1]))
+    response = client.post(reverse("seating_discard", args=[tournament.pk, 1]))
+    assert response.url == reverse("round_list", args=[tournament.pk])
+    assert not Round.objects.filter(tournament=tournament).exists()
