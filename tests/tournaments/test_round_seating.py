@@ -177,7 +177,7 @@ def test_swap_and_move_are_logged_and_refused_after_publishing(tournament, organ
     assert kinds == ["seat", "swap", "move"]
     swap = SeatingChange.objects.get(round=rnd, kind="swap")
     assert swap.by == organizer and swap.detail["names"] == [pa.name, pb.name]
-    assert Table.objects.get(round=rnd, number=1).why[0]["code"] == "small_table_changed"
+    assert Table.objects.get(round=rnd, number=1).why[0]["code"].startswith("small_table")
 
     seating_services.seating_publish(round=rnd, by=organizer)
     with pytest.raises(services.ServiceError, match="published"):

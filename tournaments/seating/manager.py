@@ -184,13 +184,14 @@ def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only):
 def table_reasons(req, tables, picked=frozenset(), forced=()) -> list[list[dict]]:
     """The reasons of each table (player numbers, table order)."""
     table_of = {p: x for x, t in enumerate(tables) for p in t}
+    big_min = min((req.small_had[p] for t in tables if len(t) >= req.size for p in t), default=None)
     groups = reasons.score_groups(req, tables) if req.mode == "swiss" and tables else None
     out = []
     for x, t in enumerate(tables):
         rs = reasons.repeats(req, t) + reasons.mates(req, t) + reasons.team_split(req, t, table_of)
         if groups is not None:
             rs += reasons.moved(req, t, groups[x])
-        rs += reasons.table_size(req, t, picked, forced)
+        rs += reasons.table_size(req, t, picked, forced, big_min)
         out.append([r.as_dict() for r in rs])
     return out
 

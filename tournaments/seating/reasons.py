@@ -19,7 +19,7 @@ Codes (parameters):
   standings/drawn): every player here is one the rule picks: the fewest small
   tables so far, then the lowest in the standings (or drawn).
 - ``small_table_forced`` (same, plus ``players``: the ids the rule did not
-  pick, ``constraints``: repeats/apart/teams): the rule's own pick would have
+  pick or who had more small tables than somebody at a full table, ``constraints``: repeats/apart/teams): the rule's own pick would have
   broken these constraints.
 - ``small_table_changed`` (same as ``small_table``, plus ``players``): the
   draft was changed after seating (a drop, a late arrival, a move by hand).
@@ -122,7 +122,8 @@ def moved(req, table, group) -> list[Reason]:
     return out
 
 
-def table_size(req, table, picked, constraints) -> list[Reason]:
+def table_size(req, table, picked, constraints, big_min=None) -> list[Reason]:
+    """``big_min``: the fewest small tables had among players at full tables."""
     size = len(table)
     if size > req.size:
         return [Reason("large_table", {"size": size, "preferred": req.size})]
@@ -134,7 +135,13 @@ def table_size(req, table, picked, constraints) -> list[Reason]:
         "had": [[req.ids[p], req.small_had[p]] for p in table],
         "rule": "standings" if req.mode == "swiss" else "drawn",
     }
-    outside = [p for p in table if p not in picked]
+    if req.mode == "swiss":
+        outside = [p for p in table if p not in picked]
+    else:  # drawn: the draw among equals is the rule; outside: who had more than the pick
+        top = max((req.small_had[p] for p in picked), default=0)
+        outside = [p for p in table if req.small_had[p] > top]
+    if big_min is not None:  # somebody at a full table had fewer: not by the rule either
+        outside = [p for p in table if p in outside or req.small_had[p] > big_min]
     if not outside:
         return [Reason("small_table", params)]
     params["players"] = [req.ids[p] for p in outside]

@@ -45,7 +45,11 @@ def reseat_after_drop(request: dict, tables, byes, dropped, earlier=None) -> dic
     round (the players still in it, their scores and history); ``tables``:
     ``{number: [ids in seat order]}`` or ``[[number, ids], ...]``; ``byes``:
     ids; ``earlier``: the tables' reasons so far, by number. Returns the new state (see :class:`~tournaments.seating.draft.Change`)."""
-    request = {**request, "players": [p for p in request["players"] if p["id"] != dropped]}
+    request = {
+        **request,
+        "players": [p for p in request["players"] if p["id"] != dropped],
+        "met": [m for m in request.get("met") or [] if dropped not in m[:2]],
+    }
     draft = Draft.of(tables, byes)
     before = {n: list(t) for n, t in draft.tables.items()}
     change = Change(draft, detail={"player": dropped, "resolved": True})
