@@ -644,16 +644,21 @@ def seating_discard(*, round: Round, by) -> int:  # noqa: A002
         raise ServiceError(_("Only the last round's draft can be discarded."))
     number = rnd.number
     rnd.delete()
+    # who registered while the draft stood joins the round seated anew
+    Player.objects.filter(tournament=rnd.tournament, first_round=number + 1).update(
+        first_round=number
+    )
     return number
 
 
 def late_candidates(rnd: Round):
-    """Checked-in players who could join this round's draft but are not in it."""
+    """Checked-in players who could join this round's draft but are not in it
+    (also those registered after it was seated: they would start next round)."""
     in_round = set(Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True))
     in_round |= set(Bye.objects.filter(round=rnd).values_list("player_id", flat=True))
     return [
         p
-        for p in seatable_players(rnd.tournament, rnd.number).order_by("name", "pk")
+        for p in seatable_players(rnd.tournament, rnd.number + 1).order_by("name", "pk")
         if p.pk not in in_round
     ]
 
@@ -679,6 +684,9 @@ def seating_add_player(*, round: Round, player: Player, by) -> dict:  # noqa: A0
         change = algo.add_late_arrival(request, tables, byes, player.pk, _earlier(rnd))
     except algo.SeatingError as exc:
         raise seating_error(exc, rnd.tournament) from None
+    if player.first_round > rnd.number:
+        player.first_round = rnd.number
+        player.save(update_fields=["first_round"])
     stats = dict(rnd.seating_stats or {})
     stats.setdefault("scores", {})[str(player.pk)] = scores.get(player.pk, 0.0)
     rnd.seating_stats = stats
