@@ -84,3 +84,13 @@ def test_a_late_arrival_who_fits_nowhere_gets_a_code():
     with pytest.raises(SeatingError) as exc:
         add_late_arrival(request(9), {1: [0, 1, 2, 3], 2: [4, 5, 6, 7]}, [], 3)
     assert exc.value.code == "already_seated"
+
+
+def test_a_repeat_made_by_hand_stays_the_organizers_after_later_changes():
+    tables = {1: [0, 1, 2, 3], 2: [4, 5, 6, 7], 3: [8, 9, 10]}
+    earlier = {1: [{"code": "repeat_manual", "params": {"a": 0, "b": 1}}]}
+    r = request(11, allowed=[3, 4], met=[(0, 1), (4, 5)])
+    out = reseat_after_drop(r, tables, [], 10, earlier)
+    codes = {n: [w["code"] for w in why] for n, why in out["reasons"].items()}
+    assert "repeat_manual" in codes[1] and "repeat" not in codes[1]
+    assert "repeat" in codes[2]  # the algorithm's own repeat stays the algorithm's

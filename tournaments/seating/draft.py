@@ -124,10 +124,21 @@ def reseat_window(request, draft: Draft, centre: int, extra=(), max_neighbours=3
     return None
 
 
-def describe(request, draft: Draft, manual=frozenset(), keep=None) -> dict:
+def manual_pairs(earlier) -> set:
+    """Pairs whose repeat an earlier change by hand made (from earlier reasons)."""
+    return {
+        frozenset((r["params"]["a"], r["params"]["b"]))
+        for reasons in (earlier or {}).values()
+        for r in reasons or []
+        if r.get("code") == "repeat_manual"
+    }
+
+
+def describe(request, draft: Draft, manual=frozenset(), keep=None, pairs=frozenset()) -> dict:
     """The reasons of every table of ``draft`` and of its byes, true of the
     data as it is now. ``manual``: ids of players the organizer moved (their
-    repeats are the organizer's); ``keep``: earlier reasons by table number of
+    repeats are the organizer's), ``pairs``: pairs an earlier change by hand
+    put together; ``keep``: earlier reasons by table number of
     tables whose players did not change (only these: their
     ``small_table_forced`` stays)."""
     req = parse({**request, "byes": bool(draft.byes) or request.get("byes", False)})
@@ -143,8 +154,9 @@ def describe(request, draft: Draft, manual=frozenset(), keep=None) -> dict:
     for n, t, rs in zip(numbers, tables, why, strict=True):
         fixed = []
         for r in rs:
+            a, b = r["params"].get("a"), r["params"].get("b")
             if r["code"] == "repeat" and (
-                req.index[r["params"]["a"]] in moved or req.index[r["params"]["b"]] in moved
+                req.index[a] in moved or req.index[b] in moved or frozenset((a, b)) in pairs
             ):
                 r = {**r, "code": "repeat_manual"}
             fixed.append(r)

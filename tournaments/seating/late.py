@@ -12,7 +12,15 @@ the newcomer, using one more table if needed.
 
 from __future__ import annotations
 
-from tournaments.seating.draft import Change, Draft, describe, reseat_window, score_of, times_met
+from tournaments.seating.draft import (
+    Change,
+    Draft,
+    describe,
+    manual_pairs,
+    reseat_window,
+    score_of,
+    times_met,
+)
 from tournaments.seating.errors import SeatingError
 
 
@@ -87,5 +95,5 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
 def _finish(request, change, before, earlier) -> dict:
     earlier = earlier or {}
     keep = {n: earlier.get(n) for n, t in change.draft.tables.items() if before.get(n) == t}
-    change.reasons = describe(request, change.draft, keep=keep)
+    change.reasons = describe(request, change.draft, keep=keep, pairs=manual_pairs(earlier))
     return change.as_dict()

@@ -12,7 +12,15 @@ algorithm. If nothing fits, the table stays short and says so.
 
 from __future__ import annotations
 
-from tournaments.seating.draft import Change, Draft, describe, reseat_window, score_of, times_met
+from tournaments.seating.draft import (
+    Change,
+    Draft,
+    describe,
+    manual_pairs,
+    reseat_window,
+    score_of,
+    times_met,
+)
 from tournaments.seating.errors import SeatingError
 
 
@@ -114,6 +122,6 @@ def _resolve(request, change, number, left, allowed) -> bool:
 def _finish(request, change, before, earlier) -> dict:
     earlier = earlier or {}
     keep = {n: earlier.get(n) for n, t in change.draft.tables.items() if before.get(n) == t}
-    change.reasons = describe(request, change.draft, keep=keep)
+    change.reasons = describe(request, change.draft, keep=keep, pairs=manual_pairs(earlier))
     change.changed = {n for n in change.changed if n in change.draft.tables}
     return change.as_dict()

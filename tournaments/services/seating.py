@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 from scoring import selectors as scoring_selectors
 from tournaments import seating as algo
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
-from tournaments.seating.draft import Draft, describe
+from tournaments.seating.draft import Draft, describe, manual_pairs
 from tournaments.seating.order import team_seat_order as _team_seat_order
 from tournaments.selectors import (
     allowed_sizes,
@@ -356,7 +356,9 @@ def _describe(rnd: Round, earlier: dict, touched, manual=frozenset()) -> None:
     ids = [p for t in tables.values() for p in t] + byes
     request = _draft_request(rnd, list(Player.objects.filter(pk__in=ids)))
     keep = {n: why for n, why in earlier.items() if n not in touched}
-    reasons = describe(request, Draft.of(tables, byes), manual=manual, keep=keep)
+    reasons = describe(
+        request, Draft.of(tables, byes), manual=manual, keep=keep, pairs=manual_pairs(earlier)
+    )
     _save_reasons(rnd, reasons, reasons.pop("byes"))
 
 
