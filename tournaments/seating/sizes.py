@@ -87,6 +87,20 @@ def closed_under_teams(req, chosen, candidates) -> bool:
     return not any(req.team[p] in inside for p in candidates if p not in chosen)
 
 
+def size_ok(old: int, new: int, allowed) -> bool:
+    """A table changed by hand may end at an allowed size, or empty, or (when
+    it is already too small or too large) closer to an allowed size."""
+    if new in allowed or new == 0:
+        return True
+    if old in allowed:
+        return False
+
+    def dist(k):
+        return min(abs(k - s) for s in allowed)
+
+    return dist(new) < dist(old)
+
+
 def small_sizes(sizes, preferred):
     return [s for s in sizes if s < preferred]
 
@@ -95,4 +109,11 @@ def big_sizes(sizes, preferred):
     return [s for s in sizes if s >= preferred]
 
 
-__all__ = ["big_sizes", "closed_under_teams", "plan_sizes", "rule_pick", "small_sizes"]
+__all__ = [
+    "big_sizes",
+    "closed_under_teams",
+    "plan_sizes",
+    "rule_pick",
+    "size_ok",
+    "small_sizes",
+]

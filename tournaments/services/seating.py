@@ -39,6 +39,7 @@ from tournaments import seating as algo
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
 from tournaments.seating.draft import Draft, describe, manual_pairs
 from tournaments.seating.order import team_seat_order as _team_seat_order
+from tournaments.seating.sizes import size_ok
 from tournaments.selectors import (
     allowed_sizes,
     allows_byes,
@@ -552,17 +553,6 @@ def seating_swap(*, round: Round, player_a: Player, player_b: Player, by) -> dic
     return detail
 
 
-def _size_ok(old: int, new: int, allowed: list[int]) -> bool:
-    """A table may end at an allowed size, or be empty, or (already too small
-    or too large) come closer to an allowed size."""
-    if new in allowed or new == 0:
-        return True
-    if old in allowed:
-        return False
-    dist = lambda k: min(abs(k - s) for s in allowed)  # noqa: E731
-    return dist(new) < dist(old)
-
-
 @transaction.atomic
 def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict:  # noqa: A002
     """Move a player of a draft seating to another table (at its last seat)."""
@@ -581,7 +571,7 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
         )
     dest = _table_players(target)
     too_many = _("Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.")
-    if not _size_ok(len(dest), len(dest) + 1, allowed):
+    if not size_ok(len(dest), len(dest) + 1, allowed):
         raise ServiceError(
             too_many
             % {"table": target.number, "size": len(dest) + 1, "sizes": _sizes_text(allowed)}
@@ -590,7 +580,7 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
     source = seat.table if seat else None
     if source:
         src = _table_players(source)
-        if not _size_ok(len(src), len(src) - 1, allowed):
+        if not size_ok(len(src), len(src) - 1, allowed):
             raise ServiceError(
                 too_many
                 % {"table": source.number, "size": len(src) - 1, "sizes": _sizes_text(allowed)}

@@ -102,6 +102,11 @@ def why_text(items, names=None, teams=None) -> list[str]:
     for item in items or []:
         code = item.get("code")
         params = dict(item.get("params") or {})
+        # reasons saved before issue 13 named players instead of giving ids
+        if code == "club_together":
+            code, params["value"] = "mates_together", params.get("club")
+        if "name" in params and "player" not in params:
+            params["player"] = params["name"]
         if params.get("rule") == "drawn" and code in ("small_table", "bye"):
             code = f"{code}_drawn"
         msg = WHY_MESSAGES.get(code)
