@@ -362,8 +362,28 @@ def test_mixing_round_none_when_history_differs():
     ],
 )
 def test_bad_requests(request_, message):
-    with pytest.raises(SeatingError, match=message):
+    with pytest.raises(SeatingError, match=message) as exc:
         seat(request_)
+    assert exc.value.code in ("bad_request", "too_few_players")
+
+
+@pytest.mark.parametrize(
+    ("request_", "code", "params"),
+    [
+        (req(3, 4), "too_few_players", {"players": 3, "minimum": 4}),
+        (req(7, 2), "impossible_sizes", {"players": 7, "sizes": [2], "byes": False}),
+        (
+            req(8, 4, players=[{"id": i, "team": "T"} for i in range(8)], teams="together"),
+            "team_too_large",
+            {"team": "T", "players": 8, "largest": 4},
+        ),
+    ],
+)
+def test_errors_carry_a_code_and_its_parameters(request_, code, params):
+    # the web side translates the code; it never reads the English text
+    with pytest.raises(SeatingError) as exc:
+        seat(request_)
+    assert exc.value.code == code and exc.value.params == params
 
 
 def run_cli(payload, env=None):
@@ -385,7 +405,7 @@ def test_cli_ok_and_bad():
     p = run_cli(json.dumps(req(8, 4, met=[[0, 77]])))
     assert p.returncode == 2
     assert "unknown player id 77" in p.stderr
-    assert "error" in json.loads(p.stdout)
+    assert json.loads(p.stdout)["code"] == "bad_request"
     p = run_cli("{not json")
     assert p.returncode == 2 and "JSON" in p.stderr
 
