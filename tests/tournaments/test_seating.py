@@ -478,6 +478,15 @@ def test_64_players_by_standings_range_at_most_15(seed):
     assert a["stats"]["seconds"] < 2  # 0.2 s on an idle machine; generous under load
 
 
+@pytest.mark.parametrize(("seed", "optimum"), [(1, 16), (2, 17)])
+def test_64_players_within_one_of_the_proven_optimum(seed, optimum):
+    # issue 13: the optimum of these two instances was proven once (exact search)
+    r = _generated(64, seed)
+    a = seat(r)
+    assert a["stats"]["repeat_pairs"] == 0
+    assert a["stats"]["score_range_sum"] <= optimum + 1
+
+
 @pytest.mark.parametrize("seed", [1, 4])
 def test_mixed_sizes_reach_the_fair_bound(seed):
     # 1002 players at tables of 4 and 3: the small tables go to the bottom (all
