@@ -188,3 +188,58 @@ def test_the_draft_page_offers_late_arrivals_discard_and_unpublish(client, tourn
     response = client.post(reverse("seating_discard", args=[tournament.pk, 1]))
     assert response.url == reverse("round_list", args=[tournament.pk])
     assert not Round.objects.filter(tournament=tournament).exists()
+
+
+def test_the_service_saves_what_the_algorithm_answers(tournament, organizer):
+    # loading and saving only: the request built from the database, seated by
+    # the pure package, is what the round's tables, seats, reasons and byes hold
+    from scoring.models import Submission
+    from tournaments import seating as algo
+
+    tournament.allowed_sizes = [3, 4]
+    tournament.save()
+    add_players(tournament, 11)
+    rnd1 = seat(tournament, organizer)
+    for table in rnd1.tables.all():
+        pids = list(table.seats.order_by("position").values_list("player_id", flat=True))
+        ranks = [sorted(pids).index(p) + 1 for p in pids]
+        Submission.objects.create(
+            table=table, version=1, status=Submission.CONFIRMED, ranks=ranks, figures=ranks
+        )
+    rnd2 = seat(tournament, organizer)
+    history = seating_services.History(tournament, 2)
+    scores, position = seating_services.standings_scores(tournament)
+    request = seating_services.build_request(
+        tournament,
+        list(tournament.players.all()),
+        2,
+        mode="swiss",
+        seed=rnd2.seating_stats["seed"],
+        teams=None,
+        history=history,
+        scores=scores,
+        position=position,
+    )
+    # the history came from round 1: every pair that sat together, with its round
+    met = {frozenset(m[:2]) for m in request["met"]}
+    for table in rnd1.tables.all():
+        ids = list(table.seats.values_list("player_id", flat=True))
+        assert all(frozenset((a, b)) in met for a in ids for b in ids if a != b)
+    assert all(m[2] == 1 for m in request["met"])
+    small = {
+        p
+        for t in rnd1.tables.all()
+        if t.seats.count() == 3
+        for p in t.seats.values_list("player_id", flat=True)
+    }
+    assert {e["id"] for e in request["players"] if e["small_tables"]} == small
+    answer = algo.seat(request)
+    saved = [
+        (t.number, set(t.seats.values_list("player_id", flat=True)), t.why)
+        for t in rnd2.tables.order_by("number")
+    ]
+    assert saved == [
+        (k + 1, set(ids), why)
+        for k, (ids, why) in enumerate(zip(answer["tables"], answer["reasons"], strict=True))
+    ]
+    assert rnd2.seating_stats["bye_why"] == answer["bye_reasons"]
