@@ -48,6 +48,11 @@ def fields(draw):
         )
     players.sort(key=lambda p: -p["score"])
     here = {p["id"] for p in players}
+    teams = draw(st.sampled_from([None, "apart", "together"]))
+    if teams is not None:
+        for p in players:  # partners 0-1, 2-3, ... (some play alone)
+            if p["id"] % 5 != 4:
+                p["team"] = f"T{p['id'] // 2}"
     return {
         "players": players,
         "met": [m for m in met if m[0] in here and m[1] in here],
@@ -55,7 +60,7 @@ def fields(draw):
         "allowed_sizes": allowed,
         "byes": 2 in allowed,
         "mode": draw(st.sampled_from(["swiss", "swiss", "random", "mixing"])),
-        "teams": draw(st.sampled_from([None, "apart"])),
+        "teams": teams,
         "seed": seed,
     }
 
@@ -156,6 +161,11 @@ def check_reason(f: Field, number: int, table: list, reason: dict):
                 assert f.met
             if "apart" in p["constraints"]:
                 assert f.req["teams"] == "apart"
+    elif code == "team_split":
+        assert f.req["teams"] == "together"
+        mates = [q for q in f.player if f.player[q].get("team") == p["team"]]
+        assert sorted(p["players"]) == sorted(q for q in table if q in mates)
+        assert any(q not in here for q in mates if q in f.seated)
     elif code == "large_table":
         assert len(table) == p["size"] > p["preferred"] == f.preferred
     elif code == "short_table":
