@@ -10,6 +10,8 @@ plain data out. Where each decision lives:
 - ``lns.py``      the large-neighbourhood search that groups.py uses
 - ``mixing.py``   mixing mode: resolvable designs planned ahead (``designs.py``: data)
 - ``order.py``    seat order at a table (who leads; team partners)
+- ``draft.py``    a seated draft as data, re-seating a window of its tables,
+                  and its reasons after a change
 - ``reseat.py``   re-seating a draft after a drop
 - ``late.py``     adding a late arrival to a draft
 - ``reasons.py``  why a table is as it is (codes with parameters)
