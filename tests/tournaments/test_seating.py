@@ -553,3 +553,108 @@ def test_pairs_determinism_across_processes(kind):
     assert runs[0].returncode == 0, runs[0].stderr
     assert json.loads(runs[0].stdout)["tables"] == json.loads(runs[1].stdout)["tables"]
     assert json.loads(runs[0].stdout)["byes"] == json.loads(runs[1].stdout)["byes"]
+
+
+# ---------------------------------------------------------------- rounds in a row
+# These were checked through the database in test_round_seating.py; the
+# algorithm's part of them is checked here, the service's (loading the
+# request from the rows, saving the answer) stays there.
+
+
+def _met_at(tables, round_no):
+    return [[a, b, round_no] for t in tables for a, b in itertools.combinations(t, 2)]
+
+
+def _round_two(n, size, scores_of_table, round_one, **kw):
+    """Round 2 after ``round_one`` (tables of ids): each table's players get
+    the scores ``scores_of_table(table, seat)``; ids not in ``round_one`` 0."""
+    score = {p: scores_of_table(t, k) for t in round_one for k, p in enumerate(t)}
+    players = sorted(
+        ({"id": p, "score": score.get(p, 0)} for p in range(n)), key=lambda e: -e["score"]
+    )
+    return req(n, size, players=players, met=_met_at(round_one, 1), **kw)
+
+
+def test_round_two_puts_the_leaders_together_without_repeats():
+    # 24 players at six tables of 4 in round 1, ranked 3-2-1-0 at each table
+    round_one = [list(range(k, k + 4)) for k in range(0, 24, 4)]
+    request = _round_two(24, 4, lambda t, k: 3 - k, round_one, allowed_sizes=[3, 4, 5])
+    a = seat(request)
+    score = {p["id"]: p["score"] for p in request["players"]}
+    assert pairs_of(a["tables"]).isdisjoint(pairs_of(round_one))
+    assert a["stats"]["repeat_pairs"] == 0
+    # table 1: four of the six winners; the last table: four who lost
+    assert [score[p] for p in a["tables"][0]] == [3] * 4
+    assert [score[p] for p in a["tables"][-1]] == [0] * 4
+    assert a["stats"]["score_range_sum"] <= a["stats"]["score_range_chunking"] + 1e-9
+
+
+def test_25_players_at_tables_of_3_to_5_sit_at_five_of_4_and_one_of_5():
+    assert sorted(plan_sizes(25, [3, 4, 5], 4)[0]) == [4, 4, 4, 4, 4, 5]
+
+
+def test_an_unavoidable_repeat_is_named_with_its_round():
+    a = seat(req(4, 4, met=_met_at([[0, 1, 2, 3]], 1)))
+    repeats = [w for w in a["reasons"][0] if w["code"] == "repeat"]
+    assert len(repeats) == 6 and all(w["params"]["rounds"] == [1] for w in repeats)
+    assert seat(req(4, 4))["reasons"] == [[]]
+
+
+def test_a_small_table_that_breaks_the_rule_names_the_repeats_that_forced_it():
+    # 7 players at tables of 3 and 4: round 1 had {0,1,2,3} and the small
+    # table {4,5,6}. The rule gives the small table to three of 0-3, who all
+    # met: the rule gives way, and the reason says so
+    players = [{"id": p, "score": 7 - p, "small_tables": int(p >= 4)} for p in range(7)]
+    a = seat(
+        req(7, 4, players=players, met=_met_at([[0, 1, 2, 3], [4, 5, 6]], 1), allowed_sizes=[3, 4])
+    )
+    small = [x for x, t in enumerate(a["tables"]) if len(t) == 3]
+    assert len(small) == 1
+    assert "small_table_forced" in [w["code"] for w in a["reasons"][small[0]]]
+
+
+def test_byes_rotate_over_five_rounds_of_a_two_player_game():
+    players = [{"id": p, "score": 0, "byes": 0} for p in range(5)]
+    met, had_bye = [], []
+    for round_no in range(1, 6):
+        a = seat(req(5, 2, players=players, met=met, byes=True, seed=round_no, round=round_no))
+        assert len(a["byes"]) == 1 and all(len(t) == 2 for t in a["tables"])
+        assert [w["params"]["player"] for w in a["bye_reasons"]] == a["byes"]
+        had_bye += a["byes"]
+        for p in players:
+            p["byes"] += p["id"] in a["byes"]
+        met += _met_at(a["tables"], round_no)
+        # the winners of each table move up
+        for t in a["tables"]:
+            next(p for p in players if p["id"] == min(t))["score"] += 1
+        players.sort(key=lambda e: -e["score"])
+    assert sorted(had_bye) == [0, 1, 2, 3, 4]
+
+
+def test_four_clubs_of_four_sit_apart():
+    players = [
+        {"id": p, "score": 0, "club": ["nord", "süd", "ost", "west"][p // 4]} for p in range(16)
+    ]
+    a = seat(req(16, 4, players=players, teams="apart", allowed_sizes=[3, 4, 5]))
+    for t in a["tables"]:
+        assert len({p // 4 for p in t}) == 4
+    assert a["stats"]["apart_violations"] == 0
+
+
+def test_players_moved_out_of_their_score_group_are_named():
+    # round 1: table 1 tied (1.5 each), the others ranked 3-2-1-0. The top
+    # group {3, 3, 3, 2} of round 2 would hold two players who met: someone moves
+    round_one = [list(range(k, k + 4)) for k in range(0, 16, 4)]
+    request = _round_two(16, 4, lambda t, k: 1.5 if t[0] == 0 else 3 - k, round_one)
+    a = seat(request)
+    assert a["stats"]["repeat_pairs"] == 0
+    codes = [w["code"] for why in a["reasons"] for w in why]
+    assert "moved_up" in codes and "moved_down" in codes
+
+
+def test_team_partners_get_the_seats_the_game_gives_one_team():
+    from tournaments.seating.order import team_seat_order
+
+    team_of = {1: "a", 2: "b", 3: "a", 4: "b", 5: None}
+    assert team_seat_order([1, 3, 2, 4], team_of, [[0, 2], [1, 3]]) == [1, 2, 3, 4]
+    assert team_seat_order([1, 3, 2, 4], team_of, []) == [1, 3, 2, 4]

@@ -94,3 +94,15 @@ def test_a_repeat_made_by_hand_stays_the_organizers_after_later_changes():
     codes = {n: [w["code"] for w in why] for n, why in out["reasons"].items()}
     assert "repeat_manual" in codes[1] and "repeat" not in codes[1]
     assert "repeat" in codes[2]  # the algorithm's own repeat stays the algorithm's
+
+
+def test_a_late_arrival_where_no_table_may_grow_reseats_a_window_of_neighbours():
+    # three tables of 4 at sizes 3 and 4: two neighbouring tables and the
+    # newcomer become three tables of 3; the third table stays as it was
+    tables = {1: [0, 1, 2, 3], 2: [4, 5, 6, 7], 3: [8, 9, 10, 11]}
+    out = add_late_arrival(request(13, allowed=[3, 4]), tables, [], 12)
+    new = dict(out["tables"])
+    assert sorted(len(t) for t in new.values()) == [3, 3, 3, 4]
+    kept = [n for n in tables if new.get(n) == tables[n]]
+    assert len(kept) == 1 and kept[0] not in out["detail"]["window"]
+    assert sorted(p for t in new.values() for p in t) == list(range(13))
