@@ -347,7 +347,12 @@ class Bye(models.Model):
 
 class SeatingChange(models.Model):
     """Append-only log of the organizer's changes to a seating (swap, move,
-    re-seat after a late drop), with who and when."""
+    re-seat after a late drop), with who and when.
+
+    A discarded draft takes its round and the round's rows with it; the
+    discard itself stays as a row of the tournament without a round
+    (``detail["round"]``: the round's number), shown at the head of the log of
+    the round seated next under that number."""
 
     KINDS = [
         ("seat", _("seated")),
@@ -357,8 +362,18 @@ class SeatingChange(models.Model):
         ("late", _("late arrival added")),
         ("publish", _("published")),
         ("unpublish", _("unpublished")),
+        ("discard", _("draft discarded")),
     ]
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seating_changes")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seating_changes", null=True, blank=True
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="seating_log",
+        null=True,
+        blank=True,
+    )
     kind = models.CharField(max_length=20, choices=KINDS)
     detail = models.JSONField(default=dict, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
@@ -368,7 +383,7 @@ class SeatingChange(models.Model):
         ordering = ["at", "pk"]
 
     def __str__(self):
-        return f"{self.round}: {self.kind}"
+        return f"{self.round or self.tournament}: {self.kind}"
 
 
 class ClockActivation(models.Model):

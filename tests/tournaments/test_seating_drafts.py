@@ -7,7 +7,7 @@ without a database in tests/tournaments/test_seating_changes.py."""
 import pytest
 from django.urls import reverse
 
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table
 from tournaments.services import seating as seating_services
@@ -38,7 +38,7 @@ def test_a_late_arrival_takes_a_free_seat_in_the_draft(tournament, organizer):
     add_players(tournament, 8)
     rnd = seat(tournament, organizer)
     late = Player.objects.create(tournament=tournament, name="Zoe Spät", checked_in=True)
-    assert seating_services.late_candidates(rnd) == [late]
+    assert selectors.late_candidates(rnd) == [late]
     before = {t.number: t.seats.count() for t in rnd.tables.all()}
     detail = seating_services.seating_add_player(round=rnd, player=late, by=organizer)
     assert late.pk in seated_ids(rnd)
@@ -96,6 +96,21 @@ def test_a_draft_is_discarded_and_seated_again(tournament, organizer):
     assert not Table.objects.filter(round_id=rnd.pk).exists()
     again = seat(tournament, organizer)
     assert again.number == 1 and len(seated_ids(again)) == 13
+    # the discard stays in the log (who, when, how many tables), first in the
+    # log of the round seated again
+    discard = SeatingChange.objects.get(kind="discard")
+    assert discard.round is None and discard.tournament == tournament
+    assert discard.by == organizer and discard.at is not None
+    assert discard.detail == {"round": 1, "tables": 3, "players": 12, "changes": 1}
+    log = selectors.seating_log(again)
+    assert [c.kind for c in log] == ["discard", "seat"]
+    # every discard of round 1 stays, oldest first
+    seating_services.seating_discard(round=again, by=organizer)
+    assert [c.kind for c in selectors.seating_log(seat(tournament, organizer))] == [
+        "discard",
+        "discard",
+        "seat",
+    ]
 
 
 def test_a_published_seating_is_taken_back_before_the_start(tournament, organizer):
@@ -188,6 +203,10 @@ def test_the_draft_page_offers_late_arrivals_discard_and_unpublish(client, tourn
     response = client.post(reverse("seating_discard", args=[tournament.pk, 1]))
     assert response.url == reverse("round_list", args=[tournament.pk])
     assert not Round.objects.filter(tournament=tournament).exists()
+    # seated again: the page's log starts with the discarded draft
+    client.post(reverse("round_seat", args=[tournament.pk]), {"mode": "random"})
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "An earlier draft of round 1 (" in page and "was discarded." in page
 
 
 def test_the_service_saves_what_the_algorithm_answers(tournament, organizer):

@@ -44,6 +44,7 @@ from tournaments.selectors import (
     allowed_sizes,
     allows_byes,
     default_seating_mode,
+    late_candidates,
     seat_blocker,
     seatable_players,
 )
@@ -63,7 +64,9 @@ def _by(user):
 
 
 def _log(rnd: Round, kind: str, by, detail: dict) -> SeatingChange:
-    return SeatingChange.objects.create(round=rnd, kind=kind, by=_by(by), detail=detail)
+    return SeatingChange.objects.create(
+        round=rnd, tournament_id=rnd.tournament_id, kind=kind, by=_by(by), detail=detail
+    )
 
 
 def _sizes_text(sizes) -> str:
@@ -629,30 +632,35 @@ def seating_unpublish(*, round: Round, by) -> Round:  # noqa: A002
 
 @transaction.atomic
 def seating_discard(*, round: Round, by) -> int:  # noqa: A002
-    """Throw a draft away (the round can then be seated again); returns its number."""
+    """Throw a draft away (the round can then be seated again); returns its number.
+
+    The draft's tables and its own log go with it; the discard is logged on
+    the tournament (no round; ``detail["round"]``), which the log of the round
+    seated next under this number shows first (``selectors.round_seating``)."""
     rnd = _lock_draft(round)
     last = rnd.tournament.round_set.order_by("-number").first()
     if last.pk != rnd.pk:
         raise ServiceError(_("Only the last round's draft can be discarded."))
     number = rnd.number
+    tables, byes = _draft(rnd)
+    SeatingChange.objects.create(
+        round=None,
+        tournament_id=rnd.tournament_id,
+        kind="discard",
+        by=_by(by),
+        detail={
+            "round": number,
+            "tables": len(tables),
+            "players": sum(len(t) for t in tables.values()) + len(byes),
+            "changes": rnd.seating_changes.count(),
+        },
+    )
     rnd.delete()
     # who registered while the draft stood joins the round seated anew
     Player.objects.filter(tournament=rnd.tournament, first_round=number + 1).update(
         first_round=number
     )
     return number
-
-
-def late_candidates(rnd: Round):
-    """Checked-in players who could join this round's draft but are not in it
-    (also those registered after it was seated: they would start next round)."""
-    in_round = set(Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True))
-    in_round |= set(Bye.objects.filter(round=rnd).values_list("player_id", flat=True))
-    return [
-        p
-        for p in seatable_players(rnd.tournament, rnd.number + 1).order_by("name", "pk")
-        if p.pk not in in_round
-    ]
 
 
 @transaction.atomic

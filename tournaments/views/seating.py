@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors
@@ -265,7 +265,7 @@ def _seating_context(request, tournament, rnd):
         "byes": len(data["byes"]),
     }
     if draft and request.tournament_role == "owner":
-        late = seating_services.late_candidates(rnd)
+        late = selectors.late_candidates(rnd)
         if late:
             context["add_form"] = AddPlayerForm(choices=[(p.pk, p.name) for p in late])
         choices = _round_players(rnd, data)
@@ -301,6 +301,12 @@ def _change_text(change) -> str:
             "mode": dict(MODE_CHOICES).get(d.get("mode"), d.get("mode", "")),
             "seed": d.get("seed", ""),
         }
+    if change.kind == "discard" and "tables" in d:
+        return ngettext(
+            "An earlier draft of round %(n)s (%(tables)s table) was discarded.",
+            "An earlier draft of round %(n)s (%(tables)s tables) was discarded.",
+            d["tables"],
+        ) % {"n": d.get("round", ""), "tables": d["tables"]}
     return change.get_kind_display()
 
 
@@ -425,7 +431,7 @@ def seating_discard(request, tournament, number):
 @require_POST
 def seating_add_player(request, tournament, number):
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    late = seating_services.late_candidates(rnd)
+    late = selectors.late_candidates(rnd)
     form = AddPlayerForm(request.POST, choices=[(p.pk, p.name) for p in late])
     if form.is_valid():
         player = next(p for p in late if p.pk == form.cleaned_data["player"])
