@@ -31,6 +31,7 @@ from tournaments.seating.groups import seat_groups
 from tournaments.seating.mixing import mixing_round
 from tournaments.seating.order import seat_order
 from tournaments.seating.pairs import _seat_pairs
+from tournaments.seating.rating import RATING_MODES, rating_order, seat_by_rating
 from tournaments.seating.request import SeatingRequest, parse
 from tournaments.seating.sizes import (
     big_sizes,
@@ -202,6 +203,8 @@ def seat_request(req: SeatingRequest) -> dict:
     standings = sorted(range(req.n), key=lambda p: -req.score[p])
     sizes, n_byes = plan_sizes(req.n, req.allowed, req.size, req.byes)
     _check_teams(req)
+    if req.mode in RATING_MODES:
+        return _seat_by_rating(req, sizes, n_byes, rng)
     bye_players = rule_pick(req, standings, n_byes, req.byes_had, salt="byes")
     on_bye = set(bye_players)
     seated = [p for p in standings if p not in on_bye]
@@ -225,6 +228,23 @@ def seat_request(req: SeatingRequest) -> dict:
     tables.sort(key=lambda t: min(rank[p] for p in t))
     why = table_reasons(req, tables, picked, forced)
     stats = _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only)
+    return {
+        "tables": [[req.ids[p] for p in seat_order(req.seats, t, rng)] for t in tables],
+        "reasons": why,
+        "byes": [req.ids[p] for p in bye_players],
+        "bye_reasons": [reasons.bye(req, p).as_dict() for p in bye_players],
+        "stats": stats,
+    }
+
+
+def _seat_by_rating(req, sizes, n_byes, rng) -> dict:
+    order = rating_order(req)
+    bye_players = rule_pick(req, order, n_byes, req.byes_had, salt="byes")
+    on_bye = set(bye_players)
+    seated = [p for p in order if p not in on_bye]
+    tables, why = seat_by_rating(req, seated, sizes, small_sizes(sizes, req.size))
+    stats = _stats(req, seated, tables, sizes, n_byes, None, None, req.allowed == [2])
+    stats["rated"] = sum(req.rating[p] is not None for p in range(req.n))
     return {
         "tables": [[req.ids[p] for p in seat_order(req.seats, t, rng)] for t in tables],
         "reasons": why,

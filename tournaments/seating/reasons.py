@@ -26,8 +26,9 @@ Codes (parameters):
 - ``large_table`` (``size``, ``preferred``).
 - ``short_table`` (``size``, ``sizes``): a table left at a size not allowed
   (after a drop no re-seating fitted).
-- ``bye`` (``player``, ``count``: byes before, ``rule``): the rule's pick,
-  like small tables. ``bye_changed``: a bye after a change to the draft.
+- ``bye`` (``player``, ``count``: byes before, ``rule``: standings/drawn/
+  rating): the rule's pick, like small tables.
+- the rating modes' codes are listed in ``rating.py``. ``bye_changed``: a bye after a change to the draft.
 """
 
 from __future__ import annotations
@@ -151,12 +152,15 @@ def table_size(req, table, picked, constraints, big_min=None) -> list[Reason]:
     return [Reason("small_table_forced", params)]
 
 
+def rule_name(req) -> str:
+    """How the fairness rule breaks ties among those who had fewest."""
+    if req.mode == "swiss":
+        return "standings"
+    return "rating" if req.mode.startswith("rating_") else "drawn"
+
+
 def bye(req, p) -> Reason:
     return Reason(
         "bye",
-        {
-            "player": req.ids[p],
-            "count": req.byes_had[p],
-            "rule": "standings" if req.mode == "swiss" else "drawn",
-        },
+        {"player": req.ids[p], "count": req.byes_had[p], "rule": rule_name(req)},
     )

@@ -3,7 +3,8 @@
 Request keys:
 
 - ``players``: list of ``{"id", "score", "team"?, "club"?, "seat_history"?,
-  "byes"?, "small_tables"?}`` in standings order (ties in score keep this order).
+  "byes"?, "small_tables"?, "rating"?}`` in standings order (ties in score keep
+  this order). ``rating`` (a number or null) is read by the rating modes.
   ``seat_history`` lists the seat numbers the player had (0 = leads), ``byes``
   and ``small_tables`` how many byes / small tables the player had so far.
 - ``met``: list of ``[id, id]`` or ``[id, id, round]`` items for pairs that sat
@@ -11,7 +12,9 @@ Request keys:
 - ``table_size`` (preferred, 2–6), ``allowed_sizes`` (default
   ``[table_size]``), ``byes`` (bool, default false).
 - ``mode``: ``swiss`` (by standings, default), ``mixing`` (meet as many
-  different players as possible) or ``random`` (round 1).
+  different players as possible), ``random`` (round 1), or by rating
+  (round 1): ``rating_spread`` (strong players spread) or ``rating_swiss``
+  (neighbours in the rating order together); see ``rating.py``.
 - ``teams``: ``together`` (players with the same ``team`` sit at one table),
   ``apart`` (players with the same ``team`` or ``club`` are kept apart) or null.
 - ``seed`` (deterministic per seed), ``rounds`` (total rounds, lets mixing mode
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 
 from tournaments.seating.errors import SeatingError, bad_request
 
-MODES = ("swiss", "mixing", "random")
+MODES = ("swiss", "mixing", "random", "rating_spread", "rating_swiss")
 TEAM_MODES = ("together", "apart", None)
 
 
@@ -40,6 +43,7 @@ class SeatingRequest:
     seats: list[list[int]] = field(default_factory=list)  # seat history
     byes_had: list[int] = field(default_factory=list)
     small_had: list[int] = field(default_factory=list)
+    rating: list[float | None] = field(default_factory=list)
     index: dict = field(default_factory=dict)  # id -> number
     met: list[dict] = field(default_factory=list)  # met[p][q] = times met
     met_rounds: dict = field(default_factory=dict)  # (p, q), p < q -> rounds
@@ -102,6 +106,15 @@ def _players(r: SeatingRequest, players) -> None:
             if not _count(v):
                 raise bad_request(f"player {pid!r}: {key} must be a non-negative integer")
             counts[key] = v
+        rating = p.get("rating")
+        if rating is not None and (
+            isinstance(rating, bool)
+            or not isinstance(rating, (int, float))
+            or rating != rating
+            or rating in (float("inf"), float("-inf"))
+        ):
+            raise bad_request(f"player {pid!r}: rating must be a number or null")
+        r.rating.append(None if rating is None else float(rating))
         r.ids.append(pid)
         r.score.append(float(score))
         r.team.append(p.get("team"))

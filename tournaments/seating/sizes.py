@@ -66,11 +66,12 @@ def plan_sizes(n, allowed, preferred, byes=False):
 def rule_pick(req, candidates, k, had, salt="small"):
     """The ``k`` players of ``candidates`` (standings order) the rule gives a
     small table (``had``: small tables so far) or a bye (``had``: byes so far):
-    fewest had, then the lowest in the standings (swiss) or drawn by the seed.
-    Returned in standings order."""
+    fewest had, then the lowest in the standings (swiss; in the rating modes
+    ``candidates`` is the rating order) or drawn by the seed.
+    Returned in ``candidates`` order."""
     if k <= 0:
         return []
-    if req.mode == "swiss":
+    if req.mode in ("swiss", "rating_spread", "rating_swiss"):
         key = {p: (had[p], -x) for x, p in enumerate(candidates)}
     else:
         draw = random.Random(f"{salt}:{req.seed}")
