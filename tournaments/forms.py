@@ -76,6 +76,7 @@ class TournamentForm(forms.ModelForm):
             "table_size",
             "allowed_sizes",
             "team_mode",
+            "round1_seating",
             "points_scheme",
             "public",
             "digital_tables",
@@ -114,6 +115,8 @@ class TournamentForm(forms.ModelForm):
                 required=False,
                 initial=current[i] if i < len(current) else "",
             )
+        # left out (older forms, scripts): the random draw, or what was saved
+        self.fields["round1_seating"].required = False
         self.fields["rounds"].min_value = 1
         self.fields["rounds"].widget.attrs["min"] = 1
         self.fields["round_minutes"].widget.attrs["min"] = 1
@@ -156,6 +159,16 @@ class TournamentForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         from tournaments.services import game_defaults
+
+        data["round1_seating"] = data.get("round1_seating") or self.instance.round1_seating
+        if data.get("team_mode") and data["round1_seating"] != "random":
+            self.add_error(
+                "round1_seating",
+                gettext(
+                    "In team mode partners sit together: round 1 is drawn at random, "
+                    "not seated by rating."
+                ),
+            )
 
         game = data.get("game")
         if game not in ENGINES:

@@ -61,6 +61,19 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4)
     allowed_sizes = models.JSONField(_("allowed table sizes"), default=list)
     team_mode = models.BooleanField(_("team mode"), default=False)
+    #: how round 1 is seated (the seating modes of ``tournaments.seating``)
+    ROUND1_SEATING = [
+        ("random", _("random draw")),
+        ("rating_spread", _("by rating: strong players spread over the tables")),
+        ("rating_swiss", _("by rating: neighbours in the rating order together")),
+    ]
+    round1_seating = models.CharField(
+        _("seating of round 1"),
+        max_length=20,
+        choices=ROUND1_SEATING,
+        default="random",
+        help_text=_("By rating: players without a rating are seated last, in a random order."),
+    )
     points_scheme = models.CharField(
         _("points scheme"), max_length=20, choices=POINTS_SCHEMES, default="placement"
     )

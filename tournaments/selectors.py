@@ -105,9 +105,10 @@ def seat_blocker(tournament: Tournament) -> tuple[int, str | None]:
 
 
 def default_seating_mode(tournament: Tournament, number: int) -> str:
-    """Round 1 random; later swiss, or mixing when the round before was mixing."""
+    """Round 1 as the tournament's setting says (a random draw unless seated
+    by rating); later swiss, or mixing when the round before was mixing."""
     if number <= 1:
-        return "random"
+        return tournament.round1_seating or "random"
     prev = tournament.round_set.filter(number=number - 1).first()
     if prev is not None and (prev.seating_stats or {}).get("mode") == "mixing":
         return "mixing"

@@ -22,6 +22,11 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.AddField(
+            model_name='tournament',
+            name='round1_seating',
+            field=models.CharField(choices=[('random', 'random draw'), ('rating_spread', 'by rating: strong players spread over the tables'), ('rating_swiss', 'by rating: neighbours in the rating order together')], default='random', help_text='By rating: players without a rating are seated last, in a random order.', max_length=20, verbose_name='seating of round 1'),
+        ),
+        migrations.AddField(
             model_name="seatingchange",
             name="tournament",
             field=models.ForeignKey(

@@ -12,8 +12,11 @@ change the round's counts and the tables' reasons are stored anew.
 
 Decisions (see the reports of issues 4 and 13):
 
-- mode: round 1 ``random``; later rounds ``swiss``, or ``mixing`` when the
-  previous round was seated in mixing mode (a mixing tournament stays one).
+- mode: round 1 as the tournament's ``round1_seating`` says (``random`` by
+  default, or by rating: ``rating_spread`` / ``rating_swiss``, each player's
+  rating from :func:`round1_ratings`); later rounds ``swiss``, or ``mixing``
+  when the previous round was seated in mixing mode (a mixing tournament
+  stays one).
 - mixing mode plans all rounds ahead: the plan depends on the player ids and
   the *plan seed*, fixed by the first mixing round and reused by later ones.
 - byes are allowed exactly when 2 is an allowed table size (2-player games).
@@ -50,7 +53,8 @@ from tournaments.selectors import (
 )
 from tournaments.services import ServiceError
 
-MODES = ("swiss", "mixing", "random")
+MODES = ("swiss", "mixing", "random", "rating_spread", "rating_swiss")
+RATING_MODES = ("rating_spread", "rating_swiss")
 
 
 def derive_seed(*parts) -> int:
@@ -129,12 +133,26 @@ def standings_scores(tournament: Tournament, up_to_round: int | None = None):
     return scores, position
 
 
+def round1_ratings(tournament: Tournament) -> dict[int, float | None]:
+    """Each player's rating for seating round 1 by rating (player id →
+    rating, None for none). The pure package seats players without a rating
+    last, in an order drawn from the round's seed. For now the rating entered
+    with the player (``Player.rating``)."""
+    return {
+        pid: None if rating is None else float(rating)
+        for pid, rating in tournament.players.values_list("pk", "rating")
+    }
+
+
 def _teams_mode(tournament, clubs_apart):
     return "together" if tournament.team_mode else ("apart" if clubs_apart else None)
 
 
-def build_request(tournament, players, number, *, mode, seed, teams, history, scores, position):
-    """The algorithm's request for these players (in standings order)."""
+def build_request(
+    tournament, players, number, *, mode, seed, teams, history, scores, position, ratings=None
+):
+    """The algorithm's request for these players (in standings order);
+    ``ratings`` (player id → rating or None) for the rating modes."""
     players = sorted(players, key=lambda p: (position.get(p.pk, 10**9), p.name, p.pk))
     entries = []
     for p in players:
@@ -145,6 +163,8 @@ def build_request(tournament, players, number, *, mode, seed, teams, history, sc
             "byes": history.byes[p.pk],
             "small_tables": history.small[p.pk],
         }
+        if ratings is not None:
+            entry["rating"] = ratings.get(p.pk)
         if teams in ("together", "apart") and p.team_id:
             entry["team"] = p.team_id
         if teams == "apart" and p.club:
@@ -242,6 +262,13 @@ def seating_error(exc: algo.SeatingError, tournament) -> ServiceError:
                 "Discard the draft and seat the round again."
             )
             % {"sizes": _sizes_text(p["sizes"])}
+        )
+    if exc.code == "rating_with_teams":
+        return ServiceError(
+            _(
+                "In team mode partners sit together: round 1 cannot be seated by rating. "
+                "Choose the random draw."
+            )
         )
     if exc.code in ("already_seated", "not_seated", "not_in_request"):
         return ServiceError(_("This player cannot be added to the seating."))
@@ -404,6 +431,7 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
         history=History(tournament, number),
         scores=scores,
         position=position,
+        ratings=round1_ratings(tournament) if mode in RATING_MODES else None,
     )
     try:
         answer = algo.seat(request)

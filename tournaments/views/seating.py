@@ -21,6 +21,8 @@ MODE_CHOICES = [
     ("swiss", gettext_lazy("By standings (Swiss)")),
     ("mixing", gettext_lazy("Mixing: meet as many different players as possible")),
     ("random", gettext_lazy("Random")),
+    ("rating_spread", gettext_lazy("By rating: strong players spread")),
+    ("rating_swiss", gettext_lazy("By rating: neighbours in the rating order (Swiss)")),
 ]
 
 #: reason codes of ``tournaments.seating.reasons`` → message (params fill the placeholders)
@@ -75,6 +77,28 @@ WHY_MESSAGES = {
     "bye_drawn": gettext_lazy(
         "%(player)s has a bye, drawn among those with the fewest byes (byes before: %(count)s)."
     ),
+    "small_table_rating": gettext_lazy(
+        "Small table (%(size)s instead of %(preferred)s players): the lowest in the rating "
+        "order among those with the fewest small tables so far (small tables before: %(had)s)."
+    ),
+    "small_table_spread": gettext_lazy(
+        "Small table (%(size)s instead of %(preferred)s players): with strong players spread "
+        "by rating, this table took no pick in the last, weakest pass."
+    ),
+    "bye_rating": gettext_lazy(
+        "%(player)s has a bye: the lowest in the rating order among those with the fewest "
+        "byes (byes before: %(count)s)."
+    ),
+    "rating_spread": gettext_lazy(
+        "Seated by rating, strong players spread: %(strongest)s, the strongest here, is "
+        "No. %(place)s of the rating order (one of the top %(tables)s for %(tables)s tables)."
+    ),
+    "rating_group": gettext_lazy(
+        "Seated by rating: places %(first)s–%(last)s of the rating order."
+    ),
+    "unrated": gettext_lazy(
+        "No rating: %(players)s, seated after the rated players in a random order."
+    ),
     "bye_changed": gettext_lazy(
         "%(player)s has a bye after a change to the draft (byes before: %(count)s)."
     ),
@@ -107,13 +131,13 @@ def why_text(items, names=None, teams=None) -> list[str]:
             code, params["value"] = "mates_together", params.get("club")
         if "name" in params and "player" not in params:
             params["player"] = params["name"]
-        if params.get("rule") == "drawn" and code in ("small_table", "bye"):
-            code = f"{code}_drawn"
+        if params.get("rule") in ("drawn", "rating", "spread") and code in ("small_table", "bye"):
+            code = f"{code}_{params['rule']}"
         msg = WHY_MESSAGES.get(code)
         if msg is None:
             continue
         name = lambda pid: names.get(pid, str(pid))  # noqa: E731
-        for key in ("a", "b", "player"):
+        for key in ("a", "b", "player", "strongest"):
             if key in params:
                 params[key] = name(params[key])
         if isinstance(params.get("players"), list):
