@@ -9,6 +9,7 @@ plain data out. Where each decision lives:
 - ``groups.py``   tables of 3–6 and mixed sizes (construction, exact windows)
 - ``lns.py``      the large-neighbourhood search that groups.py uses
 - ``mixing.py``   mixing mode: resolvable designs planned ahead (``designs.py``: data)
+- ``rating.py``   round 1 by rating: strong players spread, or Swiss by rating
 - ``order.py``    seat order at a table (who leads; team partners)
 - ``draft.py``    a seated draft as data, re-seating a window of its tables,
                   and its reasons after a change
