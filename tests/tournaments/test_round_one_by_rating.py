@@ -153,3 +153,20 @@ def test_the_form_refuses_rating_in_team_mode_and_unknown_values(client, tournam
     assert response.status_code == 200
     tournament.refresh_from_db()
     assert tournament.round1_seating == "random" and not tournament.team_mode
+
+
+def test_a_draft_seated_by_rating_takes_a_drop_and_a_late_arrival(tournament, organizer):
+    tournament.round1_seating = "rating_spread"
+    tournament.allowed_sizes = [3, 4, 5]
+    tournament.save()
+    players = add_rated(tournament, [2000 - 50 * k for k in range(12)])
+    rnd = seating_services.round_seat(tournament=tournament, by=organizer)
+    services.player_drop(player=players[0], by=organizer)
+    late = Player.objects.create(tournament=tournament, name="Spät", checked_in=True, rating=1999)
+    seating_services.seating_add_player(round=rnd, player=late, by=organizer)
+    seated = set().union(*tables_of(rnd).values())
+    assert late.pk in seated and players[0].pk not in seated and len(seated) == 12
+    rnd.refresh_from_db()
+    assert rnd.seating_stats["players"] == 12
+    kinds = list(rnd.seating_changes.values_list("kind", flat=True))
+    assert kinds == ["seat", "reseat", "late"]
