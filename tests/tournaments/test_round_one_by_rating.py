@@ -82,6 +82,23 @@ def test_the_random_draw_stays_the_default_and_later_rounds_go_by_standings(
     rnd = seating_services.round_seat(tournament=tournament, by=organizer)
     assert rnd.seating_stats["mode"] == "random"
     assert "rating" not in requests_sent[-1]["players"][0]
+    # by rating is for round 1 only: it ignores standings and who met whom
+    from scoring.models import Submission
+
+    for table in rnd.tables.all():
+        Submission.objects.create(
+            table=table,
+            version=1,
+            status=Submission.CONFIRMED,
+            ranks=[1, 2, 3, 4],
+            figures=[1, 2, 3, 4],
+        )
+    with pytest.raises(services.ServiceError, match="Only round 1 can be seated by rating"):
+        seating_services.round_seat(tournament=tournament, by=organizer, mode="rating_swiss")
+    assert (
+        seating_services.round_seat(tournament=tournament, by=organizer).seating_stats["mode"]
+        == "swiss"
+    )
 
 
 def test_spread_by_rating_from_the_rounds_page(client, tournament, organizer):

@@ -407,6 +407,12 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
     mode = mode or default_seating_mode(tournament, number)
     if mode not in MODES:
         raise ServiceError(_("Unknown seating mode: %(mode)s") % {"mode": mode})
+    if mode in RATING_MODES and number > 1:
+        # by rating ignores the standings and who met whom: round 1 only
+        raise ServiceError(
+            _("Only round 1 can be seated by rating; round %(n)s goes by the standings.")
+            % {"n": number}
+        )
     if clubs_apart and tournament.team_mode:
         raise ServiceError(
             _("In team mode partners sit together; club-mates cannot be kept apart as well.")
