@@ -4,7 +4,7 @@ import importlib
 import json
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES, DeckError
@@ -79,6 +79,7 @@ class TournamentForm(forms.ModelForm):
             "table_size",
             "allowed_sizes",
             "team_mode",
+            "round1_seating",
             "points_scheme",
             "public",
             "digital_tables",
@@ -117,6 +118,8 @@ class TournamentForm(forms.ModelForm):
                 required=False,
                 initial=current[i] if i < len(current) else "",
             )
+        # left out (older forms, scripts): the random draw, or what was saved
+        self.fields["round1_seating"].required = False
         self.fields["rounds"].min_value = 1
         self.fields["rounds"].widget.attrs["min"] = 1
         self.fields["round_minutes"].widget.attrs["min"] = 1
@@ -128,6 +131,16 @@ class TournamentForm(forms.ModelForm):
         rounds = self.cleaned_data["rounds"]
         if not 1 <= rounds <= 30:
             raise forms.ValidationError(gettext("Between 1 and 30 rounds."))
+        seated = self.instance.round_set.count() if self.instance.pk else 0
+        if rounds < seated:
+            raise forms.ValidationError(
+                ngettext(
+                    "%(n)s round is seated already: the tournament needs at least %(n)s round.",
+                    "%(n)s rounds are seated already: the tournament needs at least %(n)s rounds.",
+                    seated,
+                )
+                % {"n": seated}
+            )
         return rounds
 
     def clean_grace_seconds(self):
@@ -149,6 +162,16 @@ class TournamentForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         from tournaments.services import game_defaults
+
+        data["round1_seating"] = data.get("round1_seating") or self.instance.round1_seating
+        if data.get("team_mode") and data["round1_seating"] != "random":
+            self.add_error(
+                "round1_seating",
+                gettext(
+                    "In team mode partners sit together: round 1 is drawn at random, "
+                    "not seated by rating."
+                ),
+            )
 
         game = data.get("game")
         if game not in ENGINES:

@@ -76,6 +76,19 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4)
     allowed_sizes = models.JSONField(_("allowed table sizes"), default=list)
     team_mode = models.BooleanField(_("team mode"), default=False)
+    #: how round 1 is seated (the seating modes of ``tournaments.seating``)
+    ROUND1_SEATING = [
+        ("random", _("random draw")),
+        ("rating_spread", _("by rating: strong players spread over the tables")),
+        ("rating_swiss", _("by rating: neighbours in the rating order together")),
+    ]
+    round1_seating = models.CharField(
+        _("seating of round 1"),
+        max_length=20,
+        choices=ROUND1_SEATING,
+        default="random",
+        help_text=_("By rating: players without a rating are seated last, in a random order."),
+    )
     points_scheme = models.CharField(
         _("points scheme"), max_length=20, choices=POINTS_SCHEMES, default="placement"
     )
@@ -386,16 +399,33 @@ class Bye(models.Model):
 
 class SeatingChange(models.Model):
     """Append-only log of the organizer's changes to a seating (swap, move,
-    re-seat after a late drop), with who and when."""
+    re-seat after a late drop), with who and when.
+
+    A discarded draft takes its round and the round's rows with it; the
+    discard itself stays as a row of the tournament without a round
+    (``detail["round"]``: the round's number), shown at the head of the log of
+    the round seated next under that number."""
 
     KINDS = [
         ("seat", _("seated")),
         ("swap", _("swapped")),
         ("move", _("moved")),
         ("reseat", _("re-seated after a drop")),
+        ("late", _("late arrival added")),
         ("publish", _("published")),
+        ("unpublish", _("unpublished")),
+        ("discard", _("draft discarded")),
     ]
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seating_changes")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="seating_changes", null=True, blank=True
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="seating_log",
+        null=True,
+        blank=True,
+    )
     kind = models.CharField(max_length=20, choices=KINDS)
     detail = models.JSONField(default=dict, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
@@ -405,7 +435,7 @@ class SeatingChange(models.Model):
         ordering = ["at", "pk"]
 
     def __str__(self):
-        return f"{self.round}: {self.kind}"
+        return f"{self.round or self.tournament}: {self.kind}"
 
 
 class ClockActivation(models.Model):

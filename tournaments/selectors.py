@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.models import Player, Round, Seat, Tournament
+from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Tournament
 
 
 def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
@@ -58,6 +58,18 @@ def seatable_players(tournament: Tournament, number: int) -> QuerySet[Player]:
     return tournament.players.filter(checked_in=True, dropped=False, first_round__lte=number)
 
 
+def late_candidates(rnd: Round) -> list[Player]:
+    """Checked-in players who could join this round's draft but are not in it
+    (also those registered after it was seated: they would start next round)."""
+    in_round = set(Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True))
+    in_round |= set(Bye.objects.filter(round=rnd).values_list("player_id", flat=True))
+    return [
+        p
+        for p in seatable_players(rnd.tournament, rnd.number + 1).order_by("name", "pk")
+        if p.pk not in in_round
+    ]
+
+
 def missing_results(rnd) -> list[int]:
     """Numbers of the round's tables without a confirmed result."""
     return list(
@@ -95,9 +107,10 @@ def seat_blocker(tournament: Tournament) -> tuple[int, str | None]:
 
 
 def default_seating_mode(tournament: Tournament, number: int) -> str:
-    """Round 1 random; later swiss, or mixing when the round before was mixing."""
+    """Round 1 as the tournament's setting says (a random draw unless seated
+    by rating); later swiss, or mixing when the round before was mixing."""
     if number <= 1:
-        return "random"
+        return tournament.round1_seating or "random"
     prev = tournament.round_set.filter(number=number - 1).first()
     if prev is not None and (prev.seating_stats or {}).get("mode") == "mixing":
         return "mixing"
@@ -160,7 +173,7 @@ def round_seating(rnd) -> dict:
         "tables": tables,
         "byes": byes,
         "stats": stats,
-        "changes": list(rnd.seating_changes.select_related("by")),
+        "changes": seating_log(rnd),
     }
 
 
@@ -172,3 +185,12 @@ def published_rounds(tournament: Tournament) -> QuerySet[Round]:
 def seats_in_order(table) -> list[Seat]:
     """A table's seats with their players, in seat order."""
     return list(table.seats.select_related("player").order_by("position"))
+
+
+def seating_log(rnd: Round) -> list[SeatingChange]:
+    """The round's seating changes, after the discards of earlier drafts of
+    this round number (logged on the tournament: their round is gone)."""
+    discards = SeatingChange.objects.filter(
+        tournament_id=rnd.tournament_id, round=None, kind="discard", detail__round=rnd.number
+    )
+    return list(discards.select_related("by")) + list(rnd.seating_changes.select_related("by"))

@@ -113,6 +113,21 @@ urlpatterns = [
         seating.seating_publish,
         name="seating_publish",
     ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/seating/unpublish/",
+        seating.seating_unpublish,
+        name="seating_unpublish",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/seating/discard/",
+        seating.seating_discard,
+        name="seating_discard",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/<int:number>/seating/add/",
+        seating.seating_add_player,
+        name="seating_add_player",
+    ),
     # the round and its clock
     path(
         "tournaments/<int:tournament_id>/rounds/<int:number>/",

@@ -1,4 +1,4 @@
-"""Seating benchmark (issue 4): prints the figures; run ``python tests/bench/bench_seating.py``."""
+"""Seating benchmark (issues 4 and 13): prints the figures; run ``python tests/bench/bench_seating.py``."""
 
 from __future__ import annotations
 
@@ -49,8 +49,13 @@ def main():
                 else f"range sum {st['score_range_sum']:g} (chunking {st['score_range_chunking']:g},"
                 f" exact bound {st['score_range_lower_bound']:g}"
                 + (
-                    f", with repeats >= {st['score_range_repeat_bound']:g})"
+                    f", with repeats >= {st['score_range_repeat_bound']:g}"
                     if "score_range_repeat_bound" in st
+                    else ""
+                )
+                + (
+                    f", small tables to the lowest with the fewest >= {st['score_range_fair_bound']:g})"
+                    if "score_range_fair_bound" in st
                     else ")"
                 )
             )

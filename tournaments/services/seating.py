@@ -1,32 +1,31 @@
-"""Seating a round, the Django side of issue 4.
+"""Seating a round, the Django side: load, call the pure package, save.
 
-The pure algorithm is :mod:`tournaments.seating` (``seat(request)``); this
-module loads the players and their history, calls it, saves the round's
-tables, seats and byes, and explains every table that breaks a preference
-("why", stored in ``Table.why`` as ``[{"code", "params"}]`` and translated by
-the seating page). Before a round is published the organizer may swap two
-players or move one; a player who drops after the round was seated but before
-it starts loses his seat and only the tables concerned are re-seated.
+The algorithm and every decision it makes, with its reasons, are in the pure
+package :mod:`tournaments.seating`; this module loads the players and their
+history into a request, calls it, and saves the round's tables, seats, byes
+and each table's reasons (``Table.why``: ``[{"code", "params"}]``, translated
+by the seating page). Before a round starts the organizer may swap two players
+or move one, add a late arrival, discard the draft or unpublish it; a player
+who drops leaves the draft and only the tables concerned are re-seated.
+Every change is logged as a :class:`SeatingChange` row, and after every
+change the round's counts and the tables' reasons are stored anew.
 
-Every change is logged as a :class:`SeatingChange` row.
+Decisions (see the reports of issues 4 and 13):
 
-Decisions (see the report of issue 4):
-
-- mode: round 1 ``random``; later rounds ``swiss``, or ``mixing`` when the
-  previous round was seated in mixing mode (a mixing tournament stays one).
+- mode: round 1 as the tournament's ``round1_seating`` says (``random`` by
+  default, or by rating: ``rating_spread`` / ``rating_swiss``, each player's
+  rating from :func:`round1_ratings`); later rounds ``swiss``, or ``mixing``
+  when the previous round was seated in mixing mode (a mixing tournament
+  stays one).
 - mixing mode plans all rounds ahead: the plan depends on the player ids and
-  the *plan seed*, which is fixed by the first mixing round (its seed) and
-  reused by every later one, so round k of the plan is used in round k.
-- byes are allowed exactly when 2 is an allowed table size (2-player games);
-  the algorithm still prefers tables of 3 over byes where 3 is allowed.
+  the *plan seed*, fixed by the first mixing round and reused by later ones.
+- byes are allowed exactly when 2 is an allowed table size (2-player games).
 - seeds: the default seed is derived from the tournament id and the round
-  number; each table's seed is derived from the round's seed and its number.
-- team mode seats registered pairs together ("together"); "clubs apart"
-  keeps club-mates (and team-mates) at different tables. Both at once are
-  refused. Where the game has team seats (Terra Trumpf at 4 and 6) partners
-  get the engine's team seats (opposite each other).
-- a table left empty by a re-seat is deleted; the other tables keep their
-  numbers (a gap in the numbering rather than renumbered tables).
+  number; each table's seed from the round's seed and its number.
+- team mode seats registered pairs together; "clubs apart" keeps club-mates
+  (and team-mates) at different tables; both at once are refused. Where the
+  game has team seats (Terra Trumpf at 4 and 6) partners get them.
+- a table left empty by a change is deleted; the others keep their numbers.
 """
 
 from __future__ import annotations
@@ -41,20 +40,21 @@ from django.utils.translation import gettext as _
 from scoring import selectors as scoring_selectors
 from tournaments import seating as algo
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
+from tournaments.seating.draft import Draft, describe, manual_pairs
+from tournaments.seating.order import team_seat_order as _team_seat_order
+from tournaments.seating.sizes import size_ok
 from tournaments.selectors import (
     allowed_sizes,
     allows_byes,
     default_seating_mode,
+    late_candidates,
     seat_blocker,
     seatable_players,
 )
 from tournaments.services import ServiceError
 
-MODES = ("swiss", "mixing", "random")
-
-
-# --------------------------------------------------------------------------
-# small helpers
+MODES = ("swiss", "mixing", "random", "rating_spread", "rating_swiss")
+RATING_MODES = ("rating_spread", "rating_swiss")
 
 
 def derive_seed(*parts) -> int:
@@ -68,20 +68,17 @@ def _by(user):
 
 
 def _log(rnd: Round, kind: str, by, detail: dict) -> SeatingChange:
-    return SeatingChange.objects.create(round=rnd, kind=kind, by=_by(by), detail=detail)
+    return SeatingChange.objects.create(
+        round=rnd, tournament_id=rnd.tournament_id, kind=kind, by=_by(by), detail=detail
+    )
 
 
 def _sizes_text(sizes) -> str:
     return ", ".join(str(s) for s in sorted(sizes))
 
 
-def _fmt_score(x) -> str:
-    x = float(x)
-    return str(int(x)) if x == int(x) else f"{x:g}"
-
-
 # --------------------------------------------------------------------------
-# history and scores
+# loading: history, scores, the request
 
 
 class History:
@@ -93,7 +90,6 @@ class History:
         self.seats: dict[int, list[int]] = defaultdict(list)
         self.small: Counter = Counter()
         self.byes: Counter = Counter()
-        self.bye_rounds: dict[int, list[int]] = defaultdict(list)
         tables: dict[int, list] = defaultdict(list)
         round_of: dict[int, int] = {}
         rows = (
@@ -107,26 +103,25 @@ class History:
             tables[table_id].append(pid)
             round_of[table_id] = rnd
             self.seats[pid].append(pos)
-        preferred = tournament.table_size
         for table_id, pids in tables.items():
-            if len(pids) < preferred:
+            if len(pids) < tournament.table_size:
                 for p in pids:
                     self.small[p] += 1
             for a, b in itertools.combinations(pids, 2):
                 self.met[frozenset((a, b))].append(round_of[table_id])
-        for rnd, pid in Bye.objects.filter(
+        for pid in Bye.objects.filter(
             round__tournament=tournament, round__number__lt=number
-        ).values_list("round__number", "player_id"):
+        ).values_list("player_id", flat=True):
             self.byes[pid] += 1
-            self.bye_rounds[pid].append(rnd)
 
     def met_pairs(self, ids) -> list[list[int]]:
+        """``[a, b, round]`` for every earlier encounter among ``ids``."""
         ids = set(ids)
         out = []
         for pair, rounds in self.met.items():
             a, b = sorted(pair)
             if a in ids and b in ids:
-                out += [[a, b]] * len(rounds)
+                out += [[a, b, r] for r in rounds]
         return out
 
 
@@ -138,260 +133,26 @@ def standings_scores(tournament: Tournament, up_to_round: int | None = None):
     return scores, position
 
 
-# --------------------------------------------------------------------------
-# seat order for team games (partners on the engine's team seats)
+def round1_ratings(tournament: Tournament) -> dict[int, float | None]:
+    """Each player's rating for seating round 1 by rating (player id →
+    rating, None for none). The pure package seats players without a rating
+    last, in an order drawn from the round's seed. For now the rating entered
+    with the player (``Player.rating``)."""
+    return {
+        pid: None if rating is None else float(rating)
+        for pid, rating in tournament.players.values_list("pk", "rating")
+    }
 
 
-def team_seat_order(order: list[int], team_of: dict, tournament: Tournament) -> list[int]:
-    """The algorithm's seat order, changed only so that team partners sit on
-    the seats the engine gives one team (Terra Trumpf: opposite)."""
-    if not tournament.team_mode:
-        return order
-    groups = tournament.engine.teams(len(order), tournament.game_options)
-    if not groups:
-        return order
-    by_team = defaultdict(list)
-    for p in order:
-        if team_of.get(p) is not None:
-            by_team[team_of[p]].append(p)
-    seats: list = [None] * len(order)
-    free_groups = [list(g) for g in groups]
-    placed = set()
-    for p in order:
-        mates = by_team.get(team_of.get(p), [])
-        if p in placed or len(mates) < 2:
-            continue
-        group = next((g for g in free_groups if len(g) >= len(mates)), None)
-        if group is None:
-            break
-        free_groups.remove(group)
-        for seat, q in zip(group, mates, strict=False):
-            seats[seat] = q
-            placed.add(q)
-    rest = iter(p for p in order if p not in placed)
-    return [s if s is not None else next(rest) for s in seats]
+def _teams_mode(tournament, clubs_apart):
+    return "together" if tournament.team_mode else ("apart" if clubs_apart else None)
 
 
-# --------------------------------------------------------------------------
-# why: one explanation per broken preference, stored as codes
-
-
-class WhyContext:
-    """What explaining a round's tables needs, loaded once."""
-
-    def __init__(self, rnd: Round, history: History | None = None):
-        tournament = rnd.tournament
-        self.rnd = rnd
-        self.tournament = tournament
-        stats = rnd.seating_stats or {}
-        self.mode = stats.get("mode", "swiss")
-        self.teams = stats.get("teams")
-        self.preferred = tournament.table_size
-        self.history = history or History(tournament, rnd.number)
-        if stats.get("scores") is not None:
-            self.scores = {int(k): v for k, v in stats["scores"].items()}
-        else:
-            self.scores, _pos = standings_scores(tournament, rnd.number - 1)
-        self.tables: dict[int, list[int]] = defaultdict(list)
-        for number, pid in (
-            Seat.objects.filter(table__round=rnd)
-            .order_by("table__number", "position")
-            .values_list("table__number", "player_id")
-        ):
-            self.tables[number].append(pid)
-        self.table_of = {p: n for n, ps in self.tables.items() for p in ps}
-        ids = set(self.table_of)
-        self.players = {p.pk: p for p in Player.objects.filter(pk__in=ids).select_related("team")}
-        self.groups = self._groups()
-
-    def name(self, pid) -> str:
-        p = self.players.get(pid)
-        return p.name if p else str(pid)
-
-    def score(self, pid) -> float:
-        return self.scores.get(pid, 0.0)
-
-    def _groups(self) -> dict[int, tuple[float, float]]:
-        """Score group per table: chunking the standings by the tables' sizes
-        in table order (the seating by standings alone, ignoring repeats)."""
-        numbers = sorted(self.tables)
-        desc = sorted((self.score(p) for p in self.table_of), reverse=True)
-        out, pos = {}, 0
-        for n in numbers:
-            k = len(self.tables[n])
-            chunk = desc[pos : pos + k]
-            pos += k
-            if chunk:
-                out[n] = (chunk[0], chunk[-1])
-        return out
-
-    def why(self, number: int, manual=frozenset()) -> list[dict]:
-        """The why of one table; repeats of a pair in ``manual`` (or with a
-        player in it) come from the organizer's change, not the algorithm."""
-        pids = self.tables.get(number, [])
-        out: list[dict] = []
-        # repeats
-        for a, b in itertools.combinations(pids, 2):
-            pair = frozenset((a, b))
-            rounds = self.history.met.get(pair)
-            if rounds:
-                by_hand = pair in manual or a in manual or b in manual
-                out.append(
-                    {
-                        "code": "repeat_manual" if by_hand else "repeat",
-                        "params": {
-                            "a": self.name(a),
-                            "b": self.name(b),
-                            "rounds": ", ".join(str(r) for r in sorted(set(rounds))),
-                            "ids": [a, b],
-                        },
-                    }
-                )
-        # moved out of the score group (seating by standings only)
-        if self.mode == "swiss" and number in self.groups:
-            hi, lo = self.groups[number]
-            for p in pids:
-                s = self.score(p)
-                params = {
-                    "name": self.name(p),
-                    "score": _fmt_score(s),
-                    "low": _fmt_score(lo),
-                    "high": _fmt_score(hi),
-                }
-                if s < lo:
-                    out.append({"code": "moved_up", "params": params})
-                elif s > hi:
-                    out.append({"code": "moved_down", "params": params})
-        # table size
-        size = len(pids)
-        allowed = allowed_sizes(self.tournament)
-        if size and size not in allowed:
-            out.append(
-                {"code": "short_table", "params": {"size": size, "sizes": _sizes_text(allowed)}}
-            )
-        elif size and size < self.preferred:
-            had = ", ".join(f"{self.name(p)} {self.history.small[p]}" for p in pids)
-            code = "small_table" if self.mode == "swiss" else "small_table_drawn"
-            out.append(
-                {"code": code, "params": {"size": size, "preferred": self.preferred, "had": had}}
-            )
-        elif size > self.preferred:
-            out.append(
-                {"code": "large_table", "params": {"size": size, "preferred": self.preferred}}
-            )
-        # teams together / clubs apart
-        if self.teams == "together":
-            seen = set()
-            for p in pids:
-                team = self.players[p].team if p in self.players else None
-                if team is None or team.pk in seen:
-                    continue
-                seen.add(team.pk)
-                mates = [q for q in self.table_of if q != p and self.players[q].team_id == team.pk]
-                if any(self.table_of[q] != number for q in mates):
-                    out.append({"code": "team_split", "params": {"team": team.name}})
-        elif self.teams == "apart":
-            for a, b in itertools.combinations(pids, 2):
-                pa, pb = self.players.get(a), self.players.get(b)
-                if pa is None or pb is None:
-                    continue
-                if pa.club and pa.club == pb.club:
-                    out.append(
-                        {
-                            "code": "club_together",
-                            "params": {"a": pa.name, "b": pb.name, "club": pa.club},
-                        }
-                    )
-                elif pa.team_id and pa.team_id == pb.team_id:
-                    out.append(
-                        {
-                            "code": "club_together",
-                            "params": {"a": pa.name, "b": pb.name, "club": pa.team.name},
-                        }
-                    )
-        return out
-
-
-def refresh_why(rnd: Round, numbers=None, history=None, moved=()) -> dict[int, list[dict]]:
-    """Recompute and store the why of the given tables (all when None);
-    ``moved``: players the organizer just moved (their repeats are his)."""
-    ctx = WhyContext(rnd, history)
-    tables = list(Table.objects.filter(round=rnd))
-    changed = []
-    out = {}
-    for t in tables:
-        if numbers is not None and t.number not in numbers:
-            continue
-        manual = set(moved)
-        for w in t.why or []:
-            if w.get("code") == "repeat_manual" and w.get("params", {}).get("ids"):
-                manual.add(frozenset(w["params"]["ids"]))
-        why = ctx.why(t.number, frozenset(manual))
-        out[t.number] = why
-        if why != t.why:
-            t.why = why
-            changed.append(t)
-    Table.objects.bulk_update(changed, ["why"])
-    return out
-
-
-def _bye_why(tournament, bye_ids, history, mode) -> list[dict]:
-    names = dict(Player.objects.filter(pk__in=bye_ids).values_list("pk", "name"))
-    return [
-        {
-            "code": "bye",
-            "params": {"name": names.get(p, str(p)), "count": history.byes[p]},
-        }
-        for p in bye_ids
-    ]
-
-
-# --------------------------------------------------------------------------
-# seating a round
-
-
-def _translate_seating_error(exc, n, tournament, byes) -> ServiceError:
-    text = str(exc)
-    sizes = _sizes_text(allowed_sizes(tournament))
-    if text.startswith("too few players"):
-        return ServiceError(
-            _("Too few players: %(n)s checked in, a table needs %(min)s.")
-            % {"n": n, "min": min(allowed_sizes(tournament))}
-        )
-    if text.startswith("impossible table sizes"):
-        if byes:
-            return ServiceError(
-                _("%(n)s players cannot be seated at tables of %(sizes)s, not even with byes.")
-                % {"n": n, "sizes": sizes}
-            )
-        return ServiceError(
-            _(
-                "%(n)s players cannot be seated at tables of %(sizes)s. "
-                "Allow another table size in the settings, or check players in or out."
-            )
-            % {"n": n, "sizes": sizes}
-        )
-    if text.startswith("team "):
-        return ServiceError(
-            _("A team has more players than the largest table (%(size)s).")
-            % {"size": max(allowed_sizes(tournament))}
-        )
-    return ServiceError(_("The seating could not be computed: %(error)s") % {"error": text})
-
-
-def _plan_seed(tournament: Tournament, seed) -> int:
-    first = (
-        tournament.round_set.filter(seating_stats__mode="mixing").order_by("number").first()
-        if tournament.pk
-        else None
-    )
-    if first is not None and "plan_seed" in first.seating_stats:
-        return first.seating_stats["plan_seed"]
-    return seed if seed is not None else derive_seed("plan", tournament.pk)
-
-
-def build_request(tournament, players, number, *, mode, seed, teams, history, scores, position):
-    """The algorithm's request for these players (in standings order)."""
+def build_request(
+    tournament, players, number, *, mode, seed, teams, history, scores, position, ratings=None
+):
+    """The algorithm's request for these players (in standings order);
+    ``ratings`` (player id → rating or None) for the rating modes."""
     players = sorted(players, key=lambda p: (position.get(p.pk, 10**9), p.name, p.pk))
     entries = []
     for p in players:
@@ -402,13 +163,12 @@ def build_request(tournament, players, number, *, mode, seed, teams, history, sc
             "byes": history.byes[p.pk],
             "small_tables": history.small[p.pk],
         }
-        if teams == "together" and p.team_id:
+        if ratings is not None:
+            entry["rating"] = ratings.get(p.pk)
+        if teams in ("together", "apart") and p.team_id:
             entry["team"] = p.team_id
-        if teams == "apart":
-            if p.team_id:
-                entry["team"] = p.team_id
-            if p.club:
-                entry["club"] = p.club.strip().casefold()
+        if teams == "apart" and p.club:
+            entry["club"] = p.club.strip().casefold()
         entries.append(entry)
     return {
         "players": entries,
@@ -424,26 +184,217 @@ def build_request(tournament, players, number, *, mode, seed, teams, history, sc
     }
 
 
-def _save_tables(rnd, tournament, tables_ids, numbers, team_of, round_seed):
-    """Create tables with the given numbers and their seats (seat order kept,
-    partners on team seats)."""
-    tables = Table.objects.bulk_create(
-        [
-            Table(
-                round=rnd,
-                number=num,
-                digital=tournament.digital_tables,
-                seed=derive_seed(round_seed, num),
-            )
-            for num in numbers
-        ]
+def _round_scores(rnd: Round) -> dict[int, float]:
+    stats = rnd.seating_stats or {}
+    if stats.get("scores") is not None:
+        return {int(k): v for k, v in stats["scores"].items()}
+    scores, _pos = standings_scores(rnd.tournament, rnd.number - 1)
+    return scores
+
+
+def _draft_request(rnd: Round, players, extra_scores=None) -> dict:
+    """The request a change to ``rnd``'s draft works on (these players)."""
+    tournament = rnd.tournament
+    stats = rnd.seating_stats or {}
+    scores = _round_scores(rnd)
+    scores.update(extra_scores or {})
+    position = {p: k for k, p in enumerate(sorted(scores, key=lambda p: -scores[p]))}
+    return build_request(
+        tournament,
+        players,
+        rnd.number,
+        mode=stats.get("mode", "swiss"),
+        seed=stats.get("seed", 0),
+        teams=stats.get("teams"),
+        history=History(tournament, rnd.number),
+        scores=scores,
+        position=position,
     )
+
+
+def _draft(rnd: Round):
+    """(tables by number: ids in seat order, ids on a bye)."""
+    tables: dict[int, list[int]] = {n: [] for n in rnd.tables.values_list("number", flat=True)}
+    for num, pid in (
+        Seat.objects.filter(table__round=rnd)
+        .order_by("table__number", "position")
+        .values_list("table__number", "player_id")
+    ):
+        tables[num].append(pid)
+    byes = list(Bye.objects.filter(round=rnd).order_by("pk").values_list("player_id", flat=True))
+    return tables, byes
+
+
+# --------------------------------------------------------------------------
+# errors of the algorithm, by code
+
+
+def seating_error(exc: algo.SeatingError, tournament) -> ServiceError:
+    """The translated message of an error code from the seating package."""
+    p = exc.params
+    if exc.code == "too_few_players":
+        return ServiceError(
+            _("Too few players: %(n)s checked in, a table needs %(min)s.")
+            % {"n": p["players"], "min": p["minimum"]}
+        )
+    if exc.code == "impossible_sizes":
+        params = {"n": p["players"], "sizes": _sizes_text(p["sizes"])}
+        if p["byes"]:
+            return ServiceError(
+                _("%(n)s players cannot be seated at tables of %(sizes)s, not even with byes.")
+                % params
+            )
+        return ServiceError(
+            _(
+                "%(n)s players cannot be seated at tables of %(sizes)s. "
+                "Allow another table size in the settings, or check players in or out."
+            )
+            % params
+        )
+    if exc.code == "team_too_large":
+        return ServiceError(
+            _("A team has more players than the largest table (%(size)s).") % {"size": p["largest"]}
+        )
+    if exc.code == "no_place":
+        return ServiceError(
+            _(
+                "No table can take another player at the allowed sizes (%(sizes)s). "
+                "Discard the draft and seat the round again."
+            )
+            % {"sizes": _sizes_text(p["sizes"])}
+        )
+    if exc.code == "rating_with_teams":
+        return ServiceError(
+            _(
+                "In team mode partners sit together: round 1 cannot be seated by rating. "
+                "Choose the random draw."
+            )
+        )
+    if exc.code in ("already_seated", "not_seated", "not_in_request"):
+        return ServiceError(_("This player cannot be added to the seating."))
+    # bad_request / no_pairing: a bug on this side, not the organizer's input
+    return ServiceError(_("The seating could not be computed (%(code)s).") % {"code": exc.code})
+
+
+# --------------------------------------------------------------------------
+# saving
+
+
+def _plan_seed(tournament: Tournament, seed) -> int:
+    first = (
+        tournament.round_set.filter(seating_stats__mode="mixing").order_by("number").first()
+        if tournament.pk
+        else None
+    )
+    if first is not None and "plan_seed" in first.seating_stats:
+        return first.seating_stats["plan_seed"]
+    return seed if seed is not None else derive_seed("plan", tournament.pk)
+
+
+def team_seat_order(order: list[int], team_of: dict, tournament: Tournament) -> list[int]:
+    """Partners on the seats the engine gives one team (Terra Trumpf: opposite)."""
+    if not tournament.team_mode:
+        return list(order)
+    groups = tournament.engine.teams(len(order), tournament.game_options)
+    return _team_seat_order(order, team_of, groups)
+
+
+def _team_of(rnd_or_players) -> dict:
+    return dict(Player.objects.filter(pk__in=rnd_or_players).values_list("pk", "team_id"))
+
+
+def _write_tables(rnd: Round, tables: dict, numbers, reasons: dict) -> None:
+    """Replace the seats of the tables ``numbers`` (creating missing ones)."""
+    tournament = rnd.tournament
+    numbers = set(numbers)
+    existing = {t.number: t for t in Table.objects.filter(round=rnd, number__in=numbers)}
+    seed = (rnd.seating_stats or {}).get("seed", 0)
+    new = [
+        Table(
+            round=rnd,
+            number=n,
+            digital=tournament.digital_tables,
+            seed=derive_seed(seed, n),
+        )
+        for n in sorted(numbers - set(existing))
+    ]
+    for t in Table.objects.bulk_create(new):
+        existing[t.number] = t
+    Seat.objects.filter(table__in=list(existing.values())).delete()
+    team_of = _team_of([p for n in numbers for p in tables[n]])
     seats = []
-    for table, ids in zip(tables, tables_ids, strict=True):
-        for pos, pid in enumerate(team_seat_order(list(ids), team_of, tournament)):
-            seats.append(Seat(table=table, player_id=pid, position=pos))
+    for n in sorted(numbers):
+        for pos, pid in enumerate(team_seat_order(tables[n], team_of, tournament)):
+            seats.append(Seat(table=existing[n], player_id=pid, position=pos))
     Seat.objects.bulk_create(seats)
-    return tables
+
+
+def _save_state(rnd: Round, change: dict) -> None:
+    """Apply an answer of ``reseat_after_drop`` / ``add_late_arrival`` (or
+    just ``reasons``) and store the round's counts and reasons anew."""
+    tables = dict(change["tables"])
+    if change.get("removed"):
+        Table.objects.filter(round=rnd, number__in=change["removed"]).delete()
+    if change.get("changed"):
+        _write_tables(rnd, tables, change["changed"], change["reasons"])
+    if "byes" in change:
+        Bye.objects.filter(round=rnd).exclude(player_id__in=change["byes"]).delete()
+        have = set(Bye.objects.filter(round=rnd).values_list("player_id", flat=True))
+        Bye.objects.bulk_create(
+            [Bye(round=rnd, player_id=p) for p in change["byes"] if p not in have]
+        )
+    _save_reasons(rnd, change["reasons"], change.get("bye_reasons"))
+
+
+def _save_reasons(rnd: Round, reasons: dict, bye_reasons=None) -> None:
+    changed = []
+    for t in Table.objects.filter(round=rnd):
+        why = reasons.get(t.number, reasons.get(str(t.number), []))
+        if why != t.why:
+            t.why = why
+            changed.append(t)
+    Table.objects.bulk_update(changed, ["why"])
+    stats = dict(rnd.seating_stats or {})
+    tables, byes = _draft(rnd)
+    stats.update(
+        {
+            "players": sum(len(ids) for ids in tables.values()) + len(byes),
+            "tables": len(tables),
+            "byes": len(byes),
+            "repeat_pairs": sum(
+                1
+                for why in reasons.values()
+                if isinstance(why, list)
+                for w in why
+                if w.get("code") in ("repeat", "repeat_manual")
+            ),
+        }
+    )
+    if bye_reasons is not None:
+        stats["bye_why"] = bye_reasons
+    rnd.seating_stats = stats
+    rnd.save(update_fields=["seating_stats"])
+
+
+def _earlier(rnd: Round) -> dict:
+    return dict(rnd.tables.values_list("number", "why"))
+
+
+def _describe(rnd: Round, earlier: dict, touched, manual=frozenset()) -> None:
+    """Store the reasons of every table as the data now stands (``earlier``:
+    the reasons before the change, kept where they still hold)."""
+    tables, byes = _draft(rnd)
+    ids = [p for t in tables.values() for p in t] + byes
+    request = _draft_request(rnd, list(Player.objects.filter(pk__in=ids)))
+    keep = {n: why for n, why in earlier.items() if n not in touched}
+    reasons = describe(
+        request, Draft.of(tables, byes), manual=manual, keep=keep, pairs=manual_pairs(earlier)
+    )
+    _save_reasons(rnd, reasons, reasons.pop("byes"))
+
+
+# --------------------------------------------------------------------------
+# seating a round
 
 
 @transaction.atomic
@@ -456,23 +407,26 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
     mode = mode or default_seating_mode(tournament, number)
     if mode not in MODES:
         raise ServiceError(_("Unknown seating mode: %(mode)s") % {"mode": mode})
+    if mode in RATING_MODES and number > 1:
+        # by rating ignores the standings and who met whom: round 1 only
+        raise ServiceError(
+            _("Only round 1 can be seated by rating; round %(n)s goes by the standings.")
+            % {"n": number}
+        )
     if clubs_apart and tournament.team_mode:
         raise ServiceError(
             _("In team mode partners sit together; club-mates cannot be kept apart as well.")
         )
-    teams = "together" if tournament.team_mode else ("apart" if clubs_apart else None)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ServiceError(_("The seed must be a whole number of at least 0."))
     round_seed = seed if seed is not None else derive_seed("round", tournament.pk, number)
-
+    teams = _teams_mode(tournament, clubs_apart)
     players = list(seatable_players(tournament, number))
     scores, position = standings_scores(tournament)
-    history = History(tournament, number)
-    algo_seed = round_seed
     stats_extra = {}
+    algo_seed = round_seed
     if mode == "mixing":
-        algo_seed = _plan_seed(tournament, seed)
-        stats_extra["plan_seed"] = algo_seed
+        algo_seed = stats_extra["plan_seed"] = _plan_seed(tournament, seed)
     request = build_request(
         tournament,
         players,
@@ -480,47 +434,25 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
         mode=mode,
         seed=algo_seed,
         teams=teams,
-        history=history,
+        history=History(tournament, number),
         scores=scores,
         position=position,
+        ratings=round1_ratings(tournament) if mode in RATING_MODES else None,
     )
-    try:
-        # the table-size plan first: its refusal gets the translated message
-        # whatever the algorithm's English text says
-        algo.plan_sizes(
-            len(players), request["allowed_sizes"], request["table_size"], request["byes"]
-        )
-    except algo.SeatingError:
-        raise _translate_seating_error(
-            algo.SeatingError("impossible table sizes"),
-            len(players),
-            tournament,
-            allows_byes(tournament),
-        ) from None
     try:
         answer = algo.seat(request)
     except algo.SeatingError as exc:
-        raise _translate_seating_error(
-            exc, len(players), tournament, allows_byes(tournament)
-        ) from None
-
-    tables_ids = answer["tables"]
-    if mode == "swiss":
-        rank = {e["id"]: k for k, e in enumerate(request["players"])}
-        tables_ids = sorted(tables_ids, key=lambda t: min(rank[p] for p in t))
-    seated = {p for t in tables_ids for p in t}
-    stats = dict(answer["stats"])
-    stats.update(stats_extra)
-    stats.update(
-        {
-            "mode": mode,
-            "seed": round_seed,
-            "teams": teams,
-            "players": len(players),
-            "scores": {str(p): scores.get(p, 0.0) for p in seated | set(answer["byes"])},
-        }
-    )
-    stats["bye_why"] = _bye_why(tournament, answer["byes"], history, mode)
+        raise seating_error(exc, tournament) from None
+    stats = {
+        **answer["stats"],
+        **stats_extra,
+        "mode": mode,
+        "seed": round_seed,
+        "teams": teams,
+        "players": len(players),
+        "scores": {str(p.pk): scores.get(p.pk, 0.0) for p in players},
+        "bye_why": answer["bye_reasons"],
+    }
     rnd = Round.objects.create(
         tournament=tournament,
         number=number,
@@ -529,30 +461,42 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
         minutes=tournament.round_minutes,
         seating_stats=stats,
     )
-    team_of = {p.pk: p.team_id for p in players}
-    _save_tables(rnd, tournament, tables_ids, range(1, len(tables_ids) + 1), team_of, round_seed)
-    Bye.objects.bulk_create([Bye(round=rnd, player_id=p) for p in answer["byes"]])
     rnd.tournament = tournament
-    refresh_why(rnd, history=history)
+    numbers = range(1, len(answer["tables"]) + 1)
+    tables = dict(zip(numbers, answer["tables"], strict=True))
+    _write_tables(rnd, tables, numbers, {})
+    Table.objects.bulk_update(
+        [
+            Table(pk=t.pk, why=answer["reasons"][t.number - 1])
+            for t in Table.objects.filter(round=rnd)
+        ],
+        ["why"],
+    )
+    Bye.objects.bulk_create([Bye(round=rnd, player_id=p) for p in answer["byes"]])
     summary = {k: v for k, v in stats.items() if k not in ("scores", "bye_why")}
     _log(rnd, "seat", by, summary)
     return rnd
 
 
 # --------------------------------------------------------------------------
-# changes before publishing
+# changes before the round starts
 
 
-def _lock_draft(rnd: Round) -> Round:
+def _lock_unstarted(rnd: Round) -> Round:
     rnd = Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
-    if rnd.published:
-        raise ServiceError(
-            _("The seating of round %(n)s is published: it can no longer be changed.")
-            % {"n": rnd.number}
-        )
     if rnd.status != Round.SEATED:
         raise ServiceError(
             _("Round %(n)s has started: its seating can no longer be changed.") % {"n": rnd.number}
+        )
+    return rnd
+
+
+def _lock_draft(rnd: Round) -> Round:
+    rnd = _lock_unstarted(rnd)
+    if rnd.published:
+        raise ServiceError(
+            _("The seating of round %(n)s is published: unpublish it first to change it.")
+            % {"n": rnd.number}
         )
     return rnd
 
@@ -573,7 +517,6 @@ def _table_players(table: Table) -> list[int]:
 
 
 def _set_table_players(table: Table, pids: list[int]) -> None:
-    """Replace a table's seats by ``pids`` in this order."""
     Seat.objects.filter(table=table).delete()
     Seat.objects.bulk_create(
         [Seat(table=table, player_id=p, position=k) for k, p in enumerate(pids)]
@@ -582,23 +525,19 @@ def _set_table_players(table: Table, pids: list[int]) -> None:
 
 def _repeats_of(rnd: Round, pids: list[int]) -> list[dict]:
     """The repeat encounters of these players at their tables in this round."""
-    history = History(rnd.tournament, rnd.number)
-    mates = defaultdict(list)
-    for table_id, pid in Seat.objects.filter(table__round=rnd).values_list("table_id", "player_id"):
-        mates[table_id].append(pid)
-    table_of = {p: t for t, ps in mates.items() for p in ps}
-    names = dict(Player.objects.filter(seats__table__round=rnd).values_list("pk", "name"))
-    out, seen = [], set()
-    for p in pids:
-        for q in mates.get(table_of.get(p), []):
-            pair = frozenset((p, q))
-            if q != p and pair not in seen and history.met.get(pair):
-                seen.add(pair)
+    names = dict(Player.objects.filter(tournament=rnd.tournament).values_list("pk", "name"))
+    out = []
+    for t in rnd.tables.all():
+        for w in t.why or []:
+            pr = w.get("params", {})
+            if w.get("code") in ("repeat", "repeat_manual") and (
+                pr.get("a") in pids or pr.get("b") in pids
+            ):
                 out.append(
                     {
-                        "a": names.get(p),
-                        "b": names.get(q),
-                        "rounds": ", ".join(str(r) for r in sorted(set(history.met[pair]))),
+                        "a": names.get(pr["a"]),
+                        "b": names.get(pr["b"]),
+                        "rounds": ", ".join(str(r) for r in pr.get("rounds", [])),
                     }
                 )
     return out
@@ -615,7 +554,7 @@ def seating_swap(*, round: Round, player_a: Player, player_b: Player, by) -> dic
     seat_b, bye_b = _place(rnd, player_b)
     if bye_a and bye_b:
         raise ServiceError(_("Both players have a bye: there is nothing to swap."))
-    touched = set()
+    earlier = _earlier(rnd)
     if seat_a and seat_b:
         ta, tb = seat_a.table, seat_b.table
         if ta.pk == tb.pk:
@@ -640,35 +579,22 @@ def seating_swap(*, round: Round, player_a: Player, player_b: Player, by) -> dic
         Bye.objects.filter(round=rnd, player=out).delete()
         Bye.objects.create(round=rnd, player=sitting)
         touched = {seat.table.number}
-    refresh_why(rnd, touched, moved={player_a.pk, player_b.pk})
-    repeats = _repeats_of(rnd, [player_a.pk, player_b.pk])
+    _describe(rnd, earlier, touched, manual={player_a.pk, player_b.pk})
     detail = {
         "players": [player_a.pk, player_b.pk],
         "names": [player_a.name, player_b.name],
         "tables": sorted(touched),
-        "repeats": repeats,
+        "repeats": _repeats_of(rnd, [player_a.pk, player_b.pk]),
     }
     _log(rnd, "swap", by, detail)
     return detail
-
-
-def _size_ok(old: int, new: int, allowed: list[int]) -> bool:
-    """A table may end at an allowed size, or be empty, or (already too small
-    or too large) come closer to an allowed size."""
-    if new in allowed or new == 0:
-        return True
-    if old in allowed:
-        return False
-    dist = lambda k: min(abs(k - s) for s in allowed)  # noqa: E731
-    return dist(new) < dist(old)
 
 
 @transaction.atomic
 def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict:  # noqa: A002
     """Move a player of a draft seating to another table (at its last seat)."""
     rnd = _lock_draft(round)
-    tournament = rnd.tournament
-    allowed = allowed_sizes(tournament)
+    allowed = allowed_sizes(rnd.tournament)
     seat, bye = _place(rnd, player)
     target = Table.objects.filter(round=rnd, number=table_number).first()
     if target is None:
@@ -681,38 +607,37 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
             % {"name": player.name, "table": table_number}
         )
     dest = _table_players(target)
-    if not _size_ok(len(dest), len(dest) + 1, allowed):
+    too_many = _("Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.")
+    if not size_ok(len(dest), len(dest) + 1, allowed):
         raise ServiceError(
-            _("Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.")
+            too_many
             % {"table": target.number, "size": len(dest) + 1, "sizes": _sizes_text(allowed)}
         )
-    touched = {target.number}
-    source = None
-    if seat:
-        source = seat.table
+    earlier = _earlier(rnd)
+    source = seat.table if seat else None
+    if source:
         src = _table_players(source)
-        if not _size_ok(len(src), len(src) - 1, allowed):
+        if not size_ok(len(src), len(src) - 1, allowed):
             raise ServiceError(
-                _("Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.")
+                too_many
                 % {"table": source.number, "size": len(src) - 1, "sizes": _sizes_text(allowed)}
             )
         src.remove(player.pk)
         if src:
             _set_table_players(source, src)
-            touched.add(source.number)
         else:
             source.delete()
     else:
         bye.delete()
     _set_table_players(target, [*dest, player.pk])
-    refresh_why(rnd, touched, moved={player.pk})
-    repeats = _repeats_of(rnd, [player.pk])
+    touched = {target.number} | ({source.number} if source else set())
+    _describe(rnd, earlier, touched, manual={player.pk})
     detail = {
         "player": player.pk,
         "name": player.name,
         "from": source.number if source else None,
         "to": target.number,
-        "repeats": repeats,
+        "repeats": _repeats_of(rnd, [player.pk]),
     }
     _log(rnd, "move", by, detail)
     return detail
@@ -727,180 +652,102 @@ def seating_publish(*, round: Round, by) -> Round:  # noqa: A002
     return rnd
 
 
-# --------------------------------------------------------------------------
-# a drop after seating, before the round starts
+@transaction.atomic
+def seating_unpublish(*, round: Round, by) -> Round:  # noqa: A002
+    """Take a published seating back to a draft (before the round starts)."""
+    rnd = _lock_unstarted(round)
+    if not rnd.published:
+        raise ServiceError(_("The seating of round %(n)s is not published.") % {"n": rnd.number})
+    rnd.published = False
+    rnd.save(update_fields=["published"])
+    _log(rnd, "unpublish", by, {})
+    return rnd
 
 
-def _scores_of(rnd: Round) -> dict[int, float]:
-    stats = rnd.seating_stats or {}
-    if stats.get("scores") is not None:
-        return {int(k): v for k, v in stats["scores"].items()}
-    scores, _pos = standings_scores(rnd.tournament, rnd.number - 1)
-    return scores
+@transaction.atomic
+def seating_discard(*, round: Round, by) -> int:  # noqa: A002
+    """Throw a draft away (the round can then be seated again); returns its number.
 
-
-def _fill_from_neighbour(rnd, table, left, tables, allowed, scores, history, max_distance=3):
-    """Move one player from the nearest table (in table order) that can spare
-    one into ``table``; returns (neighbour number, moved player id) or None."""
-    numbers = sorted(tables)
-    k = numbers.index(table.number)
-    mean = sum(scores.get(p, 0.0) for p in left) / len(left)
-    for d in range(1, max_distance + 1):
-        options = []
-        for j in (k - d, k + d):
-            if not 0 <= j < len(numbers):
-                continue
-            num = numbers[j]
-            ps = tables[num]
-            if len(ps) - 1 not in allowed:
-                continue
-            for q in ps:
-                repeats = sum(bool(history.met.get(frozenset((q, p)))) for p in left)
-                options.append((repeats, abs(scores.get(q, 0.0) - mean), num, q))
-        if options:
-            _r, _d, num, q = min(options)
-            return num, q
-    return None
-
-
-def _reseat_window(rnd, table, tables, allowed, scores, history, team_of, max_neighbours=3):
-    """Re-seat ``table`` with its nearest neighbours by the algorithm, keeping
-    their number of tables or one fewer; returns the table numbers used (and
-    deleted) or None."""
-    tournament = rnd.tournament
-    numbers = sorted(tables)
-    k = numbers.index(table.number)
-    near = sorted(
-        (n for n in numbers if n != table.number), key=lambda n: abs(numbers.index(n) - k)
+    The draft's tables and its own log go with it; the discard is logged on
+    the tournament (no round; ``detail["round"]``), which the log of the round
+    seated next under this number shows first (``selectors.round_seating``)."""
+    rnd = _lock_draft(round)
+    last = rnd.tournament.round_set.order_by("-number").first()
+    if last.pk != rnd.pk:
+        raise ServiceError(_("Only the last round's draft can be discarded."))
+    number = rnd.number
+    tables, byes = _draft(rnd)
+    SeatingChange.objects.create(
+        round=None,
+        tournament_id=rnd.tournament_id,
+        kind="discard",
+        by=_by(by),
+        detail={
+            "round": number,
+            "tables": len(tables),
+            "players": sum(len(t) for t in tables.values()) + len(byes),
+            "changes": rnd.seating_changes.count(),
+        },
     )
-    mode = (rnd.seating_stats or {}).get("mode", "swiss")
-    for m in range(1, max_neighbours + 1):
-        window = sorted([table.number, *near[:m]])
-        if len(window) <= m:
-            break
-        pids = [p for n in window for p in tables[n]]
-        try:
-            sizes, byes = algo.plan_sizes(len(pids), allowed, tournament.table_size, False)
-        except algo.SeatingError:
-            continue
-        if len(sizes) > len(window):
-            continue
-        order = sorted(pids, key=lambda p: -scores.get(p, 0.0))
-        request = {
-            "players": [
-                {
-                    "id": p,
-                    "score": scores.get(p, 0.0),
-                    "seat_history": history.seats.get(p, []),
-                    "small_tables": history.small[p],
-                }
-                | ({"team": team_of[p]} if team_of.get(p) and tournament.team_mode else {})
-                for p in order
-            ],
-            "met": history.met_pairs(pids),
-            "table_size": tournament.table_size,
-            "allowed_sizes": allowed,
-            "mode": "swiss" if mode == "swiss" else "random",
-            "teams": "together" if tournament.team_mode else None,
-            "seed": derive_seed("reseat", rnd.pk, *window),
-        }
-        try:
-            answer = algo.seat(request)
-        except algo.SeatingError:
-            continue
-        new = answer["tables"]
-        rank = {p: x for x, p in enumerate(order)}
-        new.sort(key=lambda t: min(rank[p] for p in t))
-        table_objs = {t.number: t for t in Table.objects.filter(round=rnd, number__in=window)}
-        for num, ids in zip(window, new, strict=False):
-            ordered = team_seat_order(list(ids), team_of, tournament)
-            _set_table_players(table_objs[num], ordered)
-        removed = window[len(new) :]
-        for num in removed:
-            table_objs[num].delete()
-        return window[: len(new)], removed
-    return None
+    rnd.delete()
+    # who registered while the draft stood joins the round seated anew
+    Player.objects.filter(tournament=rnd.tournament, first_round=number + 1).update(
+        first_round=number
+    )
+    return number
+
+
+@transaction.atomic
+def seating_add_player(*, round: Round, player: Player, by) -> dict:  # noqa: A002
+    """A late arrival joins the draft: a free seat where sizes allow, else
+    only the tables needed are re-seated (``tournaments.seating.late``)."""
+    rnd = _lock_draft(round)
+    player = Player.objects.get(pk=player.pk)
+    if player.tournament_id != rnd.tournament_id or player not in late_candidates(rnd):
+        raise ServiceError(
+            _("%(name)s cannot join round %(n)s: only checked-in players who are not seated yet.")
+            % {"name": player.name, "n": rnd.number}
+        )
+    tables, byes = _draft(rnd)
+    ids = [p for t in tables.values() for p in t] + byes + [player.pk]
+    scores, _pos = standings_scores(rnd.tournament, rnd.number - 1)
+    request = _draft_request(
+        rnd, list(Player.objects.filter(pk__in=ids)), {player.pk: scores.get(player.pk, 0.0)}
+    )
+    try:
+        change = algo.add_late_arrival(request, tables, byes, player.pk, _earlier(rnd))
+    except algo.SeatingError as exc:
+        raise seating_error(exc, rnd.tournament) from None
+    if player.first_round > rnd.number:
+        player.first_round = rnd.number
+        player.save(update_fields=["first_round"])
+    stats = dict(rnd.seating_stats or {})
+    stats.setdefault("scores", {})[str(player.pk)] = scores.get(player.pk, 0.0)
+    rnd.seating_stats = stats
+    _save_state(rnd, change)
+    detail = {"player": player.pk, "name": player.name, **change["detail"]}
+    detail["tables"] = change["changed"]
+    _log(rnd, "late", by, detail)
+    return detail
 
 
 @transaction.atomic
 def seating_reseat_after_drop(*, round: Round, player: Player, by) -> dict:  # noqa: A002
     """Take a dropped player out of a seated round that has not started;
-    re-seat only the tables that must change (see the module docstring)."""
-    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
-    if rnd.status != Round.SEATED:
-        raise ServiceError(
-            _("Round %(n)s has started: its seating can no longer be changed.") % {"n": rnd.number}
-        )
-    tournament = rnd.tournament
-    allowed = allowed_sizes(tournament)
-    seat, bye = _place(rnd, player)
-    detail = {"player": player.pk, "name": player.name, "tables": [], "removed": []}
-    if bye is not None:
-        bye.delete()
-        detail["bye"] = True
-        _log(rnd, "reseat", by, detail)
-        return detail
-    table = seat.table
-    detail["table"] = table.number
-    left = [p for p in _table_players(table) if p != player.pk]
-    touched = {table.number}
-    if not left:
-        table.delete()
-        touched = set()
-        detail["removed"] = [table.number]
-    else:
-        _set_table_players(table, left)
-    history = History(tournament, rnd.number)
-    if left and len(left) not in allowed:
-        scores = _scores_of(rnd)
-        team_of = dict(Player.objects.filter(seats__table__round=rnd).values_list("pk", "team_id"))
-        tables: dict[int, list[int]] = defaultdict(list)
-        for num, pid in (
-            Seat.objects.filter(table__round=rnd)
-            .order_by("table__number", "position")
-            .values_list("table__number", "player_id")
-        ):
-            tables[num].append(pid)
-        done = False
-        bye_rows = list(Bye.objects.filter(round=rnd).order_by("pk"))
-        if len(left) == 1 and 2 in allowed and bye_rows:
-            # a 2-player game: the player with a bye takes the free seat
-            b = min(
-                bye_rows, key=lambda x: abs(scores.get(x.player_id, 0) - scores.get(left[0], 0))
-            )
-            b.delete()
-            _set_table_players(table, [*left, b.player_id])
-            detail["from_bye"] = b.player_id
-            done = True
-        if not done:
-            found = _fill_from_neighbour(rnd, table, left, tables, allowed, scores, history)
-            if found:
-                num, q = found
-                neighbour = Table.objects.get(round=rnd, number=num)
-                _set_table_players(neighbour, [p for p in tables[num] if p != q])
-                _set_table_players(table, team_seat_order([*left, q], team_of, tournament))
-                touched.add(num)
-                detail["moved"] = {"player": q, "from": num}
-                done = True
-        if not done and len(left) == 1 and 2 in allowed:
-            # nobody to pair with: the remaining player gets a bye
-            Bye.objects.create(round=rnd, player_id=left[0])
-            table.delete()
-            touched.discard(table.number)
-            detail["removed"] = [table.number]
-            detail["to_bye"] = left[0]
-            done = True
-        if not done:
-            result = _reseat_window(rnd, table, tables, allowed, scores, history, team_of)
-            if result:
-                used, removed = result
-                touched = set(used)
-                detail["window"] = used
-                detail["removed"] = removed
-                done = True
-        detail["resolved"] = done
-    refresh_why(rnd, touched, history=history)
-    detail["tables"] = sorted(touched)
+    re-seat only the tables that must change (``tournaments.seating.reseat``)."""
+    rnd = _lock_unstarted(round)
+    _place(rnd, player)
+    tables, byes = _draft(rnd)
+    ids = [p for t in tables.values() for p in t] + byes
+    request = _draft_request(rnd, list(Player.objects.filter(pk__in=ids)))
+    try:
+        change = algo.reseat_after_drop(request, tables, byes, player.pk, _earlier(rnd))
+    except algo.SeatingError as exc:
+        raise seating_error(exc, rnd.tournament) from None
+    _save_state(rnd, change)
+    detail = {"player": player.pk, "name": player.name, **change["detail"]}
+    detail["tables"] = change["changed"]
+    detail["removed"] = change["removed"]
     _log(rnd, "reseat", by, detail)
     return detail
 

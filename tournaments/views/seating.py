@@ -6,8 +6,9 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors
@@ -20,9 +21,11 @@ MODE_CHOICES = [
     ("swiss", gettext_lazy("By standings (Swiss)")),
     ("mixing", gettext_lazy("Mixing: meet as many different players as possible")),
     ("random", gettext_lazy("Random")),
+    ("rating_spread", gettext_lazy("By rating: strong players spread")),
+    ("rating_swiss", gettext_lazy("By rating: neighbours in the rating order (Swiss)")),
 ]
 
-#: Table.why codes → message (params fill the placeholders)
+#: reason codes of ``tournaments.seating.reasons`` → message (params fill the placeholders)
 WHY_MESSAGES = {
     "repeat": gettext_lazy(
         "%(a)s and %(b)s meet again (at one table in round %(rounds)s): "
@@ -32,17 +35,27 @@ WHY_MESSAGES = {
         "%(a)s and %(b)s meet again (at one table in round %(rounds)s): changed by hand."
     ),
     "moved_up": gettext_lazy(
-        "%(name)s (%(score)s points) plays above his score group (%(low)s–%(high)s points)."
+        "%(player)s (%(score)s points) plays above their score group at this table "
+        "(%(low)s–%(high)s points)."
     ),
     "moved_down": gettext_lazy(
-        "%(name)s (%(score)s points) plays below his score group (%(low)s–%(high)s points)."
+        "%(player)s (%(score)s points) plays below their score group at this table "
+        "(%(low)s–%(high)s points)."
     ),
     "small_table": gettext_lazy(
         "Small table (%(size)s instead of %(preferred)s players): the lowest in the standings "
         "among those with the fewest small tables so far (small tables before: %(had)s)."
     ),
     "small_table_drawn": gettext_lazy(
-        "Small table (%(size)s instead of %(preferred)s players), drawn with the seating "
+        "Small table (%(size)s instead of %(preferred)s players), drawn among those with the "
+        "fewest small tables so far (small tables before: %(had)s)."
+    ),
+    "small_table_forced": gettext_lazy(
+        "Small table (%(size)s instead of %(preferred)s players) for %(players)s although others "
+        "had fewer small tables or stand lower: %(constraints)s (small tables before: %(had)s)."
+    ),
+    "small_table_changed": gettext_lazy(
+        "Small table (%(size)s instead of %(preferred)s players) after a change to the draft "
         "(small tables before: %(had)s)."
     ),
     "large_table": gettext_lazy(
@@ -54,24 +67,99 @@ WHY_MESSAGES = {
         "allowed sizes. Move players by hand."
     ),
     "team_split": gettext_lazy("Team %(team)s could not sit together."),
-    "club_together": gettext_lazy(
-        "%(a)s and %(b)s (%(club)s) sit at one table although club-mates are kept apart."
+    "mates_together": gettext_lazy(
+        "%(a)s and %(b)s (%(value)s) sit at one table although club-mates are kept apart."
     ),
     "bye": gettext_lazy(
-        "%(name)s has a bye: the lowest in the standings among those with the fewest byes "
+        "%(player)s has a bye: the lowest in the standings among those with the fewest byes "
         "(byes before: %(count)s)."
+    ),
+    "bye_drawn": gettext_lazy(
+        "%(player)s has a bye, drawn among those with the fewest byes (byes before: %(count)s)."
+    ),
+    "small_table_rating": gettext_lazy(
+        "Small table (%(size)s instead of %(preferred)s players): the lowest in the rating "
+        "order among those with the fewest small tables so far (small tables before: %(had)s)."
+    ),
+    "small_table_spread": gettext_lazy(
+        "Small table (%(size)s instead of %(preferred)s players): with strong players spread "
+        "by rating, this table took no pick in the last, weakest pass."
+    ),
+    "bye_rating": gettext_lazy(
+        "%(player)s has a bye: the lowest in the rating order among those with the fewest "
+        "byes (byes before: %(count)s)."
+    ),
+    "rating_spread": gettext_lazy(
+        "Seated by rating, strong players spread: %(strongest)s, the strongest here, is "
+        "No. %(place)s of the rating order (one of the top %(tables)s for %(tables)s tables)."
+    ),
+    "rating_group": gettext_lazy(
+        "Seated by rating: places %(first)s–%(last)s of the rating order."
+    ),
+    "unrated": gettext_lazy(
+        "No rating: %(players)s, seated after the rated players in a random order."
+    ),
+    "bye_changed": gettext_lazy(
+        "%(player)s has a bye after a change to the draft (byes before: %(count)s)."
     ),
 }
 
+#: the constraints a ``small_table_forced`` reason names
+CONSTRAINTS = {
+    "repeats": gettext_lazy("otherwise players would meet again"),
+    "apart": gettext_lazy("otherwise club-mates would sit together"),
+    "teams": gettext_lazy("otherwise team partners would be split"),
+}
 
-def why_text(items) -> list[str]:
+
+def _number(x) -> str:
+    x = float(x)
+    return formats.localize(int(x) if x == int(x) else round(x, 2))
+
+
+def why_text(items, names=None, teams=None) -> list[str]:
+    """Translate reasons (codes with parameters) into sentences; ``names``:
+    player id → name, ``teams``: team id → name."""
+    names = names or {}
+    teams = teams or {}
     out = []
     for item in items or []:
-        msg = WHY_MESSAGES.get(item.get("code"))
+        code = item.get("code")
+        params = dict(item.get("params") or {})
+        # reasons saved before issue 13 named players instead of giving ids
+        if code == "club_together":
+            code, params["value"] = "mates_together", params.get("club")
+        if "name" in params and "player" not in params:
+            params["player"] = params["name"]
+        if params.get("rule") in ("drawn", "rating", "spread") and code in ("small_table", "bye"):
+            code = f"{code}_{params['rule']}"
+        msg = WHY_MESSAGES.get(code)
         if msg is None:
             continue
+        name = lambda pid: names.get(pid, str(pid))  # noqa: E731
+        for key in ("a", "b", "player", "strongest"):
+            if key in params:
+                params[key] = name(params[key])
+        if isinstance(params.get("players"), list):
+            params["players"] = ", ".join(name(p) for p in params["players"])
+        if isinstance(params.get("had"), list):
+            params["had"] = ", ".join(f"{name(p)} {n}" for p, n in params["had"])
+        if isinstance(params.get("rounds"), list):
+            params["rounds"] = ", ".join(str(r) for r in params["rounds"])
+        if isinstance(params.get("sizes"), list):
+            params["sizes"] = ", ".join(str(r) for r in params["sizes"])
+        if isinstance(params.get("constraints"), list):
+            params["constraints"] = "; ".join(
+                str(CONSTRAINTS.get(c, c)) for c in params["constraints"]
+            )
+        for key in ("score", "low", "high"):
+            if key in params:
+                params[key] = _number(params[key])
+        if code == "team_split" or params.get("kind") == "team":
+            key = "team" if code == "team_split" else "value"
+            params[key] = teams.get(params.get(key), params.get(key))
         try:
-            out.append(str(msg) % item.get("params", {}))
+            out.append(str(msg) % params)
         except (KeyError, TypeError, ValueError):
             out.append(str(msg))
     return out
@@ -114,6 +202,14 @@ class SwapForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["player_a"].choices = choices
         self.fields["player_b"].choices = choices
+
+
+class AddPlayerForm(forms.Form):
+    player = forms.TypedChoiceField(label=gettext_lazy("Late arrival"), coerce=int)
+
+    def __init__(self, *args, choices=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = choices
 
 
 class MoveForm(forms.Form):
@@ -169,9 +265,11 @@ def round_seat(request, tournament):
 
 def _seating_context(request, tournament, rnd):
     data = selectors.round_seating(rnd)
+    names = {p.pk: p.name for p in tournament.players.all()}
+    teams = dict(tournament.teams.values_list("pk", "name"))
     for t in data["tables"]:
-        t["why"] = why_text(t["table"].why)
-    data["bye_why"] = why_text(data["stats"].get("bye_why"))
+        t["why"] = why_text(t["table"].why, names, teams)
+    data["bye_why"] = why_text(data["stats"].get("bye_why"), names, teams)
     draft = not rnd.published and rnd.status == Round.SEATED
     context = {
         "tournament": tournament,
@@ -182,7 +280,18 @@ def _seating_context(request, tournament, rnd):
         "mode_label": dict(MODE_CHOICES).get(data["stats"].get("mode"), ""),
         "changes": [{"change": c, "text": _change_text(c)} for c in data["changes"]],
     }
+    context["can_unpublish"] = (
+        rnd.published and rnd.status == Round.SEATED and request.tournament_role == "owner"
+    )
+    context["counts"] = {
+        "players": sum(len(t["seats"]) for t in data["tables"]) + len(data["byes"]),
+        "tables": len(data["tables"]),
+        "byes": len(data["byes"]),
+    }
     if draft and request.tournament_role == "owner":
+        late = selectors.late_candidates(rnd)
+        if late:
+            context["add_form"] = AddPlayerForm(choices=[(p.pk, p.name) for p in late])
         choices = _round_players(rnd, data)
         context["swap_form"] = SwapForm(choices=choices)
         context["move_form"] = MoveForm(
@@ -203,11 +312,25 @@ def _change_text(change) -> str:
             "name": d["name"],
             "tables": tables,
         }
+    if change.kind == "late" and d.get("name"):
+        if d.get("bye"):
+            return _("%(name)s joined the draft with a bye.") % {"name": d["name"]}
+        tables = ", ".join(str(n) for n in d.get("tables", [])) or "–"
+        return _("%(name)s joined the draft; tables changed: %(tables)s.") % {
+            "name": d["name"],
+            "tables": tables,
+        }
     if change.kind == "seat":
         return _("Seated: %(mode)s, seed %(seed)s.") % {
             "mode": dict(MODE_CHOICES).get(d.get("mode"), d.get("mode", "")),
             "seed": d.get("seed", ""),
         }
+    if change.kind == "discard" and "tables" in d:
+        return ngettext(
+            "An earlier draft of round %(n)s (%(tables)s table) was discarded.",
+            "An earlier draft of round %(n)s (%(tables)s tables) was discarded.",
+            d["tables"],
+        ) % {"n": d.get("round", ""), "tables": d["tables"]}
     return change.get_kind_display()
 
 
@@ -292,4 +415,66 @@ def seating_publish(request, tournament, number):
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Seating of round %(n)s published.") % {"n": rnd.number})
+    return redirect("round_seating", tournament.pk, rnd.number)
+
+
+@tournament_view("seat")
+@require_POST
+def seating_unpublish(request, tournament, number):
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        seating_services.seating_unpublish(round=rnd, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            _("Seating of round %(n)s is a draft again: players no longer see it.")
+            % {"n": rnd.number},
+        )
+    return redirect("round_seating", tournament.pk, rnd.number)
+
+
+@tournament_view("seat")
+@require_POST
+def seating_discard(request, tournament, number):
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        seating_services.seating_discard(round=rnd, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("round_seating", tournament.pk, rnd.number)
+    messages.success(
+        request,
+        _("The draft of round %(n)s was discarded: seat the round again.") % {"n": number},
+    )
+    return redirect("round_list", tournament.pk)
+
+
+@tournament_view("seat")
+@require_POST
+def seating_add_player(request, tournament, number):
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    late = selectors.late_candidates(rnd)
+    form = AddPlayerForm(request.POST, choices=[(p.pk, p.name) for p in late])
+    if form.is_valid():
+        player = next(p for p in late if p.pk == form.cleaned_data["player"])
+        try:
+            detail = seating_services.seating_add_player(round=rnd, player=player, by=request.user)
+        except ServiceError as exc:
+            messages.error(request, str(exc))
+        else:
+            if detail.get("bye"):
+                messages.success(
+                    request, _("%(name)s joined the draft with a bye.") % {"name": player.name}
+                )
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s joined the draft at table %(table)s.")
+                    % {"name": player.name, "table": detail.get("table")},
+                )
+            _repeat_warning(request, detail)
+    else:
+        _form_errors(request, form)
     return redirect("round_seating", tournament.pk, rnd.number)

@@ -1,7 +1,7 @@
-"""Resolvable designs no formula in ``tournaments.seating`` builds, kept as data.
+"""Resolvable designs no formula in ``tournaments.seating.mixing`` builds, kept as data.
 
 A resolvable design is a plan of rounds in which nobody meets anybody twice.
-``tournaments.seating`` builds most of them from finite fields; the ones here
+``tournaments.seating.mixing`` builds most of them from finite fields; the ones here
 have no such construction and were found by search once and checked since (see
 ``tests/tournaments/test_seating.py``). Pure data: no Django import.
 

@@ -1,0 +1,48 @@
+"""Seating: tables of 2–6 by standings without repeat encounters.
+
+A pure package (no Django import anywhere in it): plain JSON-safe data in,
+plain data out. Where each decision lives:
+
+- ``request.py``  the request (``SeatingRequest``) and its checks
+- ``sizes.py``    table sizes; who gets the small tables and the byes
+- ``pairs.py``    2-player tables (min-cost perfect matching)
+- ``groups.py``   tables of 3–6 and mixed sizes (construction, exact windows)
+- ``lns.py``      the large-neighbourhood search that groups.py uses
+- ``mixing.py``   mixing mode: resolvable designs planned ahead (``designs.py``: data)
+- ``rating.py``   round 1 by rating: strong players spread, or Swiss by rating
+- ``order.py``    seat order at a table (who leads; team partners)
+- ``draft.py``    a seated draft as data, re-seating a window of its tables,
+                  and its reasons after a change
+- ``reseat.py``   re-seating a draft after a drop
+- ``late.py``     adding a late arrival to a draft
+- ``reasons.py``  why a table is as it is (codes with parameters)
+- ``errors.py``   ``SeatingError`` (a code, parameters, an English text)
+- ``manager.py``  ``seat(request)``: the entry point that calls the others
+- ``bounds.py``, ``context.py``: lower bounds and costs
+
+``python -m tournaments.seating`` reads a request as JSON on stdin and writes
+the answer as JSON on stdout (exit status 2 and the error on stderr for a bad
+request).
+"""
+
+from tournaments.seating.errors import SeatingError
+from tournaments.seating.late import add_late_arrival
+from tournaments.seating.manager import seat
+from tournaments.seating.mixing import mixing_plan, mixing_round
+from tournaments.seating.reasons import Reason
+from tournaments.seating.request import SeatingRequest, parse
+from tournaments.seating.reseat import reseat_after_drop
+from tournaments.seating.sizes import plan_sizes
+
+__all__ = [
+    "Reason",
+    "SeatingError",
+    "SeatingRequest",
+    "add_late_arrival",
+    "mixing_plan",
+    "mixing_round",
+    "parse",
+    "plan_sizes",
+    "reseat_after_drop",
+    "seat",
+]

@@ -1,0 +1,183 @@
+"""A seated draft (tables with numbers, byes) and what changing it needs.
+
+Shared by :mod:`~tournaments.seating.reseat` (a drop) and
+:mod:`~tournaments.seating.late` (a late arrival): the state as plain data,
+re-seating a window of neighbouring tables with the algorithm, and the reasons
+of every table after a change (so that they stay true).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tournaments.seating import reasons
+from tournaments.seating.errors import SeatingError
+from tournaments.seating.manager import seat, table_reasons
+from tournaments.seating.request import parse
+from tournaments.seating.sizes import plan_sizes, rule_pick
+
+
+@dataclass
+class Draft:
+    """Tables by number (ids in seat order) and the ids on a bye."""
+
+    tables: dict = field(default_factory=dict)
+    byes: list = field(default_factory=list)
+
+    @classmethod
+    def of(cls, tables, byes=()) -> Draft:
+        items = tables.items() if isinstance(tables, dict) else tables
+        return cls({int(n): list(ids) for n, ids in items}, list(byes))
+
+    def numbers(self) -> list[int]:
+        return sorted(self.tables)
+
+    def table_of(self, pid):
+        return next((n for n, ids in self.tables.items() if pid in ids), None)
+
+
+@dataclass
+class Change:
+    """What a change did: the new draft, the tables whose seats changed (or
+    were created), the tables removed, and each table's reasons."""
+
+    draft: Draft
+    changed: set = field(default_factory=set)
+    removed: set = field(default_factory=set)
+    reasons: dict = field(default_factory=dict)
+    detail: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {
+            "tables": [[n, list(self.draft.tables[n])] for n in self.draft.numbers()],
+            "byes": list(self.draft.byes),
+            "changed": sorted(self.changed),
+            "removed": sorted(self.removed),
+            "reasons": {n: self.reasons.get(n, []) for n in self.draft.numbers()},
+            "bye_reasons": self.reasons.get("byes", []),
+            "detail": self.detail,
+        }
+
+
+def score_of(request) -> dict:
+    return {p["id"]: float(p.get("score", 0) or 0) for p in request["players"]}
+
+
+def times_met(request) -> dict:
+    out = {}
+    for item in request.get("met") or []:
+        key = frozenset(item[:2])
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def sub_request(request, ids, seed) -> dict:
+    """The request for some of its players (standings order kept), no byes."""
+    keep = set(ids)
+    return {
+        **request,
+        "players": [p for p in request["players"] if p["id"] in keep],
+        "met": [m for m in request.get("met") or [] if m[0] in keep and m[1] in keep],
+        "byes": False,
+        "mode": "swiss" if request.get("mode", "swiss") == "swiss" else "random",
+        "rounds": None,
+        "seed": seed,
+    }
+
+
+def reseat_window(request, draft: Draft, centre: int, extra=(), max_neighbours=3, new_table=False):
+    """Re-seat table ``centre`` (its players plus ``extra``) with its nearest
+    neighbours in table order by the algorithm, using as few tables as
+    possible: the window's number of tables, one fewer, or (``new_table``) one
+    more. Returns (changed numbers, removed numbers, new tables) or None."""
+    numbers = draft.numbers()
+    near = sorted(
+        (n for n in numbers if n != centre),
+        key=lambda n: (abs(numbers.index(n) - numbers.index(centre)), n),
+    )
+    allowed = request.get("allowed_sizes") or [request["table_size"]]
+    for m in range(0, max_neighbours + 1):
+        window = sorted([centre, *near[:m]])
+        if len(window) <= m:
+            break
+        ids = [p for n in window for p in draft.tables[n]] + list(extra)
+        try:
+            sizes, _byes = plan_sizes(len(ids), allowed, request["table_size"], False)
+        except SeatingError:
+            continue
+        if len(sizes) > len(window) + (1 if new_table else 0):
+            continue
+        try:
+            answer = seat(sub_request(request, ids, f"reseat:{request.get('seed')}:{window}"))
+        except SeatingError:
+            continue
+        new = answer["tables"]  # table 1 first: by standings
+        slots = list(window)
+        while len(slots) < len(new):
+            slots.append(max(numbers) + 1 + len(slots) - len(window))
+        for num, t in zip(slots, new, strict=False):
+            draft.tables[num] = list(t)
+        removed = set(slots[len(new) :])
+        for num in removed:
+            del draft.tables[num]
+        return set(slots[: len(new)]), removed
+    return None
+
+
+def manual_pairs(earlier) -> set:
+    """Pairs whose repeat an earlier change by hand made (from earlier reasons)."""
+    return {
+        frozenset((r["params"]["a"], r["params"]["b"]))
+        for reasons in (earlier or {}).values()
+        for r in reasons or []
+        if r.get("code") == "repeat_manual"
+    }
+
+
+def describe(request, draft: Draft, manual=frozenset(), keep=None, pairs=frozenset()) -> dict:
+    """The reasons of every table of ``draft`` and of its byes, true of the
+    data as it is now. ``manual``: ids of players the organizer moved (their
+    repeats are the organizer's), ``pairs``: pairs an earlier change by hand
+    put together; ``keep``: earlier reasons by table number of
+    tables whose players did not change (only these: their
+    ``small_table_forced`` stays)."""
+    req = parse({**request, "byes": bool(draft.byes) or request.get("byes", False)})
+    numbers = draft.numbers()
+    tables = [[req.index[p] for p in draft.tables[n] if p in req.index] for n in numbers]
+    seated = {p for t in tables for p in t}
+    standings = [p for p in range(req.n) if p in seated]
+    small = sum(len(t) for t in tables if len(t) < req.size)
+    picked = set(rule_pick(req, standings, small, req.small_had))
+    why = table_reasons(req, tables, picked, forced=("changed",))
+    out = {}
+    moved = {req.index[p] for p in manual if p in req.index}
+    for n, t, rs in zip(numbers, tables, why, strict=True):
+        fixed = []
+        for r in rs:
+            a, b = r["params"].get("a"), r["params"].get("b")
+            if r["code"] == "repeat" and (
+                req.index[a] in moved or req.index[b] in moved or frozenset((a, b)) in pairs
+            ):
+                r = {**r, "code": "repeat_manual"}
+            fixed.append(r)
+        earlier = (keep or {}).get(n)
+        if earlier:
+            # an unchanged table the algorithm gave a small table against the
+            # rule for a named constraint: that reason still holds
+            forced = [r for r in earlier if r.get("code") == "small_table_forced"]
+            if forced and any(r["code"] == "small_table_changed" for r in fixed):
+                fixed = [r for r in fixed if r["code"] != "small_table_changed"] + forced
+        if len(t) not in req.allowed:
+            fixed = [r for r in fixed if not r["code"].startswith(("small_table", "large_table"))]
+            fixed.append({"code": "short_table", "params": {"size": len(t), "sizes": req.allowed}})
+        out[n] = fixed
+    everyone = [p for p in range(req.n) if p in seated or req.ids[p] in draft.byes]
+    on_bye = [req.index[p] for p in draft.byes if p in req.index]
+    by_rule = set(rule_pick(req, everyone, len(on_bye), req.byes_had, salt="byes"))
+    out["byes"] = []
+    for p in on_bye:
+        r = reasons.bye(req, p).as_dict()
+        if p not in by_rule:
+            r["code"] = "bye_changed"
+        out["byes"].append(r)
+    return out

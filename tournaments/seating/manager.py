@@ -1,0 +1,263 @@
+"""``seat(request) -> answer``: seat one round (the entry point).
+
+The manager parses the request, decides the table sizes and who gets the byes
+and the small tables (:mod:`~tournaments.seating.sizes`), hands the players to
+the matching of 2-player tables (:mod:`~tournaments.seating.pairs`), the
+groups of 3–6 (:mod:`~tournaments.seating.groups`) or the mixing plan
+(:mod:`~tournaments.seating.mixing`), numbers the tables by standings, and
+records each table's reasons (:mod:`~tournaments.seating.reasons`) as it
+decides.
+
+Answer: ``tables`` (lists of ids in seat order; table 1 first, holding the
+top of the standings), ``reasons`` (per table, a list of ``{"code",
+"params"}``), ``byes`` (ids), ``bye_reasons`` and ``stats``. In ``stats``,
+``mixed_pairs`` counts score-group crossings: a pair whose scores lie k score
+groups apart counts k times (``unequal_pairs`` counts each pair with different
+scores once); ``mixed_pairs_lower_bound`` (2-player tables) is the number of
+cuts between score groups with an odd number of players above them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections import Counter
+
+from tournaments.seating import reasons
+from tournaments.seating.bounds import _chunking, _mixed_pairs_lb, _range_lb, _repeat_range_lb
+from tournaments.seating.errors import SeatingError
+from tournaments.seating.groups import seat_groups
+from tournaments.seating.mixing import mixing_round
+from tournaments.seating.order import seat_order
+from tournaments.seating.pairs import _seat_pairs
+from tournaments.seating.rating import RATING_MODES, rating_order, seat_by_rating
+from tournaments.seating.request import SeatingRequest, parse
+from tournaments.seating.sizes import (
+    big_sizes,
+    closed_under_teams,
+    plan_sizes,
+    rule_pick,
+    small_sizes,
+)
+
+
+def conflicts(req: SeatingRequest, tables) -> Counter:
+    """Broken constraints of a seating: ``repeats`` (pairs who met before),
+    ``apart`` (mates kept apart at one table), ``teams`` (partners split)."""
+    out = Counter()
+    table_of = {p: x for x, t in enumerate(tables) for p in t}
+    for t in tables:
+        for a, b in itertools.combinations(t, 2):
+            out["repeats"] += bool(req.times_met(a, b))
+            out["apart"] += req.mates(a, b) is not None
+    if req.teams == "together":
+        where = {}
+        for p, x in table_of.items():
+            if req.team[p] is not None:
+                where.setdefault(req.team[p], set()).add(x)
+        out["teams"] = sum(len(xs) > 1 for xs in where.values())
+    return +out
+
+
+def _check_teams(req):
+    if req.teams != "together":
+        return
+    for t, c in Counter(x for x in req.team if x is not None).items():
+        if c > max(req.allowed):
+            raise SeatingError(
+                "team_too_large",
+                f"team {t!r} has {c} players, more than the largest table ({max(req.allowed)})",
+                team=t,
+                players=c,
+                largest=max(req.allowed),
+            )
+
+
+def _groups(req, order, sizes, rng):
+    """Seat ``order`` (player numbers) at tables of ``sizes``; player numbers out."""
+    if not order:
+        return [], None
+    ctx, tables = seat_groups(req, order, sizes, rng, req.mode)
+    return [[order[x] for x in t] for t in tables], ctx
+
+
+def _seat_with_small_tables(req, seated, sizes, rng):
+    """Tables of 3–6 with small tables: the rule's pick sits at the small
+    tables, everybody else at the others, unless the constraints force another
+    choice. Returns (tables, rule's pick, constraints that forced it aside)."""
+    small = small_sizes(sizes, req.size)
+    pick = rule_pick(req, seated, sum(small), req.small_had)
+    chosen = set(pick)
+    split, broken = None, None
+    if closed_under_teams(req, chosen, seated):
+        big_part, _ctx = _groups(
+            req, [p for p in seated if p not in chosen], big_sizes(sizes, req.size), rng
+        )
+        small_part, _ctx = _groups(req, pick, small, rng)
+        split = big_part + small_part
+        broken = conflicts(req, split)
+        if not broken:
+            return split, chosen, ()
+    # the whole field, the pick at the bottom (where small tables go by standings)
+    order = [p for p in seated if p not in chosen] + pick
+    whole, _ctx = _groups(req, order, sizes, rng)
+    if split is not None:
+        now = conflicts(req, whole)
+        if sum(now.values()) >= sum(broken.values()):
+            return split, chosen, ()
+        forced = tuple(k for k in ("repeats", "apart", "teams") if now[k] < broken[k])
+    else:
+        forced = ("teams",)
+    return whole, chosen, forced
+
+
+def _planned(req, sizes, bye_players):
+    if req.mode != "mixing" or not req.rounds or bye_players:
+        return None
+    n = req.n
+    if n % req.size or sizes != [req.size] * (n // req.size):
+        return None
+    met_ids = [
+        [req.ids[a], req.ids[b]]
+        for a in range(n)
+        for b, c in req.met[a].items()
+        if a < b
+        for _ in range(c)
+    ]
+    return mixing_round(req.ids, req.size, req.rounds, req.round or 1, met_ids, req.seed)
+
+
+def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only):
+    score = req.score
+    levels = {s: k for k, s in enumerate(sorted({score[p] for p in seated}, reverse=True))}
+    stats = Counter()
+    ranges = 0.0
+    for t in tables:
+        s = [score[p] for p in t]
+        ranges += max(s) - min(s)
+        stats["mixed_tables"] += max(s) != min(s)
+        for a, b in itertools.combinations(t, 2):
+            stats["repeat_pairs"] += bool(req.times_met(a, b))
+            stats["unequal_pairs"] += score[a] != score[b]
+            stats["mixed_pairs"] += abs(levels[score[a]] - levels[score[b]])
+            stats["apart"] += req.mates(a, b) is not None
+    scores_desc = sorted((score[p] for p in seated), reverse=True)
+    out = {
+        "tables": len(tables),
+        "byes": n_byes,
+        "repeat_pairs": stats["repeat_pairs"],
+        "score_range_sum": ranges,
+        # chunking the sorted standings with the planned sizes (small tables at the bottom)
+        "score_range_chunking": _chunking(scores_desc, sizes),
+        # exact bound: the best consecutive chunking with the sizes in any order
+        "score_range_lower_bound": _range_lb(tuple(scores_desc), tuple(sizes)),
+        # pairs with different scores, a pair k score groups apart counted k times
+        "mixed_pairs": stats["mixed_pairs"],
+        "unequal_pairs": stats["unequal_pairs"],
+        "mixed_tables": stats["mixed_tables"],
+        "planned": planned is not None,
+    }
+    small = small_sizes(sizes, req.size)
+    if small and req.mode == "swiss":
+        # the bound when the small tables go by the rule (fewest, then lowest)
+        pick = set(rule_pick(req, seated, sum(small), req.small_had))
+        top = tuple(score[p] for p in seated if p not in pick)
+        low = tuple(score[p] for p in seated if p in pick)
+        parts = (_range_lb(top, tuple(big_sizes(sizes, req.size))), _range_lb(low, tuple(small)))
+        if None not in parts:
+            out["score_range_fair_bound"] = sum(parts)
+    if len(set(sizes)) == 1 and sizes[0] > 2 and not n_byes and len(seated) <= 200:
+        # for repeat-free seatings: the cuts of the standings that repeats force tables across
+        lb = ctx.repeat_lb if ctx is not None and ctx.repeat_lb is not None else None
+        if lb is None:
+            pos = {p: x for x, p in enumerate(seated)}
+            met = [{pos[q]: c for q, c in req.met[p].items() if q in pos} for p in seated]
+            lb = _repeat_range_lb([score[p] for p in seated], met, sizes[0])
+        out["score_range_repeat_bound"] = max(lb, out["score_range_lower_bound"] or 0.0)
+    if req.teams == "apart":
+        out["apart_violations"] = stats["apart"]
+    if pair_only:
+        out["mixed_pairs_lower_bound"] = _mixed_pairs_lb(scores_desc)
+    return out
+
+
+def table_reasons(req, tables, picked=frozenset(), forced=()) -> list[list[dict]]:
+    """The reasons of each table (player numbers, table order)."""
+    table_of = {p: x for x, t in enumerate(tables) for p in t}
+    big_min = min((req.small_had[p] for t in tables if len(t) >= req.size for p in t), default=None)
+    groups = reasons.score_groups(req, tables) if req.mode == "swiss" and tables else None
+    out = []
+    for x, t in enumerate(tables):
+        rs = reasons.repeats(req, t) + reasons.mates(req, t) + reasons.team_split(req, t, table_of)
+        if groups is not None:
+            rs += reasons.moved(req, t, groups[x])
+        rs += reasons.table_size(req, t, picked, forced, big_min)
+        out.append([r.as_dict() for r in rs])
+    return out
+
+
+def seat_request(req: SeatingRequest) -> dict:
+    """Seat one round of a parsed request (see the module docstring)."""
+    rng = random.Random(f"seat:{req.seed}")
+    standings = sorted(range(req.n), key=lambda p: -req.score[p])
+    sizes, n_byes = plan_sizes(req.n, req.allowed, req.size, req.byes)
+    _check_teams(req)
+    if req.mode in RATING_MODES:
+        return _seat_by_rating(req, sizes, n_byes, rng)
+    bye_players = rule_pick(req, standings, n_byes, req.byes_had, salt="byes")
+    on_bye = set(bye_players)
+    seated = [p for p in standings if p not in on_bye]
+    pair_only = req.allowed == [2] and req.teams != "together"
+    planned = _planned(req, sizes, bye_players)
+    ctx, picked, forced = None, frozenset(), ()
+    if planned is not None:
+        tables = [[req.index[x] for x in t] for t in planned]
+    elif pair_only:
+        order = list(seated)
+        if req.mode == "random":
+            rng.shuffle(order)  # the draw; positions below are places in it
+        ctx, pos_tables = _seat_pairs(req, order, rng)
+        tables = [[order[x] for x in t] for t in pos_tables]
+    elif small_sizes(sizes, req.size):
+        tables, picked, forced = _seat_with_small_tables(req, seated, sizes, rng)
+    else:
+        tables, ctx = _groups(req, seated, sizes, rng)
+    # table 1 holds the top of the standings
+    rank = {p: x for x, p in enumerate(seated)}
+    tables.sort(key=lambda t: min(rank[p] for p in t))
+    why = table_reasons(req, tables, picked, forced)
+    stats = _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only)
+    return {
+        "tables": [[req.ids[p] for p in seat_order(req.seats, t, rng)] for t in tables],
+        "reasons": why,
+        "byes": [req.ids[p] for p in bye_players],
+        "bye_reasons": [reasons.bye(req, p).as_dict() for p in bye_players],
+        "stats": stats,
+    }
+
+
+def _seat_by_rating(req, sizes, n_byes, rng) -> dict:
+    order = rating_order(req)
+    bye_players = rule_pick(req, order, n_byes, req.byes_had, salt="byes")
+    on_bye = set(bye_players)
+    seated = [p for p in order if p not in on_bye]
+    tables, why = seat_by_rating(req, seated, sizes, small_sizes(sizes, req.size))
+    stats = _stats(req, seated, tables, sizes, n_byes, None, None, req.allowed == [2])
+    stats["rated"] = sum(req.rating[p] is not None for p in range(req.n))
+    return {
+        "tables": [[req.ids[p] for p in seat_order(req.seats, t, rng)] for t in tables],
+        "reasons": why,
+        "byes": [req.ids[p] for p in bye_players],
+        "bye_reasons": [reasons.bye(req, p).as_dict() for p in bye_players],
+        "stats": stats,
+    }
+
+
+def seat(request: dict) -> dict:
+    """Seat one round. See :mod:`tournaments.seating.request` for the request
+    and the module docstring for the answer."""
+    t0 = time.perf_counter()
+    answer = seat_request(parse(request))
+    answer["stats"]["seconds"] = round(time.perf_counter() - t0, 6)
+    return answer

@@ -1,0 +1,166 @@
+"""Why a table is as it is: reasons as codes with parameters.
+
+The code that makes a decision records its reason here, so a reason can't
+contradict the decision; the web side only translates the codes. Parameters
+are JSON-safe and name players by their ids.
+
+Codes (parameters):
+
+- ``repeat`` (``a``, ``b``, ``times``, ``rounds``): a and b met before; no
+  seating without this repeat was found. ``repeat_manual``: the same, made by
+  the organizer's change.
+- ``mates_together`` (``a``, ``b``, ``kind``: club/team, ``value``):
+  club- or team-mates at one table although they are kept apart.
+- ``team_split`` (``team``, ``players``): partners sit at different tables.
+- ``moved_up`` / ``moved_down`` (``player``, ``score``, ``low``, ``high``):
+  the player's score lies below / above the score group of this table (the
+  standings cut into the tables' sizes in table order).
+- ``small_table`` (``size``, ``preferred``, ``had``: [[id, n], ...], ``rule``:
+  standings/drawn): every player here is one the rule picks: the fewest small
+  tables so far, then the lowest in the standings (or drawn).
+- ``small_table_forced`` (same, plus ``players``: the ids the rule did not
+  pick or who had more small tables than somebody at a full table, ``constraints``: repeats/apart/teams): the rule's own pick would have
+  broken these constraints.
+- ``small_table_changed`` (same as ``small_table``, plus ``players``): the
+  draft was changed after seating (a drop, a late arrival, a move by hand).
+- ``large_table`` (``size``, ``preferred``).
+- ``short_table`` (``size``, ``sizes``): a table left at a size not allowed
+  (after a drop no re-seating fitted).
+- ``bye`` (``player``, ``count``: byes before, ``rule``: standings/drawn/
+  rating): the rule's pick, like small tables.
+- the rating modes' codes are listed in ``rating.py``. ``bye_changed``: a bye after a change to the draft.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    params: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "params": dict(self.params)}
+
+
+def repeats(req, table, code="repeat") -> list[Reason]:
+    """Pairs at ``table`` (player numbers) who met before."""
+    out = []
+    for a, b in itertools.combinations(table, 2):
+        times = req.times_met(a, b)
+        if times:
+            rounds = sorted(set(req.met_rounds.get((min(a, b), max(a, b)), [])))
+            out.append(
+                Reason(
+                    code,
+                    {"a": req.ids[a], "b": req.ids[b], "times": times, "rounds": rounds},
+                )
+            )
+    return out
+
+
+def mates(req, table) -> list[Reason]:
+    out = []
+    for a, b in itertools.combinations(table, 2):
+        kind = req.mates(a, b)
+        if kind:
+            value = req.club[a] if kind == "club" else req.team[a]
+            out.append(
+                Reason(
+                    "mates_together",
+                    {"a": req.ids[a], "b": req.ids[b], "kind": kind, "value": value},
+                )
+            )
+    return out
+
+
+def team_split(req, table, table_of) -> list[Reason]:
+    if req.teams != "together":
+        return []
+    out, seen = [], set()
+    here = set(table)
+    for p in table:
+        t = req.team[p]
+        if t is None or t in seen:
+            continue
+        seen.add(t)
+        mates_ = [q for q in table_of if req.team[q] == t]
+        if any(q not in here for q in mates_):
+            out.append(
+                Reason(
+                    "team_split",
+                    {"team": t, "players": [req.ids[q] for q in table if req.team[q] == t]},
+                )
+            )
+    return out
+
+
+def score_groups(req, tables) -> list[tuple[float, float]]:
+    """(high, low) of each table's score group: the standings of the seated
+    players cut into the tables' sizes in table order."""
+    desc = sorted((req.score[p] for t in tables for p in t), reverse=True)
+    out, pos = [], 0
+    for t in tables:
+        chunk = desc[pos : pos + len(t)]
+        pos += len(t)
+        out.append((chunk[0], chunk[-1]))
+    return out
+
+
+def moved(req, table, group) -> list[Reason]:
+    hi, lo = group
+    out = []
+    for p in table:
+        s = req.score[p]
+        params = {"player": req.ids[p], "score": s, "low": lo, "high": hi}
+        if s < lo:
+            out.append(Reason("moved_up", params))
+        elif s > hi:
+            out.append(Reason("moved_down", params))
+    return out
+
+
+def table_size(req, table, picked, constraints, big_min=None) -> list[Reason]:
+    """``big_min``: the fewest small tables had among players at full tables."""
+    size = len(table)
+    if size > req.size:
+        return [Reason("large_table", {"size": size, "preferred": req.size})]
+    if size == req.size:
+        return []
+    params = {
+        "size": size,
+        "preferred": req.size,
+        "had": [[req.ids[p], req.small_had[p]] for p in table],
+        "rule": "standings" if req.mode == "swiss" else "drawn",
+    }
+    if req.mode == "swiss":
+        outside = [p for p in table if p not in picked]
+    else:  # drawn: the draw among equals is the rule; outside: who had more than the pick
+        top = max((req.small_had[p] for p in picked), default=0)
+        outside = [p for p in table if req.small_had[p] > top]
+    if big_min is not None:  # somebody at a full table had fewer: not by the rule either
+        outside = [p for p in table if p in outside or req.small_had[p] > big_min]
+    if not outside:
+        return [Reason("small_table", params)]
+    params["players"] = [req.ids[p] for p in outside]
+    if tuple(constraints) == ("changed",):
+        return [Reason("small_table_changed", params)]
+    params["constraints"] = list(constraints)
+    return [Reason("small_table_forced", params)]
+
+
+def rule_name(req) -> str:
+    """How the fairness rule breaks ties among those who had fewest."""
+    if req.mode == "swiss":
+        return "standings"
+    return "rating" if req.mode.startswith("rating_") else "drawn"
+
+
+def bye(req, p) -> Reason:
+    return Reason(
+        "bye",
+        {"player": req.ids[p], "count": req.byes_had[p], "rule": rule_name(req)},
+    )

@@ -1,0 +1,120 @@
+"""Table sizes, and who gets the small tables and the byes.
+
+The rule (issue 13): small tables (fewer than the preferred size) and byes go
+to those who had the fewest of them so far; among those, by standings to the
+lowest (swiss) or drawn by the seed (random and mixing). ``rule_pick`` is that
+rule; :mod:`tournaments.seating.manager` keeps it unless a named constraint
+(repeats, club-mates, teams) forces another choice, and then says which.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from tournaments.seating.errors import SeatingError
+
+
+def plan_sizes(n, allowed, preferred, byes=False):
+    """Table sizes (largest first) and the number of byes for ``n`` players.
+
+    Fewest byes, then fewest tables not of the preferred size, then sizes
+    closest to the preferred one (smaller ones on a tie). Raises SeatingError
+    when no plan exists.
+    """
+    best = None
+    others = [s for s in allowed if s != preferred]
+    max_byes = max(allowed) - 1 if byes else 0
+    for b in range(0, max_byes + 1):
+        m = n - b
+        if m <= 0:
+            continue
+        # enumerate counts of the non-preferred sizes (few are ever needed)
+        ranges = [range(0, min(m // s, 6) + 1) for s in others]
+        for combo in itertools.product(*ranges):
+            rest = m - sum(c * s for c, s in zip(combo, others, strict=True))
+            if rest < 0 or rest % preferred:
+                continue
+            off = sum(combo)
+            dev = sum(c * abs(s - preferred) for c, s in zip(combo, others, strict=True))
+            small = sum(c * s for c, s in zip(combo, others, strict=True) if s < preferred)
+            key = (b, off, dev, -small)
+            if best is None or key < best[0]:
+                sizes = [preferred] * (rest // preferred)
+                for c, s in zip(combo, others, strict=True):
+                    sizes += [s] * c
+                best = (key, sorted(sizes, reverse=True), b)
+        if best is not None:
+            break
+    if best is None:
+        how = "with byes" if byes else "without byes"
+        raise SeatingError(
+            "impossible_sizes",
+            f"impossible table sizes: {n} players cannot be seated at tables of "
+            f"{'/'.join(map(str, allowed))} {how}",
+            players=n,
+            sizes=sorted(allowed),
+            byes=bool(byes),
+        )
+    return best[1], best[2]
+
+
+# --------------------------------------------------------------------------
+# cost helpers
+
+
+def rule_pick(req, candidates, k, had, salt="small"):
+    """The ``k`` players of ``candidates`` (standings order) the rule gives a
+    small table (``had``: small tables so far) or a bye (``had``: byes so far):
+    fewest had, then the lowest in the standings (swiss; in the rating modes
+    ``candidates`` is the rating order) or drawn by the seed.
+    Returned in ``candidates`` order."""
+    if k <= 0:
+        return []
+    if req.mode in ("swiss", "rating_spread", "rating_swiss"):
+        key = {p: (had[p], -x) for x, p in enumerate(candidates)}
+    else:
+        draw = random.Random(f"{salt}:{req.seed}")
+        key = {p: (had[p], draw.random()) for p in candidates}
+    chosen = set(sorted(candidates, key=key.__getitem__)[:k])
+    return [p for p in candidates if p in chosen]
+
+
+def closed_under_teams(req, chosen, candidates) -> bool:
+    """In team mode partners sit together: a pick must hold whole teams."""
+    if req.teams != "together":
+        return True
+    inside = {req.team[p] for p in chosen if req.team[p] is not None}
+    return not any(req.team[p] in inside for p in candidates if p not in chosen)
+
+
+def size_ok(old: int, new: int, allowed) -> bool:
+    """A table changed by hand may end at an allowed size, or empty, or (when
+    it is already too small or too large) closer to an allowed size."""
+    if new in allowed or new == 0:
+        return True
+    if old in allowed:
+        return False
+
+    def dist(k):
+        return min(abs(k - s) for s in allowed)
+
+    return dist(new) < dist(old)
+
+
+def small_sizes(sizes, preferred):
+    return [s for s in sizes if s < preferred]
+
+
+def big_sizes(sizes, preferred):
+    return [s for s in sizes if s >= preferred]
+
+
+__all__ = [
+    "big_sizes",
+    "closed_under_teams",
+    "plan_sizes",
+    "rule_pick",
+    "size_ok",
+    "small_sizes",
+]
