@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from tournaments.collation import sort_by_name
 from tournaments.models import Player, Round, Seat, Tournament
 
 
@@ -32,6 +33,13 @@ def player_counts(tournament: Tournament) -> dict:
 def players_of(tournament: Tournament, *, active_only: bool = False) -> QuerySet[Player]:
     players = tournament.players.select_related("team").order_by("name", "club")
     return players.filter(dropped=False) if active_only else players
+
+
+def players_by_name(tournament: Tournament, *, by_surname: bool = False) -> list[Player]:
+    """Every player in German alphabetical order (by full name or surname),
+    with the team, for the players page and the check-in at the door."""
+    players = tournament.players.select_related("team")
+    return sort_by_name(players, lambda p: p.name, by_surname=by_surname)
 
 
 def registered_names(tournament: Tournament) -> set[tuple[str, str]]:

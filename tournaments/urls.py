@@ -29,6 +29,11 @@ urlpatterns = [
         name="scorekeeper_remove",
     ),
     path("tournaments/<int:tournament_id>/players/", players.player_list, name="player_list"),
+    path(
+        "tournaments/<int:tournament_id>/players/check-in/",
+        players.players_check_in,
+        name="players_check_in",
+    ),
     path("tournaments/<int:tournament_id>/players/add/", players.player_add, name="player_add"),
     path(
         "tournaments/<int:tournament_id>/players/import/",

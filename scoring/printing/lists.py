@@ -10,7 +10,6 @@ through the optional ``gettext`` callable.
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Callable
 
 from reportlab.lib import colors
@@ -28,6 +27,7 @@ from reportlab.platypus import (
 from scoring.printing.fonts import register_fonts
 from scoring.printing.qr import draw_qr
 from scoring.printing.sheets import _player_name, binary_streams, fit_text
+from tournaments.collation import name_key
 
 Gettext = Callable[[str], str] | None
 
@@ -36,12 +36,8 @@ def _identity(text: str) -> str:
     return text
 
 
-def sort_key(name: str) -> tuple[str, str]:
-    """Alphabetical as people expect: "Şahin" next to "Sahin", case ignored."""
-    base = unicodedata.normalize("NFKD", name.casefold())
-    base = "".join(ch for ch in base if not unicodedata.combining(ch))
-    base = base.replace("ł", "l").replace("ø", "o").replace("ß", "ss")
-    return base, name
+# alphabetical as on every page: "Şahin" next to "Sahin", case ignored
+sort_key = name_key
 
 
 def format_value(value) -> str:
