@@ -170,6 +170,29 @@ def round_seating(rnd) -> dict:
     }
 
 
+def round_names(rnd) -> list[dict]:
+    """Everyone seated in the round with their table, in German alphabetical
+    order (for "find your table")."""
+    seats = Seat.objects.filter(table__round=rnd).values_list(
+        "player__name", "player__club", "table__number", "position"
+    )
+    rows = [
+        {"name": name, "club": club, "table": table, "seat": position + 1}
+        for name, club, table, position in seats
+    ]
+    return sort_by_name(rows, lambda r: r["name"])
+
+
+def table_extensions(rnd) -> list[tuple[int, int]]:
+    """(table number, extra seconds) of the round's tables with their own
+    extension, by number."""
+    return list(
+        rnd.tables.filter(extra_seconds__gt=0)
+        .order_by("number")
+        .values_list("number", "extra_seconds")
+    )
+
+
 def published_rounds(tournament: Tournament) -> QuerySet[Round]:
     """The rounds the public may see (their seating is published)."""
     return tournament.round_set.filter(published=True).order_by("number")

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tournaments.views import accounts, organizer, players, public, rounds, seating
+from tournaments.views import accounts, organizer, players, projector, public, rounds, seating
 from tournaments.views import play as play_views
 
 urlpatterns = [
@@ -143,8 +143,13 @@ urlpatterns = [
     ),
     path(
         "t/<int:tournament_id>/rounds/<int:number>/projector/",
-        rounds.round_projector,
+        projector.round_projector,
         name="round_projector",
+    ),
+    path(
+        "t/<int:tournament_id>/rounds/<int:number>/projector/tables/",
+        projector.round_projector_tables,
+        name="round_projector_tables",
     ),
     # a player at a digital table (signed seat link)
     path("p/<str:token>/play/", play_views.seat_play, name="seat_play"),

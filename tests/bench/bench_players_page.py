@@ -37,8 +37,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.core.management import call_command
     from django.conf import settings
+    from django.core.management import call_command
     from django.test import Client
 
     # no collectstatic here: plain static URLs instead of the manifest

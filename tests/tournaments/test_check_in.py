@@ -142,7 +142,7 @@ def test_undo_check_in_does_not_look_like_check_in(client, organizer, tournament
     undo = re.findall(r'<button class="([^"]+)"[^>]*>Undo check-in<', html)
     check_in = re.findall(r'<button class="([^"]+)"[^>]*>Check in<', html)
     assert undo == ["undo"] and len(check_in) == 5 and set(check_in) == {"check-in"}
-    row = re.search(r'<tr id="p%d"[^>]*>.*?</tr>' % door["Uwe Zander"].pk, html).group(0)
+    row = re.search(rf'<tr id="p{door["Uwe Zander"].pk}"[^>]*>.*?</tr>', html).group(0)
     assert "✓ checked in" in row and 'class="in"' in row
 
 

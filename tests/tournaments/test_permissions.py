@@ -27,6 +27,7 @@ PUBLIC = {
     "round_public",
     "round_public_status",
     "round_projector",
+    "round_projector_tables",
 }
 PASSWORD_RESET = {
     "password_reset",

@@ -1,0 +1,140 @@
+"""The venue's screens: the projector at 1920×1080 shows every one of 150
+players with their table within one rotation, nothing overflowing; "check in
+all" at the door; a phone (390×844) enters a result without sideways
+scrolling."""
+
+import time
+
+import pytest
+
+from tournaments import services
+from tournaments.collation import sort_by_name
+from tournaments.models import Round, Seat, Table
+from tournaments.services import clock
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+FIRST = ["Anna", "Łukasz", "Şahin", "Ümit", "Maximiliane", "Jörg", "Zoë", "Bartholomäus", "Ida"]
+LAST = ["Müller-Lüdenscheidt", "Özdemir", "Łapiński", "Schmidt", "Yılmaz", "Weiß", "Nowak"]
+
+
+def big_round(tournament, organizer, n=150) -> Round:
+    rnd = Round.objects.create(tournament=tournament, number=1, published=True, minutes=45)
+    players = [
+        services.player_add(
+            tournament=tournament,
+            by=organizer,
+            name=f"{FIRST[i % len(FIRST)]} {LAST[(i // len(FIRST)) % len(LAST)]} {i:03d}",
+            club="SK Nord" if i % 3 else "",
+        )
+        for i in range(n)
+    ]
+    for t in range(0, n, 4):
+        table = Table.objects.create(round=rnd, number=t // 4 + 1)
+        for pos, p in enumerate(players[t : t + 4]):
+            Seat.objects.create(table=table, player=p, position=pos)
+    return rnd
+
+
+def no_overflow(page) -> list[str]:
+    """What sticks out of the screen or is cut: every element of the header
+    and the visible slide inside the window, table numbers never clipped or
+    wrapped."""
+    return page.evaluate(
+        """() => {
+        const bad = [];
+        const els = document.querySelectorAll(
+          '.projector-head *, .slide:not([hidden]) *:not(li[hidden]):not(li[hidden] *):not(.who *)');
+        for (const el of els) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 && r.height === 0) continue;
+          if (r.right > innerWidth + 1 || r.bottom > innerHeight + 1 || r.left < -1)
+            bad.push(el.tagName + '.' + el.className + ' ' + el.textContent.slice(0, 30));
+        }
+        document.querySelectorAll('.slide:not([hidden]) li:not([hidden]) .where').forEach(el => {
+          if (el.scrollWidth > el.clientWidth + 1 || el.getClientRects().length !== 1
+              || el.getBoundingClientRect().height > 1.6 * parseFloat(getComputedStyle(el).fontSize))
+            bad.push('table number cut: ' + el.textContent);
+        });
+        return bad;
+      }"""
+    )
+
+
+def test_projector_shows_all_150_names_within_one_cycle(
+    browser, live_server, tournament, organizer, monkeypatch
+):
+    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    tournament.public = True
+    tournament.save()
+    rnd = big_round(tournament, organizer)
+    clock.round_start(round=rnd, by=organizer)
+    table7 = rnd.tables.get(number=7)
+    clock.table_extend(table=table7, by=organizer, seconds=300)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB")
+    page = context.new_page()
+    url = f"{live_server.url}/t/{tournament.pk}/rounds/1/projector/?show=clock,seating&seconds=3"
+    page.goto(url)
+    page.wait_for_selector("[data-slide=clock]:not([hidden])")
+    assert "Table 7: +5:00" in page.inner_text("[data-slide=clock]")
+    assert page.locator(".qr--big svg").count() == 1
+    assert not no_overflow(page)
+    page.screenshot(path="/tmp/projector-clock.png")
+
+    expected = [
+        (s.player.name, s.table.number)
+        for s in sort_by_name(
+            Seat.objects.filter(table__round=rnd).select_related("player", "table"),
+            lambda s: s.player.name,
+        )
+    ]
+    seen: list[tuple[str, int]] = []
+    pages_seen = set()
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        state = page.evaluate(
+            """() => { const s = document.querySelector('[data-slide=seating]');
+            return {shown: !s.hidden, page: s.dataset.page, pages: s.dataset.pages,
+              rows: [...s.querySelectorAll('li:not([hidden])')].map(li =>
+                [li.querySelector('.who').firstChild.textContent.trim(),
+                 Number(li.querySelector('.where').textContent)])}; }"""
+        )
+        if state["shown"] and state["page"] not in pages_seen:
+            pages_seen.add(state["page"])
+            seen.extend(tuple(r) for r in state["rows"])
+            assert not no_overflow(page)
+            if len(pages_seen) == 1:
+                page.screenshot(path="/tmp/projector-seating.png")
+            if len(pages_seen) == int(state["pages"]):
+                break
+        time.sleep(0.3)
+    # every player once, in German alphabetical order, with the right table
+    assert seen == expected
+    assert len(pages_seen) <= 4  # large type, but not a slide show of 20 pages
+    context.close()
+
+
+def test_check_in_all_at_the_door(page, live_server, tournament, organizer):
+    for name in ["Uwe", "Łukasz", "Şahin", "Anna"]:
+        services.player_add(tournament=tournament, by=organizer, name=name)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill('input[name="username"]', "orga")
+    page.fill('input[name="password"]', "pw-orga-12345")
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/players/")
+    names = page.locator("table.players tbody tr td:first-child").all_inner_texts()
+    assert [n.strip() for n in names] == ["Anna", "Łukasz", "Şahin", "Uwe"]
+    # search as you type, marks ignored
+    page.fill("[data-player-search]", "lukasz")
+    assert page.locator("table.players tbody tr:visible").count() == 1
+    page.fill("[data-player-search]", "")
+    page.screenshot(path="/tmp/players-phone.png", full_page=True)
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Check in all (4)").click()
+    page.wait_for_selector("text=4 players checked in.")
+    assert page.locator("table.players tr.in").count() == 4
+    assert tournament.players.filter(checked_in=True).count() == 4
