@@ -16,7 +16,6 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext as _
 
 from scoring.links import absolute
 from tournaments import selectors
