@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.collation import sort_by_name
 from tournaments.models import Player, Round, Seat, Tournament
@@ -86,7 +87,12 @@ def seat_blocker(tournament: Tournament) -> tuple[int, str | None]:
     last = tournament.round_set.order_by("-number").first()
     number = (last.number if last else 0) + 1
     if number > tournament.rounds:
-        return number, _("All %(n)s rounds have been seated.") % {"n": tournament.rounds}
+        n = tournament.rounds
+        return number, ngettext(
+            "The tournament's %(n)s round has been seated.",
+            "All %(n)s rounds have been seated.",
+            n,
+        ) % {"n": n}
     if last is not None:
         missing = missing_results(last)
         if missing:

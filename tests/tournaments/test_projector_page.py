@@ -50,9 +50,7 @@ def test_find_your_table_lists_every_player_in_german_order(client, rnd, organiz
     assert all("src=" in tag for tag in re.findall(r"<script[^>]*>", html))
 
 
-def test_slides_are_picked_by_the_organizer_and_bad_parameters_are_ignored(
-    client, rnd, organizer
-):
+def test_slides_are_picked_by_the_organizer_and_bad_parameters_are_ignored(client, rnd, organizer):
     clock.round_start(round=rnd, by=organizer)
     html = client.get(url(rnd, show="standings,tables", seconds=20)).content.decode()
     assert re.findall(r'data-slide="(\w+)"', html) == ["standings", "tables"]
@@ -91,9 +89,7 @@ def test_five_minutes_left_only_in_a_round_that_had_more(client, rnd, organizer)
     assert "5 minutes left" not in html and 'data-text-five=""' in html
 
 
-def test_after_time_the_tables_slide_lists_missing_sheets_and_stops_polling(
-    client, rnd, organizer
-):
+def test_after_time_the_tables_slide_lists_missing_sheets_and_stops_polling(client, rnd, organizer):
     tables_url = reverse("round_projector_tables", args=[rnd.tournament_id, 1])
     Round.objects.filter(pk=rnd.pk).update(published=True)
     assert "not started yet" in client.get(tables_url).content.decode()

@@ -37,6 +37,7 @@ from collections import Counter, defaultdict
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import selectors as scoring_selectors
 from tournaments import seating as algo
@@ -361,13 +362,20 @@ def _translate_seating_error(exc, n, tournament, byes) -> ServiceError:
     if text.startswith("impossible table sizes"):
         if byes:
             return ServiceError(
-                _("%(n)s players cannot be seated at tables of %(sizes)s, not even with byes.")
+                ngettext(
+                    "%(n)s player cannot be seated at tables of %(sizes)s, not even with byes.",
+                    "%(n)s players cannot be seated at tables of %(sizes)s, not even with byes.",
+                    n,
+                )
                 % {"n": n, "sizes": sizes}
             )
         return ServiceError(
-            _(
+            ngettext(
+                "%(n)s player cannot be seated at tables of %(sizes)s. "
+                "Allow another table size in the settings, or check players in or out.",
                 "%(n)s players cannot be seated at tables of %(sizes)s. "
-                "Allow another table size in the settings, or check players in or out."
+                "Allow another table size in the settings, or check players in or out.",
+                n,
             )
             % {"n": n, "sizes": sizes}
         )
@@ -683,7 +691,7 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
     dest = _table_players(target)
     if not _size_ok(len(dest), len(dest) + 1, allowed):
         raise ServiceError(
-            _("Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.")
+            _("Table %(table)s would become a table of %(size)s; allowed sizes are %(sizes)s.")
             % {"table": target.number, "size": len(dest) + 1, "sizes": _sizes_text(allowed)}
         )
     touched = {target.number}
@@ -693,7 +701,7 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
         src = _table_players(source)
         if not _size_ok(len(src), len(src) - 1, allowed):
             raise ServiceError(
-                _("Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.")
+                _("Table %(table)s would become a table of %(size)s; allowed sizes are %(sizes)s.")
                 % {"table": source.number, "size": len(src) - 1, "sizes": _sizes_text(allowed)}
             )
         src.remove(player.pk)

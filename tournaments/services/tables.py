@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.base import TIME_CALLED, IllegalAction
 from scoring.models import Submission
@@ -58,7 +59,12 @@ def table_start(*, table: Table) -> Table:
     players = locked.seats.count()
     if not engine.min_players <= players <= engine.max_players:
         raise ServiceError(
-            _("%(game)s can't be played by %(n)s players.") % {"game": engine.name, "n": players}
+            ngettext(
+                "%(game)s can't be played by %(n)s player.",
+                "%(game)s can't be played by %(n)s players.",
+                players,
+            )
+            % {"game": engine.name, "n": players}
         )
     if not locked.seed:
         locked.seed = secrets.randbits(31) or 1

@@ -185,7 +185,11 @@ def player_import(request, tournament):
             except services.ServiceError as exc:
                 context["errors"] = [LineError(0, str(exc))]
             else:
-                messages.success(request, _("%(n)s players imported.") % {"n": len(created)})
+                messages.success(
+                    request,
+                    ngettext("%(n)s player imported.", "%(n)s players imported.", len(created))
+                    % {"n": len(created)},
+                )
                 return redirect("player_list", tournament.pk)
     return render(request, "tournaments/player_import.html", context)
 

@@ -32,10 +32,10 @@ WHY_MESSAGES = {
         "%(a)s and %(b)s meet again (at one table in round %(rounds)s): changed by hand."
     ),
     "moved_up": gettext_lazy(
-        "%(name)s (%(score)s points) plays above his score group (%(low)s–%(high)s points)."
+        "%(name)s (score %(score)s) plays above their score group (scores %(low)s–%(high)s)."
     ),
     "moved_down": gettext_lazy(
-        "%(name)s (%(score)s points) plays below his score group (%(low)s–%(high)s points)."
+        "%(name)s (score %(score)s) plays below their score group (scores %(low)s–%(high)s)."
     ),
     "small_table": gettext_lazy(
         "Small table (%(size)s instead of %(preferred)s players): the lowest in the standings "
@@ -50,8 +50,8 @@ WHY_MESSAGES = {
         "divide into tables of %(preferred)s."
     ),
     "short_table": gettext_lazy(
-        "Only %(size)s players (allowed: %(sizes)s): no re-seating after the drop fits the "
-        "allowed sizes. Move players by hand."
+        "A table of %(size)s is left (allowed: %(sizes)s): no re-seating after the drop "
+        "fits the allowed sizes. Move players by hand."
     ),
     "team_split": gettext_lazy("Team %(team)s could not sit together."),
     "club_together": gettext_lazy(

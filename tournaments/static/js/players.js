@@ -66,7 +66,7 @@
     var tbody = el.closest("tbody");
     var row = el.closest("tr");
     var label = row ? row.cells[0].textContent.trim() : "";
-    var text = (tbody && tbody.dataset.dropConfirm || "%(name)s?").replace("%(name)s", label);
+    var text = (tbody && tbody.dataset.dropConfirm || "{name}?").replace("{name}", label);
     if (window.confirm(text)) event.detail.issueRequest(true);
   });
   document.addEventListener("click", function (event) {

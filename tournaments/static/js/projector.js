@@ -50,7 +50,7 @@
     var label = slide.querySelector("[data-page-label]");
     if (label) {
       label.textContent = pages > 1
-        ? label.dataset.label.replace("%(page)s", k + 1).replace("%(pages)s", pages) : "";
+        ? label.dataset.label.replace("{page}", k + 1).replace("{pages}", pages) : "";
     }
     slide.dataset.page = String(k + 1);
     slide.dataset.pages = String(pages);
