@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from decimal import Decimal
 
+from django.utils.formats import get_format
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -41,11 +43,19 @@ sort_key = name_key
 
 
 def format_value(value) -> str:
+    """A number as the reader writes it: the active language's decimal
+    separator ("6,5" in German, "6.5" in English); integers as they are."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return str(value)
     if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
-    return str(value)
+        text = f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+    elif isinstance(value, Decimal):
+        text = format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
+    else:
+        return str(value)
+    return text.replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
 def _doc(buf, title, subtitle, columns=1, landscape=False):

@@ -123,3 +123,19 @@ def test_points_are_counted_and_localized(points, english, german):
         assert template.render(Context({"p": value})) == english
     with translation.override("de"):
         assert template.render(Context({"p": value})) == german
+
+
+@pytest.mark.parametrize(
+    ("value", "english", "german"),
+    [(6.5, "6.5", "6,5"), ("4.125", "4.125", "4,125"), (4, "4", "4"), ("12.00", "12", "12")],
+)
+def test_numbers_in_pdfs_use_the_readers_decimal_separator(value, english, german):
+    from decimal import Decimal
+
+    from scoring.printing.lists import format_value
+
+    value = Decimal(value) if isinstance(value, str) else value
+    with translation.override("en"):
+        assert format_value(value) == english
+    with translation.override("de"):
+        assert format_value(value) == german
