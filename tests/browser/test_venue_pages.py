@@ -138,3 +138,48 @@ def test_check_in_all_at_the_door(page, live_server, tournament, organizer):
     page.wait_for_selector("text=4 players checked in.")
     assert page.locator("table.players tr.in").count() == 4
     assert tournament.players.filter(checked_in=True).count() == 4
+
+
+def login(page, base):
+    page.goto(f"{base}/accounts/login/")
+    page.fill('input[name="username"]', "orga")
+    page.fill('input[name="password"]', "pw-orga-12345")
+    page.get_by_role("button", name="Log in").click()
+
+
+@pytest.mark.parametrize(
+    "game", ["quartett", "terra_trumpf", "trumpet", "monddaemmerung", "altruismus"]
+)
+def test_result_form_fits_a_phone_without_sideways_scrolling(
+    page, live_server, organizer, game, monkeypatch
+):
+    from games import ENGINES
+
+    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    engine = ENGINES[game]
+    size = min(max(4, engine.min_players), engine.max_players)
+    t = services.tournament_create(owner=organizer, name="Abend", game=game)
+    rnd = Round.objects.create(tournament=t, number=1, published=True)
+    table = Table.objects.create(round=rnd, number=1)
+    for pos in range(size):
+        p = services.player_add(
+            tournament=t, by=organizer, name=f"{FIRST[pos]} {LAST[pos]}", club="SK Nord"
+        )
+        Seat.objects.create(table=table, player=p, position=pos)
+    clock.round_start(round=rnd, by=organizer)
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, live_server.url)
+    page.goto(f"{live_server.url}/tournaments/{t.pk}/rounds/1/tables/1/result/")
+    page.wait_for_selector("form.sheet-form")
+    page.screenshot(path=f"/tmp/result-{game}.png", full_page=True)
+    widths = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], widths
+    # nothing inside scrolls sideways on its own either
+    inner = page.evaluate(
+        """[...document.querySelectorAll('main *')].filter(el =>
+            el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX !== 'visible'
+            && el.clientWidth > 0).map(el => el.tagName + '.' + el.className)"""
+    )
+    assert not inner, inner

@@ -13,3 +13,18 @@ def count_form(value) -> int:
         return 1 if value == 1 else (int(value) if value == int(value) else 2)
     except (TypeError, ValueError, OverflowError):
         return 2
+
+
+@register.filter
+def with_labels(cells, cols) -> list:
+    """Pairs (cell, column label) of a grid row, for a label on each cell
+    when the grid is shown as a card per row on a phone."""
+    return list(zip(cells, [c["label"] for c in cols], strict=False))
+
+
+@register.filter
+def drop_prefix(label: str, prefix: str) -> str:
+    """``label`` without a leading "``prefix`` · " (a group's name repeated in
+    each of its cells)."""
+    head = f"{prefix} · "
+    return label[len(head) :] if label.startswith(head) else label
