@@ -183,3 +183,45 @@ def test_result_form_fits_a_phone_without_sideways_scrolling(
             && el.clientWidth > 0).map(el => el.tagName + '.' + el.className)"""
     )
     assert not inner, inner
+
+
+@pytest.mark.parametrize("game", ["trumpet", "terra_trumpf", "quartett", "monddaemmerung"])
+def test_a_digital_table_on_a_phone_shows_the_hand_first_and_fits(
+    browser, live_server, organizer, game, monkeypatch
+):
+    from games import ENGINES
+    from scoring.links import seat_token
+
+    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    engine = ENGINES[game]
+    size = min(max(4, engine.min_players), engine.max_players)
+    t = services.tournament_create(owner=organizer, name="Digital", game=game, digital_tables=True)
+    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
+    table = Table.objects.create(round=rnd, number=1, digital=True, seed=7)
+    for pos in range(size):
+        p = services.player_add(tournament=t, by=organizer, name=f"{FIRST[pos]} {LAST[pos]}")
+        Seat.objects.create(table=table, player=p, position=pos)
+    clock.round_start(round=rnd, by=organizer)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/p/{seat_token(table.pk, 0)}/")
+    page.wait_for_selector("#play .play-hand, #play .play-actions")
+    page.screenshot(path=f"/tmp/play-{game}.png", full_page=True)
+    widths = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert widths[0] <= widths[1], widths
+    # the player's moves (a decision to take, or the cards to play) start on
+    # the first screen, before the players table and the seat order
+    top = page.evaluate(
+        "document.querySelector('#play .play-actions, #play .play-hand')"
+        ".getBoundingClientRect().top"
+    )
+    assert top < 844 * 0.6, top
+    order = page.evaluate(
+        "[...document.querySelectorAll('.play-hand, .play-players, .seat-order')]"
+        ".map(el => [el.className, el.getBoundingClientRect().top])"
+    )
+    tops = dict(order)
+    assert tops["play-cards play-hand"] < tops["play-players"] < tops["seat-order"], order
+    context.close()
