@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors
+from tournaments.collation import sort_by_name
 from tournaments.models import Round
 from tournaments.permissions import OWNER, STAFF, tournament_view
 from tournaments.services import ServiceError
@@ -103,7 +104,7 @@ def _round_players(rnd, data=None) -> list[tuple[int, str]]:
             )
     for b in data["byes"]:
         choices.append((b["player"].pk, f"{b['player'].name} · {_('bye')}"))
-    return choices
+    return sort_by_name(choices, lambda c: c[1])
 
 
 class SwapForm(forms.Form):
