@@ -139,3 +139,29 @@ def test_numbers_in_pdfs_use_the_readers_decimal_separator(value, english, germa
         assert format_value(value) == english
     with translation.override("de"):
         assert format_value(value) == german
+
+
+@pytest.mark.django_db
+def test_pages_show_numbers_in_the_readers_language(client, organizer, tournament):
+    from django.urls import reverse
+
+    from tests.scoring import handmade
+    from tournaments.models import Round
+
+    made = handmade.build(tournament, organizer)
+    bernd = made["players"]["B"]
+    client.force_login(organizer)
+    url = reverse("standings", args=[tournament.pk])
+    row = re.compile(rf'<tr id="standing-{bernd.pk}"[^>]*>(.*?)</tr>', re.S)
+    english = re.sub(r"<[^>]+>|\s+", " ", row.search(client.get(url).content.decode()).group(1))
+    assert " 4.5 " in english and " 2.333 " in english
+    client.cookies["django_language"] = "de"
+    german = re.sub(r"<[^>]+>|\s+", " ", row.search(client.get(url).content.decode()).group(1))
+    assert " 4,5 " in german and " 2,333 " in german
+    # the projector's standings slide too
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    tournament.public = True
+    tournament.save()
+    projector = reverse("round_projector", args=[tournament.pk, last.number])
+    html = client.get(projector + "?show=standings").content.decode()
+    assert re.search(r'<span class="points">\d+,\d+</span>', html)
