@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.collation import sort_by_name
 from tournaments.models import Round, Seat, Table
@@ -111,6 +112,22 @@ def test_projector_shows_all_150_names_within_one_cycle(
     # every player once, in German alphabetical order, with the right table
     assert seen == expected
     assert len(pages_seen) <= 4  # large type, but not a slide show of 20 pages
+    assert "Table 7: +5:00" in page.inner_text("[data-slide=seating]")
+
+    # time is called: "Time!", table 7 plays its extra time, the 37 others
+    # owe their sheet — and all of it fits
+    past_deadline(rnd)
+    clock.close_round(rnd.pk, via="test")
+    page.goto(url.replace("show=clock,seating", "show=tables,seating"))
+    page.wait_for_selector("[data-slide=tables]:not([hidden])")
+    page.wait_for_selector("[data-clock][data-status=time_called]")
+    slide = page.inner_text("[data-slide=tables]")
+    assert "1 table still playing" in slide and "Score sheets missing from 37 tables" in slide
+    assert page.locator("[data-slide=tables] ul.table-numbers li").count() == 38
+    page.screenshot(path="/tmp/projector-tables.png")
+    assert not no_overflow(page)
+    page.wait_for_selector("[data-slide=seating]:not([hidden])", timeout=8000)
+    assert not no_overflow(page)
     context.close()
 
 

@@ -67,16 +67,18 @@ def _tables_context(rnd: Round) -> dict:
     rows = (
         _with_result(rnd.tables)
         .order_by("number")
-        .values_list("number", "status", "has_result", "extra_seconds")
+        .values_list("number", "status", "has_result", "extra_seconds", "time_called_at")
     )
     closed = rnd.status in (Round.TIME_CALLED, Round.COMPLETE)
     playing, missing = [], []
-    for number, status, has_result, extra in rows:
+    for number, status, has_result, extra, called in rows:
         if has_result or status == "done":
             continue
         entry = {"number": number, "extra": _extra(extra) if extra else ""}
-        # after time every table without a confirmed result owes its sheet
-        (missing if closed or status == "waiting" else playing).append(entry)
+        # a table owes its sheet once its time is called: the round's, or
+        # its own later one when it was given extra time
+        over = status == "waiting" or called is not None or (closed and not extra)
+        (missing if over else playing).append(entry)
     return {
         "round": rnd,
         "playing": playing,
