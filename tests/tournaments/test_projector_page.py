@@ -112,3 +112,10 @@ def test_join_qr_is_inline_svg_of_the_public_page_address(client, rnd, organizer
     assert html.count("<svg") == 2  # small in the corner, large on the clock slide
     svg = join_qr_svg("http://192.168.1.20:8000/t/1/")
     assert svg.startswith("<svg") and "<path" in svg and "<script" not in svg
+
+
+def test_find_your_table_on_the_phone_page_ignores_accents(client, rnd, organizer):
+    clock.round_start(round=rnd, by=organizer)
+    html = client.get(reverse("round_public", args=[rnd.tournament_id, 1])).content.decode()
+    names = re.search(r'data-name="([^"]*şahin[^"]*)"', html).group(1)
+    assert "sahin yilmaz" in names and "anna ahrens" in names

@@ -2,6 +2,8 @@
 
 from django import template
 
+from tournaments.collation import fold
+
 register = template.Library()
 
 
@@ -28,3 +30,10 @@ def drop_prefix(label: str, prefix: str) -> str:
     each of its cells)."""
     head = f"{prefix} · "
     return label[len(head) :] if label.startswith(head) else label
+
+
+@register.filter(name="fold")
+def fold_filter(text) -> str:
+    """``text`` as names are compared ("Şahin" → "sahin"), for search boxes
+    that match what is typed without its accents."""
+    return fold(str(text))
