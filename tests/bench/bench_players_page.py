@@ -29,7 +29,11 @@ LAST = ["Müller", "Özdemir", "Łapiński", "Schmidt", "Ährens", "Yılmaz", "W
 
 
 def main() -> None:
-    tmp = tempfile.mkdtemp(prefix="bench_players_")
+    with tempfile.TemporaryDirectory(prefix="bench_players_") as tmp:
+        run(tmp)
+
+
+def run(tmp: str) -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{tmp}/bench.sqlite3"
     os.environ["DEBUG"] = "0"
     os.environ.setdefault("SECRET_KEY", "bench-players-page-not-secret")

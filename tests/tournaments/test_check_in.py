@@ -151,3 +151,14 @@ def test_a_dropped_row_is_not_struck_through():
 
     css = (Path(__file__).parents[2] / "tournaments/static/css/site.css").read_text()
     assert "line-through" not in css
+
+
+@pytest.mark.django_db
+def test_names_and_clubs_are_escaped_in_the_rows(client, organizer, tournament):
+    services.player_add(
+        tournament=tournament, by=organizer, name='<img src=x onerror="x">', club="A & B"
+    )
+    client.force_login(organizer)
+    html = client.get(reverse("player_list", args=[tournament.pk])).content.decode()
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=&quot;x&quot;&gt;" in html and "A &amp; B" in html

@@ -1,6 +1,7 @@
 """Players of a tournament: register, import, check in, drop, teams."""
 
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -12,28 +13,17 @@ from tournaments.collation import fold
 from tournaments.forms import PlayerForm, PlayerImportForm, TeamForm
 from tournaments.permissions import OWNER, STAFF, tournament_view
 from tournaments.player_import import LineError, parse_players
+from tournaments.views.player_rows import player_rows
 
 SORTS = ("name", "surname")
 
 
 def _page_context(request, tournament) -> dict:
-    """What every players page and row needs once: the role and the players'
-    base URL, so rows build their links by appending (no reverse per row)."""
+    """What every players page needs once: the role and the players' base URL."""
     return {
         "tournament": tournament,
         "role": request.tournament_role,
         "base": reverse("player_list", args=[tournament.pk]),
-        # translated once, not once per row
-        "t": {
-            "late": _("late entry"),
-            "dropped": _("dropped"),
-            "readd": _("Re-add"),
-            "checked_in": _("checked in"),
-            "undo": _("Undo check-in"),
-            "drop": _("Drop"),
-            "check_in": _("Check in"),
-            "edit": _("edit"),
-        },
     }
 
 
@@ -52,8 +42,14 @@ def player_list(request, tournament):
         shown = [p for p in players if needle in fold(f"{p.name} {p.club}")]
     checked_in = sum(1 for p in players if p.checked_in and not p.dropped)
     waiting = sum(1 for p in players if not p.checked_in and not p.dropped)
-    context = _page_context(request, tournament) | {
-        "players": shown,
+    context = _page_context(request, tournament)
+    context |= {
+        "rows": player_rows(
+            shown,
+            base=context["base"],
+            owner=context["role"] == OWNER,
+            team_mode=tournament.team_mode,
+        ),
         "total": len(players),
         "checked_in": checked_in,
         "waiting": waiting,
@@ -91,11 +87,14 @@ def players_check_in(request, tournament):
 
 def _row(request, tournament, player, error=None):
     """The htmx answer to a change on one player: the player's table row."""
-    return render(
-        request,
-        "tournaments/players.html#player-row",
-        _page_context(request, tournament) | {"player": player, "error": error},
+    html = player_rows(
+        [player],
+        base=reverse("player_list", args=[tournament.pk]),
+        owner=request.tournament_role == OWNER,
+        team_mode=tournament.team_mode,
+        error=error,
     )
+    return HttpResponse(html)
 
 
 def _player_action(service):
