@@ -40,3 +40,16 @@ def test_500_renders_without_a_request_or_database():
     with translation.override("de"):
         html = render_to_string("500.html")
     assert "Etwas ist schiefgegangen" in html and "css/site.css" in html
+
+
+@pytest.mark.django_db
+def test_a_stale_form_gets_a_page_that_says_what_to_do(organizer, tournament):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(organizer)
+    response = client.post(reverse("player_add", args=[tournament.pk]), {"name": "Anna"})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert 'class="brand"' in html and "Please send the form again" in html
+    assert tournament.players.count() == 0
