@@ -164,10 +164,13 @@ def round_seating(rnd) -> dict:
     tables = [
         {"table": t, "seats": seats_by_table.get(t.pk, [])} for t in rnd.tables.order_by("number")
     ]
-    byes = [
-        {"player": b.player, "score": scores.get(str(b.player_id))}
-        for b in rnd.byes.select_related("player").order_by("player__name")
-    ]
+    byes = sort_by_name(
+        (
+            {"player": b.player, "score": scores.get(str(b.player_id))}
+            for b in rnd.byes.select_related("player")
+        ),
+        lambda b: b["player"].name,
+    )
     return {
         "tables": tables,
         "byes": byes,
