@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -94,7 +95,18 @@ def _row(request, tournament, player, error=None):
         team_mode=tournament.team_mode,
         error=error,
     )
-    return HttpResponse(html)
+    # the counts above the list follow (an out-of-band swap; <template> keeps
+    # it intact next to a table row)
+    counts = selectors.player_counts(tournament)
+    context = {
+        "oob": True,
+        "tournament": tournament,
+        "checked_in": counts["checked_in"],
+        "waiting": counts["total"] - counts["checked_in"] - counts["dropped"],
+    }
+    header = render_to_string("tournaments/players_counts.html", context, request)
+    bulk = render_to_string("tournaments/players_bulk.html", context, request)
+    return HttpResponse(f"{html}<template>{header}{bulk}</template>")
 
 
 def _player_action(service):
