@@ -36,6 +36,7 @@ from scoring.points import (
     ratio_number,
 )
 from scoring.tiebreaks import Game, PlayerData, Table, check_order, opponents, rank
+from tournaments.collation import name_key
 
 
 @dataclass(slots=True)
@@ -84,7 +85,7 @@ def _players(players: Iterable[Mapping]) -> tuple[dict, dict]:
             raise ValueError(f"player {i + 1} has no id")
         name = p.get("name")
         name = str(p["id"]) if name is None else str(name)
-        rows.append((name.casefold(), i, p, name))
+        rows.append((name_key(name), i, p, name))
     rows.sort(key=lambda r: (r[0], r[1]))
     data, names = {}, {}
     for _, _, p, name in rows:

@@ -4,10 +4,12 @@ import importlib
 import json
 
 from django import forms
+from django.db.models import Case, When
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES, DeckError
+from tournaments.collation import sort_by_name
 from tournaments.models import MAX_ROUND_MINUTES, TIEBREAKS, Player, Tournament, game_choices
 
 SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
@@ -293,6 +295,9 @@ class TeamForm(forms.Form):
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         free = tournament.players.filter(team__isnull=True)
+        # in German alphabetical order, as on every page
+        order = [p.pk for p in sort_by_name(free, lambda p: p.name)]
+        free = free.order_by(Case(*[When(pk=pk, then=i) for i, pk in enumerate(order)]))
         self.fields["first"].queryset = free
         self.fields["second"].queryset = free
 

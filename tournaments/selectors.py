@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from tournaments.collation import sort_by_name
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Tournament
 
 
@@ -34,6 +36,13 @@ def player_counts(tournament: Tournament) -> dict:
 def players_of(tournament: Tournament, *, active_only: bool = False) -> QuerySet[Player]:
     players = tournament.players.select_related("team").order_by("name", "club")
     return players.filter(dropped=False) if active_only else players
+
+
+def players_by_name(tournament: Tournament, *, by_surname: bool = False) -> list[Player]:
+    """Every player in German alphabetical order (by full name or surname),
+    with the team, for the players page and the check-in at the door."""
+    players = tournament.players.select_related("team")
+    return sort_by_name(players, lambda p: p.name, by_surname=by_surname)
 
 
 def registered_names(tournament: Tournament) -> set[tuple[str, str]]:
@@ -92,7 +101,12 @@ def seat_blocker(tournament: Tournament) -> tuple[int, str | None]:
     last = tournament.round_set.order_by("-number").first()
     number = (last.number if last else 0) + 1
     if number > tournament.rounds:
-        return number, _("All %(n)s rounds have been seated.") % {"n": tournament.rounds}
+        n = tournament.rounds
+        return number, ngettext(
+            "The tournament's %(n)s round has been seated.",
+            "All %(n)s rounds have been seated.",
+            n,
+        ) % {"n": n}
     if last is not None:
         missing = missing_results(last)
         if missing:
@@ -165,16 +179,42 @@ def round_seating(rnd) -> dict:
     tables = [
         {"table": t, "seats": seats_by_table.get(t.pk, [])} for t in rnd.tables.order_by("number")
     ]
-    byes = [
-        {"player": b.player, "score": scores.get(str(b.player_id))}
-        for b in rnd.byes.select_related("player").order_by("player__name")
-    ]
+    byes = sort_by_name(
+        (
+            {"player": b.player, "score": scores.get(str(b.player_id))}
+            for b in rnd.byes.select_related("player")
+        ),
+        lambda b: b["player"].name,
+    )
     return {
         "tables": tables,
         "byes": byes,
         "stats": stats,
         "changes": seating_log(rnd),
     }
+
+
+def round_names(rnd) -> list[dict]:
+    """Everyone seated in the round with their table, in German alphabetical
+    order (for "find your table")."""
+    seats = Seat.objects.filter(table__round=rnd).values_list(
+        "player__name", "player__club", "table__number", "position"
+    )
+    rows = [
+        {"name": name, "club": club, "table": table, "seat": position + 1}
+        for name, club, table, position in seats
+    ]
+    return sort_by_name(rows, lambda r: r["name"])
+
+
+def table_extensions(rnd) -> list[tuple[int, int]]:
+    """(table number, extra seconds) of the round's tables with their own
+    extension, by number."""
+    return list(
+        rnd.tables.filter(extra_seconds__gt=0)
+        .order_by("number")
+        .values_list("number", "extra_seconds")
+    )
 
 
 def published_rounds(tournament: Tournament) -> QuerySet[Round]:

@@ -7,6 +7,7 @@ from tournaments.views import (
     lifecycle,
     organizer,
     players,
+    projector,
     public,
     rounds,
     seating,
@@ -53,6 +54,11 @@ urlpatterns = [
         name="tournament_delete",
     ),
     path("tournaments/<int:tournament_id>/players/", players.player_list, name="player_list"),
+    path(
+        "tournaments/<int:tournament_id>/players/check-in/",
+        players.players_check_in,
+        name="players_check_in",
+    ),
     path("tournaments/<int:tournament_id>/players/add/", players.player_add, name="player_add"),
     path(
         "tournaments/<int:tournament_id>/players/import/",
@@ -177,7 +183,7 @@ urlpatterns = [
     ),
     path(
         "t/<int:tournament_id>/rounds/<int:number>/projector/",
-        rounds.round_projector,
+        projector.round_projector,
         name="round_projector",
     ),
     # digital tables from outside a seat: bots, review, spectator view
@@ -210,6 +216,11 @@ urlpatterns = [
         "t/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/board/",
         digital.table_watch_board,
         name="table_watch_board",
+    ),
+    path(
+        "t/<int:tournament_id>/rounds/<int:number>/projector/tables/",
+        projector.round_projector_tables,
+        name="round_projector_tables",
     ),
     # a player at a digital table (signed seat link)
     path("p/<str:token>/play/", play_views.seat_play, name="seat_play"),

@@ -10,9 +10,10 @@ through the optional ``gettext`` callable.
 from __future__ import annotations
 
 import io
-import unicodedata
 from collections.abc import Callable
+from decimal import Decimal
 
+from django.utils.formats import get_format
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -28,6 +29,7 @@ from reportlab.platypus import (
 from scoring.printing.fonts import register_fonts
 from scoring.printing.qr import draw_qr
 from scoring.printing.sheets import _player_name, binary_streams, fit_text
+from tournaments.collation import name_key
 
 Gettext = Callable[[str], str] | None
 
@@ -36,20 +38,24 @@ def _identity(text: str) -> str:
     return text
 
 
-def sort_key(name: str) -> tuple[str, str]:
-    """Alphabetical as people expect: "Şahin" next to "Sahin", case ignored."""
-    base = unicodedata.normalize("NFKD", name.casefold())
-    base = "".join(ch for ch in base if not unicodedata.combining(ch))
-    base = base.replace("ł", "l").replace("ø", "o").replace("ß", "ss")
-    return base, name
+# alphabetical as on every page: "Şahin" next to "Sahin", case ignored
+sort_key = name_key
 
 
 def format_value(value) -> str:
+    """A number as the reader writes it: the active language's decimal
+    separator ("6,5" in German, "6.5" in English); integers as they are."""
     if value is None:
         return ""
+    if isinstance(value, bool):
+        return str(value)
     if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
-    return str(value)
+        text = f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+    elif isinstance(value, Decimal):
+        text = format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
+    else:
+        return str(value)
+    return text.replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
 def _doc(buf, title, subtitle, columns=1, landscape=False):

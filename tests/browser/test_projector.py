@@ -1,7 +1,6 @@
 """The projector: the big clock counts down in the browser, shows "5 minutes
 left", stops within 2 seconds when the organizer pauses, and shows "Time!"
-when the round is closed — without a reload. "Find your table" filters the
-seating by name."""
+when the round is closed — without a reload."""
 
 import time
 
@@ -47,13 +46,6 @@ def test_projector_counts_down_stops_on_pause_and_shows_time(
         timeout=6000,
     )
     assert page.locator("[data-clock].clock--five").count() == 1
-
-    # find your table
-    page.fill("[data-find-table]", "şahin")
-    visible = page.locator("[data-seating] li:visible")
-    assert visible.count() == 1 and "Table 1" in visible.inner_text()
-    page.fill("[data-find-table]", "")
-    assert page.locator("[data-seating] li:visible").count() == 4
 
     # the organizer pauses: every browser stops within 2 seconds
     clock.round_pause(round=rnd, by=organizer)

@@ -31,6 +31,7 @@ PUBLIC = {
     "table_watch",
     "table_watch_board",
     "table_review_public",
+    "round_projector_tables",
 }
 PASSWORD_RESET = {
     "password_reset",

@@ -95,7 +95,7 @@ def player_add(*, tournament: Tournament, by, **fields) -> Player:
 def player_remove(*, player: Player, by) -> None:
     if player.tournament.has_started:
         raise ServiceError(
-            _("%(name)s has played in this tournament: drop him instead of removing him.")
+            _("%(name)s has played in this tournament and can only be dropped, not removed.")
             % {"name": player.name}
         )
     player.delete()
@@ -105,7 +105,9 @@ def player_remove(*, player: Player, by) -> None:
 def player_set_checked_in(*, player: Player, checked_in: bool, by) -> Player:
     player = Player.objects.select_for_update().get(pk=player.pk)
     if player.dropped and checked_in:
-        raise ServiceError(_("%(name)s has dropped out: re-add him first.") % {"name": player.name})
+        raise ServiceError(
+            _("%(name)s has dropped out and must be re-added first.") % {"name": player.name}
+        )
     if player.checked_in != checked_in:
         player.checked_in = checked_in
         player.save(update_fields=["checked_in"])
@@ -170,3 +172,22 @@ def scorekeeper_add(*, tournament: Tournament, username: str):
 @transaction.atomic
 def scorekeeper_remove(*, tournament: Tournament, user_id: int) -> None:
     tournament.scorekeepers.remove(user_id)
+
+
+@transaction.atomic
+def players_check_in(*, tournament: Tournament, player_ids=None, by) -> int:
+    """Check in many players at once at the door: those of ``player_ids``, or
+    everyone not yet checked in when it is None. Dropped players stay out.
+    Returns how many were checked in now."""
+    players = tournament.players.select_for_update().filter(checked_in=False, dropped=False)
+    if player_ids is not None:
+        players = players.filter(pk__in=list(player_ids))
+    chosen = list(players)
+    if not chosen:
+        return 0
+    Player.objects.filter(pk__in=[p.pk for p in chosen]).update(checked_in=True)
+    author = by if by and by.pk else None
+    PlayerEvent.objects.bulk_create(
+        PlayerEvent(player=p, kind="check_in", by=author) for p in chosen
+    )
+    return len(chosen)

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.base import TIME_CALLED, IllegalAction, Record
 from scoring.models import Submission
@@ -59,7 +60,12 @@ def table_start(*, table: Table) -> Table:
     players = locked.seats.count()
     if not engine.min_players <= players <= engine.max_players:
         raise ServiceError(
-            _("%(game)s can't be played by %(n)s players.") % {"game": engine.name, "n": players}
+            ngettext(
+                "%(game)s can't be played by %(n)s player.",
+                "%(game)s can't be played by %(n)s players.",
+                players,
+            )
+            % {"game": engine.name, "n": players}
         )
     if not locked.seed:
         locked.seed = secrets.randbits(31) or 1

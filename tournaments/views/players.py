@@ -1,41 +1,112 @@
 """Players of a tournament: register, import, check in, drop, teams."""
 
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import selectors, services
+from tournaments.collation import fold
 from tournaments.forms import PlayerForm, PlayerImportForm, TeamForm
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.player_import import LineError, parse_players
+from tournaments.views.player_rows import player_rows
+
+SORTS = ("name", "surname")
+
+
+def _page_context(request, tournament) -> dict:
+    """What every players page needs once: the role and the players' base URL."""
+    return {
+        "tournament": tournament,
+        "role": request.tournament_role,
+        "base": reverse("player_list", args=[tournament.pk]),
+    }
 
 
 @tournament_view(STAFF)
 def player_list(request, tournament):
-    return render(
-        request,
-        "tournaments/players.html",
-        {
-            "tournament": tournament,
-            "players": selectors.players_of(tournament),
-            "role": request.tournament_role,
-        },
-    )
+    """The list at the door: sorted by name or surname (German order), filtered
+    as you type (static/js/players.js; ``?q=`` without JavaScript), check in one,
+    a selection or everyone."""
+    sort = request.GET.get("sort")
+    sort = sort if sort in SORTS else "name"
+    players = selectors.players_by_name(tournament, by_surname=sort == "surname")
+    query = request.GET.get("q", "").strip()[:100]
+    shown = players
+    if query:
+        needle = fold(query)
+        shown = [p for p in players if needle in fold(f"{p.name} {p.club}")]
+    checked_in = sum(1 for p in players if p.checked_in and not p.dropped)
+    waiting = sum(1 for p in players if not p.checked_in and not p.dropped)
+    context = _page_context(request, tournament)
+    context |= {
+        "rows": player_rows(
+            shown,
+            base=context["base"],
+            owner=context["role"] == "owner",
+            team_mode=tournament.team_mode,
+        ),
+        "total": len(players),
+        "checked_in": checked_in,
+        "waiting": waiting,
+        "sort": sort,
+        "query": query,
+    }
+    return render(request, "tournaments/players.html", context)
+
+
+@tournament_view(STAFF)
+@require_POST
+def players_check_in(request, tournament):
+    """Check in the ticked players, or with ``all`` everyone still missing."""
+    if request.POST.get("all"):
+        ids = None
+    else:
+        try:
+            ids = sorted({int(v) for v in request.POST.getlist("player")})
+        except ValueError:
+            ids = []
+        if not ids:
+            messages.error(request, _("Tick the players to check in first."))
+            return redirect("player_list", tournament.pk)
+    count = services.players_check_in(tournament=tournament, player_ids=ids, by=request.user)
+    if count:
+        messages.success(
+            request,
+            ngettext("%(count)s player checked in.", "%(count)s players checked in.", count)
+            % {"count": count},
+        )
+    else:
+        messages.info(request, _("Nobody was left to check in."))
+    return redirect("player_list", tournament.pk)
 
 
 def _row(request, tournament, player, error=None):
-    """The htmx answer to a change on one player: his table row."""
-    return render(
-        request,
-        "tournaments/players.html#player-row",
-        {
-            "tournament": tournament,
-            "player": player,
-            "role": request.tournament_role,
-            "error": error,
-        },
+    """The htmx answer to a change on one player: the player's table row."""
+    html = player_rows(
+        [player],
+        base=reverse("player_list", args=[tournament.pk]),
+        owner=request.tournament_role == "owner",
+        team_mode=tournament.team_mode,
+        error=error,
     )
+    # the counts above the list follow (an out-of-band swap; <template> keeps
+    # it intact next to a table row)
+    counts = selectors.player_counts(tournament)
+    context = {
+        "oob": True,
+        "tournament": tournament,
+        "checked_in": counts["checked_in"],
+        "waiting": counts["total"] - counts["checked_in"] - counts["dropped"],
+    }
+    header = render_to_string("tournaments/players_counts.html", context, request)
+    bulk = render_to_string("tournaments/players_bulk.html", context, request)
+    return HttpResponse(f"{html}<template>{header}{bulk}</template>")
 
 
 def _player_action(service, action):
@@ -129,7 +200,11 @@ def player_import(request, tournament):
             except services.ServiceError as exc:
                 context["errors"] = [LineError(0, str(exc))]
             else:
-                messages.success(request, _("%(n)s players imported.") % {"n": len(created)})
+                messages.success(
+                    request,
+                    ngettext("%(n)s player imported.", "%(n)s players imported.", len(created))
+                    % {"n": len(created)},
+                )
                 return redirect("player_list", tournament.pk)
     return render(request, "tournaments/player_import.html", context)
 

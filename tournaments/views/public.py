@@ -13,7 +13,7 @@ def home(request):
 
 def tournament_public(request, tournament_id):
     tournament = public_tournament(tournament_id)
-    players = selectors.players_of(tournament, active_only=True)
+    players = [p for p in selectors.players_by_name(tournament) if not p.dropped]
     rounds = selectors.published_rounds(tournament)
     return render(
         request,

@@ -94,7 +94,9 @@ def clock_status(rnd: Round) -> dict:
         "server_ms": int(now.timestamp() * 1000),
         "left": left,
         "left_text": _format(seconds),
-        "five_minutes": rnd.status == Round.RUNNING and 0 < left <= 300,
+        # "5 minutes left" only makes sense in a round that had more than 5
+        "five_ok": rnd.minutes > 5,
+        "five_minutes": rnd.status == Round.RUNNING and 0 < left <= 300 and rnd.minutes > 5,
         "tables_total": len(states),
         "tables_done": len(states) - len(open_tables),
         "open_tables": open_tables,
@@ -266,24 +268,6 @@ def _public_round(request, tournament_id: int, number: int) -> tuple[Tournament,
     return tournament, rnd, staff
 
 
-def _seating(rnd: Round) -> list[dict]:
-    """Everyone's table, by name (for "find your table")."""
-    seats = (
-        Seat.objects.filter(table__round=rnd)
-        .select_related("player", "table")
-        .order_by("player__name", "player__club")
-    )
-    return [
-        {
-            "name": s.player.name,
-            "club": s.player.club,
-            "table": s.table.number,
-            "seat": s.position + 1,
-        }
-        for s in seats
-    ]
-
-
 def round_public(request, tournament_id, number):
     tournament, rnd, _staff = _public_round(request, tournament_id, number)
     return render(
@@ -294,22 +278,6 @@ def round_public(request, tournament_id, number):
             "tournament": tournament,
             "round": rnd,
             "tables": _tables(rnd),
-            "status_url": reverse("round_public_status", args=[tournament.pk, rnd.number]),
-        },
-    )
-
-
-def round_projector(request, tournament_id, number):
-    tournament, rnd, _staff = _public_round(request, tournament_id, number)
-    return render(
-        request,
-        "tournaments/round_projector.html",
-        clock_status(rnd)
-        | {
-            "tournament": tournament,
-            "round": rnd,
-            "seating": _seating(rnd),
-            "big": True,
             "status_url": reverse("round_public_status", args=[tournament.pk, rnd.number]),
         },
     )

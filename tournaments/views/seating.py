@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors
+from tournaments.collation import sort_by_name
 from tournaments.models import Round
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import ServiceError
@@ -63,8 +64,8 @@ WHY_MESSAGES = {
         "divide into tables of %(preferred)s."
     ),
     "short_table": gettext_lazy(
-        "Only %(size)s players (allowed: %(sizes)s): no re-seating after the drop fits the "
-        "allowed sizes. Move players by hand."
+        "A table of %(size)s is left (allowed: %(sizes)s): no re-seating after the drop "
+        "fits the allowed sizes. Move players by hand."
     ),
     "team_split": gettext_lazy("Team %(team)s could not sit together."),
     "mates_together": gettext_lazy(
@@ -191,7 +192,7 @@ def _round_players(rnd, data=None) -> list[tuple[int, str]]:
             )
     for b in data["byes"]:
         choices.append((b["player"].pk, f"{b['player'].name} · {_('bye')}"))
-    return choices
+    return sort_by_name(choices, lambda c: c[1])
 
 
 class SwapForm(forms.Form):

@@ -3,9 +3,10 @@
     python manage.py demo [--game quartett] [--players 24] [--rounds 5]
                           [--played 2] [--owner NAME] [--first-start]
 
-``--played N``: the first N rounds are seated and played out by the game's
-bots at digital tables (the clock runs for a second, time is called, the bot
-finishes), so the standings, results and print pages have something to show.
+``--played N``: the first N rounds are seated and played by the game's bots
+at digital tables — most games to their end, some cut by time — with the
+clock recording the round's full length, so the standings, results and print
+pages look like a real evening.
 
 ``--first-start`` (used by ``make run``) does nothing when any account exists;
 otherwise it creates the organizer account ``organizer`` with a random
@@ -15,16 +16,18 @@ password, prints the login and writes it to ``var/demo-login.txt``.
 import random
 import secrets
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.db.models import F
 
 from games import ENGINES
 from scoring.services import round_complete_if_done
 from tournaments import services
-from tournaments.models import Round, Tournament
+from tournaments.models import ClockActivation, Round, Tournament
 from tournaments.player_import import ImportRow
 from tournaments.services import clock, seating, tables
 
@@ -138,7 +141,7 @@ class Command(BaseCommand):
             created = services.players_import(tournament=tournament, rows=rows, by=user)
             for p in created[: players - max(1, players // 8)]:
                 services.player_set_checked_in(player=p, checked_in=True, by=user)
-        play_rounds(tournament, user, played)
+        play_rounds(tournament, user, played, seed)
         self.stdout.write(
             f"Demo tournament “{tournament.name}” with {players} players created (id {tournament.pk})"
             f", {played} rounds played by bots."
@@ -150,22 +153,71 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(login))
 
 
-def play_rounds(tournament: Tournament, user, count: int) -> None:
+def play_rounds(tournament: Tournament, user, count: int, seed: int = 1) -> None:
     """Seat ``count`` rounds and let the game's bots play them at digital
-    tables, through the same services a real round uses."""
+    tables, through the same services a real round uses.
+
+    The clock runs the round's real length: the bots play their moves right
+    after the start, most tables to the end of their game and some only part
+    of it (cut by time, as at a real event); then the start is moved back so
+    the recorded round lasted its full minutes and time is called."""
+    rng = random.Random(seed)
     grace = tournament.grace_seconds
     Tournament.objects.filter(pk=tournament.pk).update(grace_seconds=0)
     try:
         for _ in range(count):
             rnd = seating.round_seat(tournament=tournament, by=user)
             rnd.tables.update(digital=True)
-            clock.round_start(round=rnd, by=user, seconds=1)
-            deadline = Round.objects.values_list("deadline", flat=True).get(pk=rnd.pk)
-            while clock.db_now() < deadline:
-                time.sleep(0.05)
+            clock.round_start(round=rnd, by=user)
+            for table in rnd.tables.order_by("number"):
+                # three tables in four finish their game before time
+                share = 1.0 if rng.random() < 0.75 else rng.uniform(0.4, 0.85)
+                _bots_play(table, share, rng.randrange(1 << 30))
+            _let_the_round_run_its_length(rnd)
             clock.close_round(rnd.pk, via="demo")
             for table_id in rnd.tables.values_list("pk", flat=True):
                 tables.table_finish(table_id=table_id)
             round_complete_if_done(round_id=rnd.pk)
     finally:
         Tournament.objects.filter(pk=tournament.pk).update(grace_seconds=grace)
+
+
+def _bots_play(table, share: float, seed: int) -> None:
+    """The game's smart bots make about ``share`` of a game's moves at the
+    table (each through ``table_move``, as a player's would be)."""
+    table.refresh_from_db()
+    engine = table.round.tournament.engine
+    state = engine.load(table.state)
+    # how long a whole game is: played out on a copy first
+    bot = engine.bots()["smart"](seed)
+    full = 0
+    probe = state
+    while not engine.is_over(probe) and full < 5000:
+        seat = engine.to_act(probe)[0]
+        probe = engine.apply(
+            probe, seat, bot.choose(engine.view(probe, seat), engine.legal_actions(probe, seat))
+        )
+        full += 1
+    moves = full if share >= 1 else int(full * share)
+    bot = engine.bots()["smart"](seed)
+    for _ in range(moves):
+        if engine.is_over(state):
+            break
+        seat = engine.to_act(state)[0]
+        action = bot.choose(engine.view(state, seat), engine.legal_actions(state, seat))
+        table = tables.table_move(table=table, seat=seat, action=action)
+        state = engine.load(table.state)
+
+
+def _let_the_round_run_its_length(rnd: Round) -> None:
+    """Move the round's clock back so that it started its full length ago and
+    its deadline is a moment away; then wait for the deadline."""
+    rnd.refresh_from_db()
+    now = clock.db_now()
+    shift = rnd.deadline - now - timedelta(seconds=1)
+    if shift > timedelta(0):
+        ClockActivation.objects.filter(round=rnd).update(at=F("at") - shift)
+        Round.objects.filter(pk=rnd.pk).update(deadline=F("deadline") - shift)
+    deadline = Round.objects.values_list("deadline", flat=True).get(pk=rnd.pk)
+    while clock.db_now() < deadline:
+        time.sleep(0.05)

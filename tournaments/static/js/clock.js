@@ -44,7 +44,8 @@
     var time = el.querySelector("[data-clock-time]");
     var signal = el.querySelector("[data-clock-signal]");
     var over = state.closed || (state.status === "running" && left <= 0);
-    var five = !over && state.status === "running" && left <= 300;
+    // no "5 minutes left" in a round that never had more (data-text-five empty)
+    var five = !over && state.status === "running" && left <= 300 && !!el.dataset.textFive;
     if (time) time.textContent = fmt(over ? 0 : left);
     if (signal) {
       var text = over ? el.dataset.textTime : five ? el.dataset.textFive : "";
