@@ -94,3 +94,15 @@ def django_db_setup(django_db_setup, django_db_blocker):
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language: a request in German
+    (Accept-Language) leaves German active in its thread, which would leak
+    into the next test's direct calls."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

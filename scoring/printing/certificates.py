@@ -66,7 +66,7 @@ def render_certificates(tournament: dict, winners: list[dict], *, gettext: Gette
             c.drawCentredString(
                 w / 2,
                 y,
-                _("with {points} points").format(points=format_value(winner["points"])),
+                _("Points: {points}").format(points=format_value(winner["points"])),
             )
         _footer(c, w, tournament, _, font)
         c.showPage()

@@ -189,7 +189,7 @@ def test_swap_and_move_are_logged_and_refused_after_publishing(tournament, organ
     assert len(moved[1]) == 3 and moved[2][-1] == mover.pk
     # another one would leave 2 and 6 players
     other = Player.objects.get(pk=moved[1][0])
-    with pytest.raises(services.ServiceError, match="Table 2 would become a table of 6"):
+    with pytest.raises(services.ServiceError, match="Table 2 would have 6 players"):
         seating_services.seating_move(round=rnd, player=other, table_number=2, by=organizer)
     assert seating_of(rnd) == moved
 

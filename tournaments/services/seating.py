@@ -36,6 +36,7 @@ from collections import Counter, defaultdict
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import selectors as scoring_selectors
 from tournaments import seating as algo
@@ -241,13 +242,20 @@ def seating_error(exc: algo.SeatingError, tournament) -> ServiceError:
         params = {"n": p["players"], "sizes": _sizes_text(p["sizes"])}
         if p["byes"]:
             return ServiceError(
-                _("%(n)s players cannot be seated at tables of %(sizes)s, not even with byes.")
+                ngettext(
+                    "%(n)s player cannot be seated at tables of %(sizes)s, not even with byes.",
+                    "%(n)s players cannot be seated at tables of %(sizes)s, not even with byes.",
+                    params["n"],
+                )
                 % params
             )
         return ServiceError(
-            _(
+            ngettext(
+                "%(n)s player cannot be seated at tables of %(sizes)s. "
+                "Allow another table size in the settings, or check players in or out.",
                 "%(n)s players cannot be seated at tables of %(sizes)s. "
-                "Allow another table size in the settings, or check players in or out."
+                "Allow another table size in the settings, or check players in or out.",
+                params["n"],
             )
             % params
         )
@@ -607,10 +615,13 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
             % {"name": player.name, "table": table_number}
         )
     dest = _table_players(target)
-    too_many = _("Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.")
     if not size_ok(len(dest), len(dest) + 1, allowed):
         raise ServiceError(
-            too_many
+            ngettext(
+                "Table %(table)s would have %(size)s player; allowed sizes are %(sizes)s.",
+                "Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.",
+                len(dest) + 1,
+            )
             % {"table": target.number, "size": len(dest) + 1, "sizes": _sizes_text(allowed)}
         )
     earlier = _earlier(rnd)
@@ -619,7 +630,11 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
         src = _table_players(source)
         if not size_ok(len(src), len(src) - 1, allowed):
             raise ServiceError(
-                too_many
+                ngettext(
+                    "Table %(table)s would have %(size)s player; allowed sizes are %(sizes)s.",
+                    "Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.",
+                    len(src) - 1,
+                )
                 % {"table": source.number, "size": len(src) - 1, "sizes": _sizes_text(allowed)}
             )
         src.remove(player.pk)

@@ -36,12 +36,12 @@ WHY_MESSAGES = {
         "%(a)s and %(b)s meet again (at one table in round %(rounds)s): changed by hand."
     ),
     "moved_up": gettext_lazy(
-        "%(player)s (%(score)s points) plays above their score group at this table "
-        "(%(low)s–%(high)s points)."
+        "%(player)s (score %(score)s) plays above their score group at this table "
+        "(scores %(low)s–%(high)s)."
     ),
     "moved_down": gettext_lazy(
-        "%(player)s (%(score)s points) plays below their score group at this table "
-        "(%(low)s–%(high)s points)."
+        "%(player)s (score %(score)s) plays below their score group at this table "
+        "(scores %(low)s–%(high)s)."
     ),
     "small_table": gettext_lazy(
         "Small table (%(size)s instead of %(preferred)s players): the lowest in the standings "
@@ -92,7 +92,7 @@ WHY_MESSAGES = {
     ),
     "rating_spread": gettext_lazy(
         "Seated by rating, strong players spread: %(strongest)s, the strongest here, is "
-        "No. %(place)s of the rating order (one of the top %(tables)s for %(tables)s tables)."
+        "No. %(place)s of the rating order (one of the strongest, one per table)."
     ),
     "rating_group": gettext_lazy(
         "Seated by rating: places %(first)s–%(last)s of the rating order."
