@@ -28,9 +28,10 @@ the track has fields 1-30, the Great Hall lies after field 30. Crest fields:
   unoccupied field behind it (the start if none is free).
 - Crest field: a figure that lands on a crest field moving forward lets its
   owner lay an unused chip on the lowest free slot, or - when all slots are
-  full - swap two chips; he may also skip. A figure moved back onto a crest
-  field: the player who moved it makes that choice. A player with no cards in
-  hand may make his choice after the next deal.
+  full - swap two chips; the owner may also skip ("darf"). A figure moved back
+  onto a crest field: the player who moved it MUST make that choice ("muß"):
+  no skip. A player with no cards in hand may make the choice after the next
+  deal (a compulsory choice stays compulsory).
 - Penalty (not following colour) exists only on paper: digital tables enforce
   following, so the engine never applies it; a paper sheet simply records the
   final fields, which already include any penalty moves.
@@ -45,7 +46,8 @@ Actions
   a final field) back (phase "move").
 - ``chip:<colour>`` - lay that unused chip on the lowest free slot;
   ``swap:<colour>:<colour>`` - when all slots are full, the two chips change
-  places; ``skip`` - make no trump change; ``later`` - only with an empty hand:
+  places; ``skip`` - make no trump change, only after a forward move (after a
+  back move the choice is compulsory); ``later`` - only with an empty hand:
   make the choice after the next deal (phase "choose").
 
 View keys: "phase" (play | move | choose | over), "to_act", "seat", "hand",
@@ -53,7 +55,9 @@ View keys: "phase" (play | move | choose | over), "to_act", "seat", "hand",
 crest slot last; None = free), "trick" ([[seat, card id], ...] so far),
 "last_trick" ({"plays", "winner"}; None after a new deal, as its cards are back
 in hands and stock), "dealer", "leader", "pending_choice" (seat with a
-deferred crest choice), "winner" (seat in the Great Hall).
+deferred crest choice), "choice_compulsory" (the crest choice open now, or
+deferred, came from a back move: no ``skip``), "winner" (seat in the Great
+Hall).
 
 Zones: "hand:<seat>", "stock" (undealt, face down; derived, not stored),
 "pile" (this deal's finished tricks, face up), "table" (the trick in play).
@@ -346,6 +350,7 @@ class Trumpet(Engine):
             "turn": 0,
             "chooser": None,
             "pending": None,
+            "compulsory": False,
             "deal": 0,
             "last_trick": None,
             "winner": None,
@@ -413,7 +418,10 @@ class Trumpet(Engine):
             out = [f"chip:{c}" for c in self._free_colours(s)]
         else:
             out = [f"swap:{a}:{b}" for a, b in combinations(_colours(s), 2)]
-        out.append("skip")
+        if not out or not s.get("compulsory"):
+            # a back move onto a crest field obliges a change; only a deck of
+            # one colour with its chip laid leaves nothing to change
+            out.append("skip")
         if not s["hands"][seat] and s["pending"] is None:
             out.append("later")
         return out
@@ -465,6 +473,11 @@ class Trumpet(Engine):
             return "swap two different colours: swap:<colour>:<colour>"
         if action == "later":
             return "you may wait for the next deal only while your hand is empty"
+        if action == "skip" and s.get("compulsory"):
+            return (
+                "a figure moved back onto a crest field: the choice is compulsory, "
+                "lay a chip or swap two chips"
+            )
         return "choose a trump chip (chip:<colour>), swap:<colour>:<colour>, or skip"
 
     # -- play --------------------------------------------------------------------
@@ -522,19 +535,21 @@ class Trumpet(Engine):
             p -= 1
         p = max(p, 0)
         s["pos"][target] = p
-        self._landed(s, mover, p)
+        self._landed(s, mover, p, compulsory=True)
 
-    def _landed(self, s: dict, chooser: int, field: int) -> None:
+    def _landed(self, s: dict, chooser: int, field: int, compulsory: bool = False) -> None:
         if field in s["board"]["crest_fields"] and not s["time_called"]:
             s["phase"] = "choose"
             s["chooser"] = chooser
+            s["compulsory"] = compulsory
         else:
             self._next(s)
 
     def _choose(self, s: dict, seat: int, action: str) -> None:
         if action == "later":
-            s["pending"] = seat
+            s["pending"] = seat  # "compulsory" stays as it is for the deferred choice
         else:
+            s["compulsory"] = False
             if action.startswith("chip:"):
                 s["scale"][s["scale"].index(None)] = action[5:]
             elif action.startswith("swap:"):
@@ -601,6 +616,7 @@ class Trumpet(Engine):
             "dealer": s["dealer"],
             "leader": s["leader"],
             "pending_choice": s["pending"],
+            "choice_compulsory": bool(s.get("compulsory")),
             "winner": s["winner"],
         }
 
