@@ -294,6 +294,20 @@ class MonddaemmerungEngine(Engine):
             return ["draw", "nodraw"]
         raise AssertionError(kind)
 
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        if s["pending"] is not None or s["phase"] == "over":
+            return action in self.legal_actions(s, seat)
+        # the hot case, a card play: any hand card but the One; "lay"/"keep"
+        # only with nothing else to play
+        if seat != self._turn_seat(s) or not isinstance(action, str):
+            return False
+        one = self._deck(s).one
+        hand = s["hands"][seat]
+        if action[:5] == "play:":
+            cid = action[5:]
+            return cid != one and cid in hand
+        return action in ("lay", "keep") and all(c == one for c in hand)
+
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         deck = self._deck(s)
         p = s["pending"]

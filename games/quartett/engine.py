@@ -224,6 +224,9 @@ class QuartettEngine(Engine):
             return []
         return list(_actions(self._deck(s)))
 
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        return s["phase"] != "over" and seat == s["announcer"] and action in _actions(self._deck(s))
+
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         keys = [a["key"] for a in self._deck(s)["attributes"]]
         if not isinstance(action, str) or not action.startswith("announce:"):

@@ -487,6 +487,28 @@ class TerraTrumpf(Engine):
             return ["alpha:" + key for key in s["in_play"]]
         return ["play:" + c for c in self._playable(s, s["hands"][seat])]
 
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        if s["phase"] != "play":
+            return action in self.legal_actions(s, seat)
+        # the hot case, a card play, decided as _playable decides
+        if seat != s["turn"] or not isinstance(action, str) or action[:5] != "play:":
+            return False
+        hand = s["hands"][seat]
+        cid = action[5:]
+        if cid not in hand:
+            return False
+        table = s["table"]
+        if not table:
+            return True
+        cards = _cards(s).info
+        led = cards[table[0]][0]
+        cat = cards[cid][0]
+        if cat == led:
+            return True
+        if not any(cards[c][0] == led for c in hand):
+            return True  # can't follow: any card
+        return cat == s["alpha"]  # an Alpha card may always be played instead
+
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         if s["phase"] == "over":
             return "the game is over"

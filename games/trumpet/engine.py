@@ -440,6 +440,23 @@ class Trumpet(Engine):
             return ["advance"] + [f"back:{j}" for j in self._final_seats(s)]
         return self._choice_actions(s, seat)
 
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        if s["phase"] != "play":
+            return action in self.legal_actions(s, seat)
+        # the hot case, a card play: in hand, and following the led colour
+        # when the hand holds it (Mega-Trumps always), as _playable says
+        if seat != s["turn"] or not isinstance(action, str) or action[:5] != "play:":
+            return False
+        hand = s["hands"][seat]
+        cid = action[5:]
+        if cid not in hand:
+            return False
+        led = led_colour(s["trick"])
+        if led is None:
+            return True
+        colour = card_info(cid)[0]
+        return colour is None or colour == led or all(card_info(c)[0] != led for c in hand)
+
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         if s["phase"] == "over":
             return "the game is over"
