@@ -487,6 +487,26 @@ class TerraTrumpf(Engine):
             return ["alpha:" + key for key in s["in_play"]]
         return ["play:" + c for c in self._playable(s, s["hands"][seat])]
 
+    def apply(self, s: dict, seat: int, action: str) -> dict:
+        """As ``Engine.apply``; a card play that doesn't complete the trick
+        changes only the seat's hand, the table and the turn, so only those
+        are copied (the new state shares the rest with ``s``; lists are
+        changed in place only on a full ``copy``)."""
+        if (
+            s["phase"] == "play"
+            and len(s["table"]) < s["players"] - 1
+            and self.is_legal(s, seat, action)
+        ):
+            t = dict(s)
+            hands = t["hands"] = list(s["hands"])
+            hand = hands[seat] = list(hands[seat])
+            cid = action[5:]
+            hand.remove(cid)
+            t["table"] = [*s["table"], cid]
+            t["turn"] = (seat + 1) % s["players"]
+            return t
+        return super().apply(s, seat, action)
+
     def is_legal(self, s: dict, seat: int, action) -> bool:
         if s["phase"] != "play":
             return action in self.legal_actions(s, seat)

@@ -241,10 +241,22 @@ def card_info(cid: str) -> tuple:
     return (colour, int(value))
 
 
+class _ColourOf(dict):
+    """card id -> colour (None for a Mega-Trump), filled on first look-up."""
+
+    def __missing__(self, cid: str) -> str | None:
+        colour = self[cid] = card_info(cid)[0]
+        return colour
+
+
+COLOUR_OF = _ColourOf()
+
+
 def led_colour(trick: list) -> str | None:
     """The colour to follow: that of the first coloured card in the trick."""
+    colour_of = COLOUR_OF
     for _seat, cid in trick:
-        colour = card_info(cid)[0]
+        colour = colour_of[cid]
         if colour is not None:
             return colour
     return None
@@ -384,7 +396,7 @@ class Trumpet(Engine):
         c = dict(s)
         c["hands"] = [list(h) for h in s["hands"]]
         c["pile"] = list(s["pile"])
-        c["trick"] = [list(p) for p in s["trick"]]
+        c["trick"] = list(s["trick"])  # its [seat, card] pairs are never changed
         c["pos"] = list(s["pos"])
         c["scale"] = list(s["scale"])
         # board, options and last_trick are never mutated in place
@@ -400,14 +412,16 @@ class Trumpet(Engine):
         return [s["chooser"]]
 
     def _playable(self, s: dict, seat: int) -> list[str]:
+        """The hand, or - when it holds the led colour - the cards of that
+        colour and the Mega-Trumps."""
         hand = s["hands"][seat]
         led = led_colour(s["trick"])
         if led is None:
             return list(hand)
-        follow = [c for c in hand if card_info(c)[0] in (led, None)]
-        if any(card_info(c)[0] == led for c in follow):
-            return follow
-        return list(hand)
+        colours = [COLOUR_OF[c] for c in hand]
+        if led not in colours:
+            return list(hand)
+        return [c for c, k in zip(hand, colours, strict=True) if k is None or k == led]
 
     def _free_colours(self, s: dict) -> list[str]:
         used = set(s["scale"])
@@ -440,6 +454,26 @@ class Trumpet(Engine):
             return ["advance"] + [f"back:{j}" for j in self._final_seats(s)]
         return self._choice_actions(s, seat)
 
+    def apply(self, s: dict, seat: int, action: str) -> dict:
+        """As ``Engine.apply``; a card play that doesn't complete the trick
+        changes only the seat's hand, the trick and the turn, so only those
+        are copied (the new state shares the rest with ``s``; lists are
+        changed in place only on a full ``copy``)."""
+        if (
+            s["phase"] == "play"
+            and len(s["trick"]) < s["players"] - 1
+            and self.is_legal(s, seat, action)
+        ):
+            t = dict(s)
+            hands = t["hands"] = list(s["hands"])
+            hand = hands[seat] = list(hands[seat])
+            cid = action[5:]
+            hand.remove(cid)
+            t["trick"] = [*s["trick"], [seat, cid]]
+            t["turn"] = (seat + 1) % s["players"]
+            return t
+        return super().apply(s, seat, action)
+
     def is_legal(self, s: dict, seat: int, action) -> bool:
         if s["phase"] != "play":
             return action in self.legal_actions(s, seat)
@@ -454,8 +488,9 @@ class Trumpet(Engine):
         led = led_colour(s["trick"])
         if led is None:
             return True
-        colour = card_info(cid)[0]
-        return colour is None or colour == led or all(card_info(c)[0] != led for c in hand)
+        colour_of = COLOUR_OF
+        colour = colour_of[cid]
+        return colour is None or colour == led or all(colour_of[c] != led for c in hand)
 
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         if s["phase"] == "over":
