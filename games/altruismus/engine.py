@@ -498,6 +498,13 @@ class AltruismusEngine(Engine):
         s["pending"] = None
         s["phase"] = "take"
 
+    def _can_swap(self, s: dict, w: int) -> bool:
+        """Whether ``_swap_actions`` offers more than ``noswap``."""
+        if not s["hands"][w]:
+            return False
+        hands = s["hands"]
+        return bool(s["pile"]) or any(hands[j] for j in range(s["players"]) if j != w)
+
     def _swap_actions(self, s: dict, w: int) -> list[str]:
         hand = s["hands"][w]
         out = []
@@ -625,7 +632,7 @@ class AltruismusEngine(Engine):
                 {"event": "take", "seat": seat, "from": None if action == "keep" else j}
             )
             s["phase"] = "swap"
-            if self._swap_actions(s, seat) == ["noswap"]:
+            if not self._can_swap(s, seat):
                 self._end_turn(s)
         else:
             hand = s["hands"][seat]
