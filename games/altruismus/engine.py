@@ -569,12 +569,14 @@ class AltruismusEngine(Engine):
         return self._swap_actions(s, seat)
 
     def apply(self, s: dict, seat: int, action: str) -> dict:
-        """As ``Engine.apply``; a pick that is not the turn's last changes only
-        the seat's hand and ``played``, so only those two lists are copied
-        (the new state shares the rest with ``s``; no list is ever changed
-        in place after a full ``copy``)."""
+        """As ``Engine.apply``. Two frequent steps change little, so only what
+        they change is copied (the new state shares the rest with ``s``; no
+        list is ever changed in place but on a full ``copy``): a pick that is
+        not the turn's last (the seat's hand and ``played``), and the
+        winner's take or keep when a swap follows (``played``, ``log``)."""
+        phase = s["phase"]
         played = s["played"]
-        if s["phase"] == "pick" and played.count(None) > 1 and self.is_legal(s, seat, action):
+        if phase == "pick" and played.count(None) > 1 and self.is_legal(s, seat, action):
             t = dict(s)
             hands = t["hands"] = list(s["hands"])
             hand = hands[seat] = list(hands[seat])
@@ -582,6 +584,16 @@ class AltruismusEngine(Engine):
             hand.remove(cid)
             played = t["played"] = list(played)
             played[seat] = cid
+            return t
+        if phase == "take" and self._can_swap(s, seat) and self.is_legal(s, seat, action):
+            t = dict(s)
+            j = None
+            if action != "keep":
+                j = int(action[5:])
+                played = t["played"] = list(played)
+                played[seat], played[j] = played[j], played[seat]
+            t["log"] = [*s["log"], {"event": "take", "seat": seat, "from": j}]
+            t["phase"] = "swap"
             return t
         return super().apply(s, seat, action)
 
@@ -596,6 +608,21 @@ class AltruismusEngine(Engine):
                 and s["played"][seat] is None
                 and action[5:] in s["hands"][seat]
             )
+        if ph == "swap":  # decided as _swap_actions lists it
+            if seat != s["winner"]:
+                return False
+            if action == "noswap":
+                return True
+            hand = s["hands"][seat]
+            if action[:10] == "swap_pile:":
+                return bool(s["pile"]) and action[10:] in hand
+            if action[:10] == "swap_give:":
+                cid, _sep, j = action[10:].rpartition(":")
+                if not (j.isascii() and j.isdigit() and str(int(j)) == j and cid in hand):
+                    return False
+                j = int(j)
+                return j != seat and j < s["players"] and bool(s["hands"][j])
+            return False
         return action in self.legal_actions(s, seat)
 
     def _apply(self, s: dict, seat: int, action: str) -> None:
