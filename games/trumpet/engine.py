@@ -517,6 +517,8 @@ class Trumpet(Engine):
             return "you won the trick: choose 'advance' or 'back:<seat>'"
         if action.startswith("chip:"):
             if None not in s["scale"]:
+                if s.get("compulsory"):
+                    return "the trump scale is full: swap two chips"
                 return "the trump scale is full: swap two chips or skip"
             return f"{action[5:]!r} is not an unused chip"
         if action.startswith("swap:"):
@@ -530,6 +532,8 @@ class Trumpet(Engine):
                 "a figure moved back onto a crest field: the choice is compulsory, "
                 "lay a chip or swap two chips"
             )
+        if s.get("compulsory"):
+            return "choose a trump chip (chip:<colour>) or swap:<colour>:<colour>"
         return "choose a trump chip (chip:<colour>), swap:<colour>:<colour>, or skip"
 
     # -- play --------------------------------------------------------------------
