@@ -4,6 +4,11 @@ A game state is a plain JSON-safe ``dict``. Engines never mutate a state they
 were given: ``apply`` copies first. ``dump``/``load`` are therefore exact JSON
 round trips, and two states are equal when their dicts are equal.
 
+For speed a new state may share the lists it didn't change with the state it
+came from (each engine's ``copy`` and ``apply`` say which), so treat states
+as values: replace a key (``s["pos"] = [...]``), never change a state's lists
+in place; ``load(dump(s))`` gives a fully independent copy.
+
 Every state holds at least::
 
     {"game": <engine id>, "players": n, "options": {...}, "rng": <int>,
