@@ -4,6 +4,11 @@ A game state is a plain JSON-safe ``dict``. Engines never mutate a state they
 were given: ``apply`` copies first. ``dump``/``load`` are therefore exact JSON
 round trips, and two states are equal when their dicts are equal.
 
+For speed a new state may share the lists it didn't change with the state it
+came from (each engine's ``copy`` and ``apply`` say which), so treat states
+as values: replace a key (``s["pos"] = [...]``), never change a state's lists
+in place; ``load(dump(s))`` gives a fully independent copy.
+
 Every state holds at least::
 
     {"game": <engine id>, "players": n, "options": {...}, "rng": <int>,
@@ -257,16 +262,22 @@ class Engine:
     def apply(self, s: dict, seat: int, action: str) -> dict:
         """Check and apply; returns a new state. Subclasses implement ``_apply``
         on a private copy, raising ``IllegalAction`` with the reason."""
-        if seat not in self.to_act(s):
-            if self.is_over(s):
-                raise IllegalAction("the game is over")
-            raise IllegalAction(f"seat {seat} is not to act now")
-        legal = self.legal_actions(s, seat)
-        if action not in legal:
+        if not self.is_legal(s, seat, action):
+            if seat not in self.to_act(s):
+                if self.is_over(s):
+                    raise IllegalAction("the game is over")
+                raise IllegalAction(f"seat {seat} is not to act now")
             raise IllegalAction(self.explain_illegal(s, seat, action))
         s2 = self.copy(s)
         self._apply(s2, seat, action)
         return s2
+
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        """``action in legal_actions(s, seat)``, which is ``[]`` for a seat
+        not to act. Engines override it with a cheaper test for their
+        frequent actions (``apply`` asks it at every step); the test suite
+        checks that both always agree."""
+        return action in self.legal_actions(s, seat)
 
     def _apply(self, s: dict, seat: int, action: str) -> None:
         raise NotImplementedError

@@ -240,6 +240,48 @@ def score_collection(cards: list[str], missions: list, seat: int) -> dict:
     return {"sum": total_sum, "bonus": bonus, "total": total_sum + bonus, "void": void}
 
 
+def score_totals(collections: list[list[str]], missions: list) -> list[int]:
+    """``score_collection(cards, missions, seat)["total"]`` of every seat at
+    once (the engine's live scores, kept after every change): the mission
+    numbers are read once; a number is void for a seat when a mission card
+    carries it and none of those is the seat's."""
+    owners: dict[int, set] = {}
+    for card, owner in missions:
+        owners.setdefault(card_number(card), set()).add(owner)
+    info = _INFO
+    out = []
+    for seat, cards in enumerate(collections):
+        total = 0
+        counts: dict[str, int] = {}
+        for c in cards:
+            try:
+                n, colour = info[c]
+            except KeyError:
+                n, colour = info[c] = (card_number(c), card_colour(c))
+            if n in owners and seat not in owners[n]:
+                pass  # void: a mission card carries the number, none of them his
+            else:
+                total += n
+            counts[colour] = counts.get(colour, 0) + 1
+        if len(cards) >= 3:
+            for k in counts.values():
+                if k >= 3:
+                    total += min(MAX_BONUS, 10 * (k - 2))
+        out.append(total)
+    return out
+
+
+def _seat_index(s: dict, seat) -> int | None:
+    """``seat`` if it is a seat of this table (an int 0..n-1), else None."""
+    if isinstance(seat, int) and 0 <= seat < s["players"]:
+        return seat
+    return None
+
+
+#: card id -> (number, colour), filled as cards are seen
+_INFO: dict[str, tuple[int, str]] = {}
+
+
 # -- the engine ----------------------------------------------------------------
 class AltruismusEngine(Engine):
     id = "altruismus"
@@ -451,11 +493,17 @@ class AltruismusEngine(Engine):
         tied = [i for i in cands if dist[i] == best]
         w = tied[0] if len(tied) == 1 else self._tie_draw(s, tied, "winner")
         s["winner"] = w
-        s["missions"][-1][1] = w
-        self._rescore(s)
+        self._claim_mission(s, w)
         s["log"].append({"event": "winner", "seat": w, "target": target})
         s["pending"] = None
         s["phase"] = "take"
+
+    def _can_swap(self, s: dict, w: int) -> bool:
+        """Whether ``_swap_actions`` offers more than ``noswap``."""
+        if not s["hands"][w]:
+            return False
+        hands = s["hands"]
+        return bool(s["pile"]) or any(hands[j] for j in range(s["players"]) if j != w)
 
     def _swap_actions(self, s: dict, w: int) -> list[str]:
         hand = s["hands"][w]
@@ -505,11 +553,13 @@ class AltruismusEngine(Engine):
         return []
 
     def legal_actions(self, s: dict, seat: int) -> list[str]:
-        if seat not in self.to_act(s):
-            return []
         ph = s["phase"]
         if ph == "pick":
-            return [f"play:{c}" for c in s["hands"][seat]]
+            if _seat_index(s, seat) is None or s["played"][seat] is not None:
+                return []
+            return ["play:" + c for c in s["hands"][seat]]
+        if seat not in self.to_act(s):
+            return []
         if ph == "symbol":
             if s["pending"]["symbol"] == "plusminus":
                 return ["plus3", "minus3"]
@@ -517,6 +567,63 @@ class AltruismusEngine(Engine):
         if ph == "take":
             return [f"take:{j}" for j in range(s["players"]) if j != seat] + ["keep"]
         return self._swap_actions(s, seat)
+
+    def apply(self, s: dict, seat: int, action: str) -> dict:
+        """As ``Engine.apply``. Two frequent steps change little, so only what
+        they change is copied (the new state shares the rest with ``s``; no
+        list is ever changed in place but on a full ``copy``): a pick that is
+        not the turn's last (the seat's hand and ``played``), and the
+        winner's take or keep when a swap follows (``played``, ``log``)."""
+        phase = s["phase"]
+        played = s["played"]
+        if phase == "pick" and played.count(None) > 1 and self.is_legal(s, seat, action):
+            t = dict(s)
+            hands = t["hands"] = list(s["hands"])
+            hand = hands[seat] = list(hands[seat])
+            cid = action[5:]
+            hand.remove(cid)
+            played = t["played"] = list(played)
+            played[seat] = cid
+            return t
+        if phase == "take" and self._can_swap(s, seat) and self.is_legal(s, seat, action):
+            t = dict(s)
+            j = None
+            if action != "keep":
+                j = int(action[5:])
+                played = t["played"] = list(played)
+                played[seat], played[j] = played[j], played[seat]
+            t["log"] = [*s["log"], {"event": "take", "seat": seat, "from": j}]
+            t["phase"] = "swap"
+            return t
+        return super().apply(s, seat, action)
+
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        ph = s["phase"]
+        if not isinstance(action, str):
+            return False
+        if ph == "pick":  # the hot case: a card picked face down
+            return (
+                action[:5] == "play:"
+                and _seat_index(s, seat) is not None
+                and s["played"][seat] is None
+                and action[5:] in s["hands"][seat]
+            )
+        if ph == "swap":  # decided as _swap_actions lists it
+            if seat != s["winner"]:
+                return False
+            if action == "noswap":
+                return True
+            hand = s["hands"][seat]
+            if action[:10] == "swap_pile:":
+                return bool(s["pile"]) and action[10:] in hand
+            if action[:10] == "swap_give:":
+                cid, _sep, j = action[10:].rpartition(":")
+                if not (j.isascii() and j.isdigit() and str(int(j)) == j and cid in hand):
+                    return False
+                j = int(j)
+                return j != seat and j < s["players"] and bool(s["hands"][j])
+            return False
+        return action in self.legal_actions(s, seat)
 
     def _apply(self, s: dict, seat: int, action: str) -> None:
         ph = s["phase"]
@@ -552,7 +659,7 @@ class AltruismusEngine(Engine):
                 {"event": "take", "seat": seat, "from": None if action == "keep" else j}
             )
             s["phase"] = "swap"
-            if self._swap_actions(s, seat) == ["noswap"]:
+            if not self._can_swap(s, seat):
                 self._end_turn(s)
         else:
             hand = s["hands"][seat]
@@ -665,10 +772,25 @@ class AltruismusEngine(Engine):
         return out
 
     # -- result ------------------------------------------------------------------------------
+    def _claim_mission(self, s: dict, w: int) -> None:
+        """The turn's winner owns the (so far unowned) mission card. Only his
+        score can change: cards of its number in his collection were void
+        (the number of a mission card not his) unless he already owned a
+        mission card of that number; now they count."""
+        missions = s["missions"]
+        number = card_number(missions[-1][0])
+        missions[-1][1] = w
+        if any(o == w and card_number(m) == number for m, o in missions[:-1]):
+            return
+        held = sum(1 for c in s["collections"][w] if card_number(c) == number)
+        if held:
+            scores = s["scores"] = list(s["scores"])
+            scores[w] += number * held
+
     def _rescore(self, s: dict) -> None:
         """Keep ``s["scores"]`` (the live totals) up to date; called whenever the
         collections or the mission cards change."""
-        s["scores"] = [self._score(s, i)["total"] for i in range(s["players"])]
+        s["scores"] = score_totals(s["collections"], s["missions"])
 
     def _score(self, s: dict, seat: int) -> dict:
         return score_collection(s["collections"][seat], s["missions"], seat)

@@ -212,13 +212,11 @@ class MonddaemmerungEngine(Engine):
         return s
 
     def copy(self, s: dict) -> dict:
+        """A copy ``_apply`` may change. Only the hands are changed in place;
+        every other list or dict of the state is replaced, never changed (the
+        copy-on-write convention of this engine), so copies share them."""
         c = dict(s)
         c["hands"] = [list(h) for h in s["hands"]]
-        c["won"] = [list(w) for w in s["won"]]
-        for key in ("stock", "removed", "carry", "plays", "out", "order", "fulls", "sickles"):
-            c[key] = list(s[key])
-        if s["pending"] is not None:
-            c["pending"] = dict(s["pending"])
         return c
 
     # -- helpers ----------------------------------------------------------------
@@ -294,6 +292,20 @@ class MonddaemmerungEngine(Engine):
             return ["draw", "nodraw"]
         raise AssertionError(kind)
 
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        if s["pending"] is not None or s["phase"] == "over":
+            return action in self.legal_actions(s, seat)
+        # the hot case, a card play: any hand card but the One; "lay"/"keep"
+        # only with nothing else to play
+        if seat != self._turn_seat(s) or not isinstance(action, str):
+            return False
+        one = self._deck(s).one
+        hand = s["hands"][seat]
+        if action[:5] == "play:":
+            cid = action[5:]
+            return cid != one and cid in hand
+        return action in ("lay", "keep") and all(c == one for c in hand)
+
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         deck = self._deck(s)
         p = s["pending"]
@@ -339,7 +351,8 @@ class MonddaemmerungEngine(Engine):
         if p is None:
             if action == "lay":
                 hands[seat].remove(deck.one)
-                s["won"][seat].append(deck.one)
+                won = s["won"] = list(s["won"])
+                won[seat] = [*won[seat], deck.one]
                 s["one_laid"] = seat
                 self._end_turn(s, seat)
             elif action == "keep":
@@ -347,7 +360,7 @@ class MonddaemmerungEngine(Engine):
             else:
                 cid = action[5:]
                 hands[seat].remove(cid)
-                s["plays"].append([seat, cid])
+                s["plays"] = [*s["plays"], [seat, cid]]
                 card = deck.cards[cid]
                 if s["trump0"] is None:
                     draw = True
@@ -373,7 +386,7 @@ class MonddaemmerungEngine(Engine):
             s["trump0"] = arg
             self._proceed(s, seat, cid, draw, 1)
         elif kind == "full":
-            s["fulls"].append([cid, arg])
+            s["fulls"] = [*s["fulls"], [cid, arg]]
             self._proceed(s, seat, cid, draw, 2)
         elif kind == "empty":
             s["pending"] = {**p, "kind": "empty_take", "target": int(arg)}
@@ -392,15 +405,18 @@ class MonddaemmerungEngine(Engine):
             s["plays"] = [pl for pl in s["plays"] if pl[1] != arg]
             s["fulls"] = [f for f in s["fulls"] if f[0] != arg]
             if arg in s["sickles"]:
-                s["sickles"].remove(arg)
+                sickles = s["sickles"] = list(s["sickles"])
+                sickles.remove(arg)
             if kind == "blood":
-                s["removed"].append(arg)
+                s["removed"] = [*s["removed"], arg]
             else:
                 hands[seat].append(arg)
             self._proceed(s, seat, cid, draw, 2)
         elif kind == "draw":
             if action == "draw":
-                hands[seat].append(s["stock"].pop(0))
+                stock = s["stock"]
+                hands[seat].append(stock[0])
+                s["stock"] = stock[1:]
             self._end_turn(s, seat)
         else:  # pragma: no cover - legal_actions guards every kind
             raise IllegalAction(f"unknown pending decision {kind!r}")
@@ -420,7 +436,7 @@ class MonddaemmerungEngine(Engine):
                 if self._table_choices(s, cid):
                     kind = moon
             elif moon == "sickle":
-                s["sickles"].append(cid)
+                s["sickles"] = [*s["sickles"], cid]
             if kind is not None:
                 s["pending"] = {"kind": kind, "seat": seat, "card": cid, "draw": draw}
                 return
@@ -432,10 +448,12 @@ class MonddaemmerungEngine(Engine):
     def _end_turn(self, s: dict, seat: int) -> None:
         s["pending"] = None
         n = s["players"]
-        for k in range(n):
-            j = (seat + k) % n
-            if j not in s["out"] and not s["hands"][j]:
-                s["out"].append(j)
+        out = s["out"]
+        newly = [
+            j for j in ((seat + k) % n for k in range(n)) if j not in out and not s["hands"][j]
+        ]
+        if newly:
+            s["out"] = out + newly
         if len(s["out"]) >= n - 1:
             self._score_round(s)
             s["phase"] = "over"
@@ -464,8 +482,11 @@ class MonddaemmerungEngine(Engine):
             winners.sort(key=lambda j: (j - s["starter"]) % n)
             k = len(winners)
             share = len(pool) // k
+            won = s["won"] = list(s["won"])
+            for j in winners:
+                won[j] = list(won[j])
             for i in range(share * k):
-                s["won"][winners[i % k]].append(pool[i])
+                won[winners[i % k]].append(pool[i])
             s["carry"] = pool[share * k :]
         s["last_trick"] = {
             "plays": [list(pl) for pl in plays],

@@ -98,6 +98,7 @@ from the (public) deck.
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 
 from games import rng
 from games.base import DeckError, Engine, TableResult, _, rank_by
@@ -224,6 +225,9 @@ class QuartettEngine(Engine):
             return []
         return list(_actions(self._deck(s)))
 
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        return s["phase"] != "over" and seat == s["announcer"] and action in _actions(self._deck(s))
+
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         keys = [a["key"] for a in self._deck(s)["attributes"]]
         if not isinstance(action, str) or not action.startswith("announce:"):
@@ -250,7 +254,7 @@ class QuartettEngine(Engine):
     def _apply(self, s: dict, seat: int, action: str) -> None:
         deck = self._deck(s)
         key = action[len("announce:") :]
-        index = next(i for i, a in enumerate(deck["attributes"]) if a["key"] == key)
+        index = _attribute_index(deck)[key]
         if s["phase"] == "tiebreak":
             self._tiebreak_round(s, deck, key, index)
         else:
@@ -258,8 +262,12 @@ class QuartettEngine(Engine):
 
     @staticmethod
     def _from(order_start: int, seats: list[int], n: int) -> list[int]:
-        """``seats`` in play order starting at ``order_start`` (inclusive)."""
-        return sorted(seats, key=lambda p: (p - order_start) % n)
+        """``seats`` (distinct seats of the table) in play order starting at
+        ``order_start`` (inclusive): the seats from it upwards, then the
+        seats below it, as ``sorted(seats, key=lambda p: (p - order_start) % n)``."""
+        ordered = sorted(seats)
+        i = bisect_left(ordered, order_start)
+        return ordered[i:] + ordered[:i] if i else ordered
 
     @staticmethod
     def _best(deck: dict, cards: list[tuple[int, str]], index: int) -> list[int]:
@@ -282,8 +290,11 @@ class QuartettEngine(Engine):
         s["tricks"] += 1
         if len(best) == 1:
             w = best[0]
-            own = next(c for p, c in plays if p == w)
-            others = [c for p, c in sorted(plays, key=lambda pc: (pc[0] - w) % n) if p != w]
+            by_seat = sorted(plays)  # distinct seats: never compares cards
+            i = next(k for k, pc in enumerate(by_seat) if pc[0] == w)
+            own = by_seat[i][1]
+            # the others in play order from the winner
+            others = [c for _p, c in by_seat[i + 1 :]] + [c for _p, c in by_seat[:i]]
             piles[w].extend([own, *others, *s["pot"]])
             s["pot"] = []
             s["decision"] = False
@@ -527,6 +538,20 @@ def _card_index(deck: dict) -> dict:
             _INDEX_CACHE.clear()
         hit = (deck, {c["id"]: c for c in deck["cards"]})
         _INDEX_CACHE[id(deck)] = hit
+    return hit[1]
+
+
+_ATTRIBUTE_CACHE: dict[int, tuple[dict, dict]] = {}
+
+
+def _attribute_index(deck: dict) -> dict[str, int]:
+    """Attribute key -> its index in the deck's strength rows (cached)."""
+    hit = _ATTRIBUTE_CACHE.get(id(deck))
+    if hit is None or hit[0] is not deck:
+        if len(_ATTRIBUTE_CACHE) > 64:
+            _ATTRIBUTE_CACHE.clear()
+        hit = (deck, {a["key"]: i for i, a in enumerate(deck["attributes"])})
+        _ATTRIBUTE_CACHE[id(deck)] = hit
     return hit[1]
 
 

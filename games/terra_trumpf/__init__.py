@@ -2,13 +2,14 @@
 
 from games.terra_trumpf.bots import SmartBot
 from games.terra_trumpf.cards import Deck, load_deck, parse_deck, shipped_decks
-from games.terra_trumpf.engine import TerraTrumpf, team_list
+from games.terra_trumpf.engine import MixedSetsError, TerraTrumpf, team_list
 
 ENGINE = TerraTrumpf()
 
 __all__ = [
     "ENGINE",
     "Deck",
+    "MixedSetsError",
     "SmartBot",
     "TerraTrumpf",
     "load_deck",

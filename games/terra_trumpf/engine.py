@@ -45,26 +45,38 @@ Options
 
 Cards in play, ``deck()`` and zones
 -----------------------------------
-``deck(players, options)`` returns ALL cards of the card sets used at that
-player count, so it is deterministic even when the categories in play are drawn
-at random in ``new_game``; the cards of the categories left out lie in the
-public zone ``"removed"`` for the whole game. Other zones: ``"hand:<seat>"``
-(secret), ``"pile:<seat>"`` (the tricks a seat won this hand), ``"table"``.
+``deck(players, options)`` returns the cards in play. With
+``options["categories"]`` those are exactly the cards of these categories
+(and the zone ``"removed"`` is empty). Without it the categories are drawn at
+random in ``new_game``, so ``deck()`` returns ALL cards of the card sets used
+at that player count (deterministic for the options); the cards of the
+categories left out lie in the public zone ``"removed"`` for the whole game.
+Other zones: ``"hand:<seat>"`` (secret), ``"pile:<seat>"`` (the tricks a seat
+won this hand), ``"table"``.
+
+At 2 and 3 players the categories in play come from ONE card set (RULINGS);
+``options["categories"]`` mixing sets there is refused: ``new_game`` and
+``deck`` raise ``MixedSetsError`` (a ``ValueError``), ``check_sheet`` reports
+the problem ``categories_mixed_sets``.
 
 Ruling (added): the sets used are those holding ``options["categories"]`` when
-given; otherwise the first sets in deck order until they hold at least 3n
-categories (the shipped deck: one set for 2–3 players, both for 4–6).
+given; otherwise, at 2 and 3 players, the first set holding at least 3n
+categories, and at 4-6 players the first sets in deck order until they hold at
+least 3n categories (the shipped deck: one set for 2–3 players, both for 4–6).
+A deck whose sets are all too small for 3n categories (an imported one) can't
+keep the one-set rule; there the categories come from the first sets and mixed
+categories are accepted.
 
 Ruling (added): when the categories are drawn at random from several sets, the
 3n categories are split as evenly as possible between the sets used, the first
 set(s) taking the odd ones (shipped deck: 4 players 6+6, 5 players 8+7,
 6 players 9+9); within each set the categories are drawn at random.
 
-Ruling (added): with ``options["stack"]`` (which must list every card of the
-sets used) the first 15n cards are dealt (card i to seat i mod n) and their
+Ruling (added): with ``options["stack"]`` (which must list every card of
+``deck()``) the first 15n cards are dealt (card i to seat i mod n) and their
 categories are the categories in play — they must be whole categories (all 5
-cards), and equal ``options["categories"]`` if that is given; the rest of the
-stack is the removed cards. Later hands are shuffled from the game's random
+cards); the rest of the stack is the removed cards (none when
+``options["categories"]`` is given). Later hands are shuffled from the game's random
 generator.
 
 Ruling (added): every hand is dealt one card at a time starting with seat 0,
@@ -121,6 +133,8 @@ from games.terra_trumpf.cards import (
 CARDS_PER_PLAYER = CATEGORIES_PER_PLAYER * CARDS_PER_CATEGORY  # 15
 DEFAULT_DECK = "tiere"
 SHEET_MODES = ("values", "points")
+#: RULINGS: "2 players 6 categories of one set; 3 players 9 of one set"
+ONE_SET_UP_TO = 3
 
 
 class _CardTable:
@@ -177,6 +191,45 @@ def _cards(s: dict) -> _CardTable:
     return table
 
 
+class MixedSetsError(ValueError):
+    """``options["categories"]`` mixes card sets where the rules want one set."""
+
+    def __init__(self, players: int, set_names: list[str]):
+        self.players = players
+        self.set_names = list(set_names)
+        super().__init__(
+            f"at {players} players the categories in play come from one card set; "
+            f"options['categories'] mixes the sets {', '.join(map(repr, set_names))}"
+        )
+
+
+def _one_set(deck: Deck, players: int) -> int | None:
+    """At 2 and 3 players the categories in play come from one card set: the
+    first set holding enough of them (None: other player counts, or no set
+    of this deck is big enough)."""
+    if players > ONE_SET_UP_TO:
+        return None
+    need = categories_needed(players)
+    for i, card_set in enumerate(deck.sets):
+        if len(card_set.categories) >= need:
+            return i
+    return None
+
+
+def _default_sets(deck: Deck, players: int) -> list[int]:
+    """The card sets used when ``options["categories"]`` doesn't say."""
+    one = _one_set(deck, players)
+    if one is not None:
+        return [one]
+    used, count, need = [], 0, categories_needed(players)
+    for i, card_set in enumerate(deck.sets):
+        if count >= need:
+            break
+        used.append(i)
+        count += len(card_set.categories)
+    return used
+
+
 def team_list(players: int) -> list[list[int]] | None:
     """Partners opposite at 4 and 6 players, else no teams."""
     if players in (4, 6):
@@ -225,8 +278,13 @@ class TerraTrumpf(Engine):
     def teams(self, players: int, options: dict | None = None) -> list[list[int]] | None:
         return team_list(players)
 
-    def _setup(self, players: int, options: dict | None) -> tuple[Deck, list[int], list | None]:
-        """The deck, the set indices used and the given categories (or None)."""
+    def _setup(
+        self, players: int, options: dict | None, *, allow_mixed: bool = False
+    ) -> tuple[Deck, list[int], list | None]:
+        """The deck, the set indices used and the given categories (or None).
+        Categories from several sets where one set must do raise
+        ``MixedSetsError`` unless ``allow_mixed`` (the paper sheet reports
+        them as a problem instead)."""
         self.check_players(players)
         options = self.check_options(options)
         deck = load_deck(options.get("deck", DEFAULT_DECK))
@@ -255,13 +313,10 @@ class TerraTrumpf(Engine):
                     f"(3 per player), options['categories'] lists {len(cats)}"
                 )
             used = sorted({known[c].set_index for c in cats})
+            if len(used) > 1 and not allow_mixed and _one_set(deck, players) is not None:
+                raise MixedSetsError(players, [deck.sets[i].name for i in used])
         else:
-            used, count = [], 0
-            for i, card_set in enumerate(deck.sets):
-                if count >= need:
-                    break
-                used.append(i)
-                count += len(card_set.categories)
+            used = _default_sets(deck, players)
         fc = options.get("first_chooser", 0)
         if isinstance(fc, bool) or not isinstance(fc, int) or not 0 <= fc < players:
             raise ValueError(f"options['first_chooser'] must be a seat from 0 to {players - 1}")
@@ -275,9 +330,27 @@ class TerraTrumpf(Engine):
         _deck, _used, cats = self._setup(players, options)
         return list(cats) if cats is not None else None
 
+    def mixed_sets(self, players: int, options: dict | None = None) -> list[str] | None:
+        """The names of the card sets ``options["categories"]`` mixes where
+        the rules want one set (2 and 3 players), else None."""
+        deck, used, cats = self._setup(players, options, allow_mixed=True)
+        if cats is None or len(used) < 2 or _one_set(deck, players) is None:
+            return None
+        return [deck.sets[i].name for i in used]
+
     # -- setup -----------------------------------------------------------------
     def deck(self, players: int, options: dict | None = None) -> list[dict]:
-        deck, used, _cats = self._setup(players, options)
+        """The cards in play, each ``{"id", "name", "value", "category",
+        "category_label", "set"}``, in deck order.
+
+        With ``options["categories"]``: exactly the cards of those categories
+        (15 per player). Without it the categories in play are drawn by
+        ``new_game`` from the seed, so this returns every card of the card
+        sets used at this player count (see "Cards in play" in the module
+        docstring), a superset of the cards dealt; the rest lie in the zone
+        "removed"."""
+        deck, used, cats = self._setup(players, options)
+        keep = None if cats is None else set(cats)
         return [
             {
                 "id": card.id,
@@ -289,6 +362,7 @@ class TerraTrumpf(Engine):
             }
             for i in used
             for cat in deck.sets[i].categories
+            if keep is None or cat.key in keep
             for card in cat.cards
         ]
 
@@ -412,6 +486,48 @@ class TerraTrumpf(Engine):
         if s["phase"] == "alpha":
             return ["alpha:" + key for key in s["in_play"]]
         return ["play:" + c for c in self._playable(s, s["hands"][seat])]
+
+    def apply(self, s: dict, seat: int, action: str) -> dict:
+        """As ``Engine.apply``; a card play that doesn't complete the trick
+        changes only the seat's hand, the table and the turn, so only those
+        are copied (the new state shares the rest with ``s``; lists are
+        changed in place only on a full ``copy``)."""
+        if (
+            s["phase"] == "play"
+            and len(s["table"]) < s["players"] - 1
+            and self.is_legal(s, seat, action)
+        ):
+            t = dict(s)
+            hands = t["hands"] = list(s["hands"])
+            hand = hands[seat] = list(hands[seat])
+            cid = action[5:]
+            hand.remove(cid)
+            t["table"] = [*s["table"], cid]
+            t["turn"] = (seat + 1) % s["players"]
+            return t
+        return super().apply(s, seat, action)
+
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        if s["phase"] != "play":
+            return action in self.legal_actions(s, seat)
+        # the hot case, a card play, decided as _playable decides
+        if seat != s["turn"] or not isinstance(action, str) or action[:5] != "play:":
+            return False
+        hand = s["hands"][seat]
+        cid = action[5:]
+        if cid not in hand:
+            return False
+        table = s["table"]
+        if not table:
+            return True
+        cards = _cards(s).info
+        led = cards[table[0]][0]
+        cat = cards[cid][0]
+        if cat == led:
+            return True
+        if not any(cards[c][0] == led for c in hand):
+            return True  # can't follow: any card
+        return cat == s["alpha"]  # an Alpha card may always be played instead
 
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         if s["phase"] == "over":
@@ -578,7 +694,10 @@ class TerraTrumpf(Engine):
         z = {f"hand:{j}": h for j, h in enumerate(s["hands"])}
         z.update({f"pile:{j}": p for j, p in enumerate(s["piles"])})
         z["table"] = s["table"]
-        z["removed"] = _cards(s).removed(s["sets"], s["in_play"])
+        if s["options"].get("categories") is None:
+            z["removed"] = _cards(s).removed(s["sets"], s["in_play"])
+        else:  # deck() is exactly the categories in play: nothing removed
+            z["removed"] = []
         return z
 
     def hidden(self, s: dict, seat: int | None) -> set[str]:

@@ -17,6 +17,9 @@ Problems found (every one is reported, codes are stable):
 
 - ``missing`` / ``invalid`` / ``invalid_choice`` / ``too_small`` / ``unknown_field``
   / ``not_a_sheet``: from the readers in ``games.sheets``;
+- ``categories_mixed_sets``: at 2 and 3 players options["categories"] (the
+  categories in play) mix card sets, but they must all come from one set (no
+  fields: the categories are the table's options, not a sheet field);
 - ``too_many_hands``: fields of a hand beyond n;
 - ``hands_not_consecutive``: a hand left blank before a filled-in hand;
 - ``chooser_repeated``: a seat chose Alpha twice;
@@ -59,7 +62,7 @@ def _mode(options: dict | None) -> str:
 
 def _cat_choices(engine, players: int, options: dict | None) -> tuple[list, int | None]:
     """Alpha choices and the total value of the cards in play (None if unknown)."""
-    deck, _used, cats = engine._setup(players, options)
+    deck, _used, cats = engine._setup(players, options, allow_mixed=True)
     known = deck.categories
     if cats is None:
         return [[c.key, c.label] for c in known.values()], None
@@ -114,6 +117,19 @@ def check_sheet(engine, players: int, sheet, options: dict | None = None) -> Tab
     if not isinstance(sheet, dict):
         unknown_fields(sheet, schema, problems)
         raise SheetError(problems)
+    mixed = engine.mixed_sets(players, options)
+    if mixed:
+        problems.append(
+            Problem(
+                "categories_mixed_sets",
+                (),
+                _(
+                    "At {players} players the categories in play must all come from one "
+                    "card set, but they mix the sets {sets}."
+                ),
+                {"players": players, "sets": ", ".join(mixed)},
+            )
+        )
     beyond = []
     for name in sheet:
         m = _HAND_FIELD.match(str(name))

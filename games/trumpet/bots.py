@@ -9,7 +9,9 @@ Heuristics:
 - final six: move the leading opponent back when he stands ahead of (or level
   with) its own figure, otherwise advance;
 - crest: lay the chip of the colour it holds most (by value) / swap that colour
-  to the top of the scale; with an empty hand it waits for the next deal.
+  to the top of the scale; with an empty hand it waits for the next deal;
+  when a change is compulsory (after a back move) and none helps, it swaps two
+  chips below the crest slot.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ class SmartBot:
         chips = [a for a in legal if a.startswith("chip:")]
         if chips:
             best = max(chips, key=lambda a: worth.get(a[5:], 0))
-            if worth.get(best[5:], 0) > 0:
+            if worth.get(best[5:], 0) > 0 or "skip" not in legal:
                 return best
             return "skip"
         scale = view["scale"]
@@ -118,4 +120,16 @@ class SmartBot:
                     parts = a.split(":")
                     if parts[0] == "swap" and set(parts[1:]) == {best_colour, top}:
                         return a
-        return "skip"
+        return self._no_change(view, legal)
+
+    @staticmethod
+    def _no_change(view: dict, legal: list[str]) -> str:
+        """``skip`` where allowed; after a back move the choice is compulsory:
+        then a swap that leaves the crest slot (the top) alone."""
+        if "skip" in legal:
+            return "skip"
+        top = view["scale"][-1]
+        for a in legal:
+            if a.startswith("swap:") and top not in a.split(":")[1:]:
+                return a
+        return legal[0]

@@ -28,9 +28,10 @@ the track has fields 1-30, the Great Hall lies after field 30. Crest fields:
   unoccupied field behind it (the start if none is free).
 - Crest field: a figure that lands on a crest field moving forward lets its
   owner lay an unused chip on the lowest free slot, or - when all slots are
-  full - swap two chips; he may also skip. A figure moved back onto a crest
-  field: the player who moved it makes that choice. A player with no cards in
-  hand may make his choice after the next deal.
+  full - swap two chips; the owner may also skip ("darf"). A figure moved back
+  onto a crest field: the player who moved it MUST make that choice ("muß"):
+  no skip. A player with no cards in hand may make the choice after the next
+  deal (a compulsory choice stays compulsory).
 - Penalty (not following colour) exists only on paper: digital tables enforce
   following, so the engine never applies it; a paper sheet simply records the
   final fields, which already include any penalty moves.
@@ -45,7 +46,8 @@ Actions
   a final field) back (phase "move").
 - ``chip:<colour>`` - lay that unused chip on the lowest free slot;
   ``swap:<colour>:<colour>`` - when all slots are full, the two chips change
-  places; ``skip`` - make no trump change; ``later`` - only with an empty hand:
+  places; ``skip`` - make no trump change, only after a forward move (after a
+  back move the choice is compulsory); ``later`` - only with an empty hand:
   make the choice after the next deal (phase "choose").
 
 View keys: "phase" (play | move | choose | over), "to_act", "seat", "hand",
@@ -53,7 +55,9 @@ View keys: "phase" (play | move | choose | over), "to_act", "seat", "hand",
 crest slot last; None = free), "trick" ([[seat, card id], ...] so far),
 "last_trick" ({"plays", "winner"}; None after a new deal, as its cards are back
 in hands and stock), "dealer", "leader", "pending_choice" (seat with a
-deferred crest choice), "winner" (seat in the Great Hall).
+deferred crest choice), "choice_compulsory" (the crest choice open now, or
+deferred, came from a back move: no ``skip``), "winner" (seat in the Great
+Hall).
 
 Zones: "hand:<seat>", "stock" (undealt, face down; derived, not stored),
 "pile" (this deal's finished tricks, face up), "table" (the trick in play).
@@ -237,10 +241,22 @@ def card_info(cid: str) -> tuple:
     return (colour, int(value))
 
 
+class _ColourOf(dict):
+    """card id -> colour (None for a Mega-Trump), filled on first look-up."""
+
+    def __missing__(self, cid: str) -> str | None:
+        colour = self[cid] = card_info(cid)[0]
+        return colour
+
+
+COLOUR_OF = _ColourOf()
+
+
 def led_colour(trick: list) -> str | None:
     """The colour to follow: that of the first coloured card in the trick."""
+    colour_of = COLOUR_OF
     for _seat, cid in trick:
-        colour = card_info(cid)[0]
+        colour = colour_of[cid]
         if colour is not None:
             return colour
     return None
@@ -346,6 +362,7 @@ class Trumpet(Engine):
             "turn": 0,
             "chooser": None,
             "pending": None,
+            "compulsory": False,
             "deal": 0,
             "last_trick": None,
             "winner": None,
@@ -379,7 +396,7 @@ class Trumpet(Engine):
         c = dict(s)
         c["hands"] = [list(h) for h in s["hands"]]
         c["pile"] = list(s["pile"])
-        c["trick"] = [list(p) for p in s["trick"]]
+        c["trick"] = list(s["trick"])  # its [seat, card] pairs are never changed
         c["pos"] = list(s["pos"])
         c["scale"] = list(s["scale"])
         # board, options and last_trick are never mutated in place
@@ -395,14 +412,16 @@ class Trumpet(Engine):
         return [s["chooser"]]
 
     def _playable(self, s: dict, seat: int) -> list[str]:
+        """The hand, or - when it holds the led colour - the cards of that
+        colour and the Mega-Trumps."""
         hand = s["hands"][seat]
         led = led_colour(s["trick"])
         if led is None:
             return list(hand)
-        follow = [c for c in hand if card_info(c)[0] in (led, None)]
-        if any(card_info(c)[0] == led for c in follow):
-            return follow
-        return list(hand)
+        colours = [COLOUR_OF[c] for c in hand]
+        if led not in colours:
+            return list(hand)
+        return [c for c, k in zip(hand, colours, strict=True) if k is None or k == led]
 
     def _free_colours(self, s: dict) -> list[str]:
         used = set(s["scale"])
@@ -413,7 +432,10 @@ class Trumpet(Engine):
             out = [f"chip:{c}" for c in self._free_colours(s)]
         else:
             out = [f"swap:{a}:{b}" for a, b in combinations(_colours(s), 2)]
-        out.append("skip")
+        if not out or not s.get("compulsory"):
+            # a back move onto a crest field obliges a change; only a deck of
+            # one colour with its chip laid leaves nothing to change
+            out.append("skip")
         if not s["hands"][seat] and s["pending"] is None:
             out.append("later")
         return out
@@ -431,6 +453,44 @@ class Trumpet(Engine):
         if phase == "move":
             return ["advance"] + [f"back:{j}" for j in self._final_seats(s)]
         return self._choice_actions(s, seat)
+
+    def apply(self, s: dict, seat: int, action: str) -> dict:
+        """As ``Engine.apply``; a card play that doesn't complete the trick
+        changes only the seat's hand, the trick and the turn, so only those
+        are copied (the new state shares the rest with ``s``; lists are
+        changed in place only on a full ``copy``)."""
+        if (
+            s["phase"] == "play"
+            and len(s["trick"]) < s["players"] - 1
+            and self.is_legal(s, seat, action)
+        ):
+            t = dict(s)
+            hands = t["hands"] = list(s["hands"])
+            hand = hands[seat] = list(hands[seat])
+            cid = action[5:]
+            hand.remove(cid)
+            t["trick"] = [*s["trick"], [seat, cid]]
+            t["turn"] = (seat + 1) % s["players"]
+            return t
+        return super().apply(s, seat, action)
+
+    def is_legal(self, s: dict, seat: int, action) -> bool:
+        if s["phase"] != "play":
+            return action in self.legal_actions(s, seat)
+        # the hot case, a card play: in hand, and following the led colour
+        # when the hand holds it (Mega-Trumps always), as _playable says
+        if seat != s["turn"] or not isinstance(action, str) or action[:5] != "play:":
+            return False
+        hand = s["hands"][seat]
+        cid = action[5:]
+        if cid not in hand:
+            return False
+        led = led_colour(s["trick"])
+        if led is None:
+            return True
+        colour_of = COLOUR_OF
+        colour = colour_of[cid]
+        return colour is None or colour == led or all(colour_of[c] != led for c in hand)
 
     def explain_illegal(self, s: dict, seat: int, action: str) -> str:
         if s["phase"] == "over":
@@ -457,6 +517,8 @@ class Trumpet(Engine):
             return "you won the trick: choose 'advance' or 'back:<seat>'"
         if action.startswith("chip:"):
             if None not in s["scale"]:
+                if s.get("compulsory"):
+                    return "the trump scale is full: swap two chips"
                 return "the trump scale is full: swap two chips or skip"
             return f"{action[5:]!r} is not an unused chip"
         if action.startswith("swap:"):
@@ -465,6 +527,13 @@ class Trumpet(Engine):
             return "swap two different colours: swap:<colour>:<colour>"
         if action == "later":
             return "you may wait for the next deal only while your hand is empty"
+        if action == "skip" and s.get("compulsory"):
+            return (
+                "a figure moved back onto a crest field: the choice is compulsory, "
+                "lay a chip or swap two chips"
+            )
+        if s.get("compulsory"):
+            return "choose a trump chip (chip:<colour>) or swap:<colour>:<colour>"
         return "choose a trump chip (chip:<colour>), swap:<colour>:<colour>, or skip"
 
     # -- play --------------------------------------------------------------------
@@ -522,19 +591,21 @@ class Trumpet(Engine):
             p -= 1
         p = max(p, 0)
         s["pos"][target] = p
-        self._landed(s, mover, p)
+        self._landed(s, mover, p, compulsory=True)
 
-    def _landed(self, s: dict, chooser: int, field: int) -> None:
+    def _landed(self, s: dict, chooser: int, field: int, compulsory: bool = False) -> None:
         if field in s["board"]["crest_fields"] and not s["time_called"]:
             s["phase"] = "choose"
             s["chooser"] = chooser
+            s["compulsory"] = compulsory
         else:
             self._next(s)
 
     def _choose(self, s: dict, seat: int, action: str) -> None:
         if action == "later":
-            s["pending"] = seat
+            s["pending"] = seat  # "compulsory" stays as it is for the deferred choice
         else:
+            s["compulsory"] = False
             if action.startswith("chip:"):
                 s["scale"][s["scale"].index(None)] = action[5:]
             elif action.startswith("swap:"):
@@ -601,6 +672,7 @@ class Trumpet(Engine):
             "dealer": s["dealer"],
             "leader": s["leader"],
             "pending_choice": s["pending"],
+            "choice_compulsory": bool(s.get("compulsory")),
             "winner": s["winner"],
         }
 

@@ -7,10 +7,19 @@ import copy
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import get_engine
 from games.base import DeckError, IllegalAction, RandomBot, rank_by
-from games.terra_trumpf import ENGINE, SmartBot, load_deck, parse_deck, shipped_decks
+from games.terra_trumpf import (
+    ENGINE,
+    MixedSetsError,
+    SmartBot,
+    load_deck,
+    parse_deck,
+    shipped_decks,
+)
 from games.terra_trumpf.engine import ranked_result
 
 E = ENGINE
@@ -179,12 +188,62 @@ def test_cards_in_play_entered_by_the_organiser():
     cats = ["d0", "d1", "d2", "d3", "d4", "d5"]
     s = E.new_game(2, 5, {"deck": DECK, "categories": cats})
     assert s["in_play"] == cats
-    # deck() returns the set holding the given categories
-    assert {c["category"] for c in E.deck(2, {"deck": DECK, "categories": cats})} == {
-        f"d{i}" for i in range(10)
-    }
+    # deck() returns the cards in play: exactly the given categories' cards
+    deck = E.deck(2, {"deck": DECK, "categories": cats})
+    assert [c["id"] for c in deck] == cards(*cats)
     hands = [h for j in range(2) for h in E.zones(s)[f"hand:{j}"]]
     assert sorted(hands) == sorted(cards(*cats))
+    assert E.zones(s)["removed"] == []
+
+
+def test_deck_without_categories_is_every_card_of_the_sets_used():
+    """Without options["categories"] the draw happens in new_game: deck() is the
+    card sets used (one set at 2-3 players, both at 4-6 with this deck)."""
+    assert {c["category"] for c in E.deck(3, {"deck": DECK})} == {f"c{i}" for i in range(10)}
+    assert len(E.deck(4, {"deck": DECK})) == 100
+    s = E.new_game(3, 2, {"deck": DECK})
+    zones = E.zones(s)
+    assert sorted(c for cs in zones.values() for c in cs) == sorted(
+        c["id"] for c in E.deck(3, {"deck": DECK})
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_ruling_two_and_three_players_categories_of_one_set_mixed_refused(players):
+    """Ruling (cards in play): 2 players 6 categories of one set; 3 players 9 of
+    one set. Categories entered across both sets are refused with the reason."""
+    need = 3 * players
+    mixed = [f"c{i}" for i in range(need - 1)] + ["d0"]
+    for opts in ({"deck": DECK, "categories": mixed}, {"categories": _tiere_mixed(need)}):
+        with pytest.raises(MixedSetsError, match=f"at {players} players .* one card set"):
+            E.new_game(players, 1, opts)
+        with pytest.raises(ValueError, match="one card set"):
+            E.deck(players, opts)
+    # one set, either set, is fine
+    for cats in ([f"c{i}" for i in range(need)], [f"d{i}" for i in range(need)]):
+        s = E.new_game(players, 1, {"deck": DECK, "categories": cats})
+        assert s["in_play"] == cats
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_four_players_and_more_may_mix_sets(players):
+    cats = [f"c{i}" for i in range(10)] + [f"d{i}" for i in range(3 * players - 10)]
+    s = E.new_game(players, 1, {"deck": DECK, "categories": cats})
+    assert s["in_play"] == cats
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.sampled_from([2, 3]), data=st.data())
+def test_random_draw_at_two_and_three_players_stays_in_one_set(players, data):
+    seed = data.draw(st.integers(0, 10**6))
+    s = E.new_game(players, seed, {"deck": DECK})
+    assert len({k[0] for k in s["in_play"]}) == 1
+
+
+def _tiere_mixed(need):
+    deck = load_deck("tiere")
+    first, second = ([c.key for c in card_set.categories] for card_set in deck.sets[:2])
+    return first[: need - 1] + second[:1]
 
 
 def test_deal_fifteen_cards_one_at_a_time_from_seat_0():
@@ -541,17 +600,21 @@ def test_bad_stacks_give_clear_errors():
     opts = options_for(H2, CATS2)
     with pytest.raises(ValueError, match="every card in play exactly once"):
         E.new_game(2, 1, dict(opts, stack=opts["stack"][:-1]))
-    # the first 30 cards must be whole categories
-    stack = opts["stack"][:]
-    stack[0], stack[-1] = stack[-1], stack[0]
-    with pytest.raises(ValueError, match="whole categories; incomplete: c0, c9"):
-        E.new_game(2, 1, dict(opts, stack=stack))
+    # with the categories given, the stack lists exactly their cards
     wrong = ["c0", "c1", "c2", "c3", "c4", "c6"]
-    with pytest.raises(ValueError, match="not the categories"):
+    with pytest.raises(ValueError, match="every card in play exactly once"):
         E.new_game(2, 1, dict(opts, categories=wrong, stack=opts["stack"]))
     # without options["categories"], the stack alone decides what is in play
-    s = E.new_game(2, 1, {"deck": DECK, "stack": opts["stack"]})
+    full = opts["stack"] + [
+        c["id"] for c in E.deck(2, {"deck": DECK}) if c["id"] not in opts["stack"]
+    ]
+    s = E.new_game(2, 1, {"deck": DECK, "stack": full})
     assert s["in_play"] == CATS2 and s["hands"] == H2
+    # ... and its first 30 cards must be whole categories
+    stack = full[:]
+    stack[0], stack[-1] = stack[-1], stack[0]
+    with pytest.raises(ValueError, match="whole categories; incomplete: c0, c9"):
+        E.new_game(2, 1, {"deck": DECK, "stack": stack})
 
 
 def test_options_schema_and_defaults():

@@ -268,3 +268,43 @@ def test_hand_gap_reported_once_at_the_first_blank_hand():
         E.check_sheet(4, sheet, {})
     gaps = [p for p in exc.value.problems if p.code == "hands_not_consecutive"]
     assert [(p.fields, p.params) for p in gaps] == [(("h2_chooser",), {"hand": 2})]
+
+
+# -- categories of one set at 2 and 3 players ----------------------------------------
+MIXED3 = CATS3[:8] + ["sharks"]
+
+
+def test_mixed_set_categories_at_three_players_are_a_sheet_problem():
+    """RULINGS: 3 players 9 categories of one set; a sheet whose categories in play
+    mix "Land & Fresh Water" and "Sea & Air" is refused with a stable code."""
+    with pytest.raises(SheetError) as exc:
+        E.check_sheet(3, full_sheet(), {"categories": MIXED3})
+    p = problem(exc.value, "categories_mixed_sets")
+    assert p.fields == ()
+    assert p.params == {"players": 3, "sets": "Land & Fresh Water, Sea & Air"}
+    assert "must all come from one card set" in p.message
+    # the schema still offers the entered categories, so the form can show the sheet
+    alpha = next(f for f in E.sheet_schema(3, {"categories": MIXED3}) if f["name"] == "h1_alpha")
+    assert [c[0] for c in alpha["choices"]] == MIXED3
+
+
+def test_mixed_set_problem_is_reported_with_the_other_problems():
+    sheet = full_sheet()
+    sheet["h3_chooser"] = 0
+    with pytest.raises(SheetError) as exc:
+        E.check_sheet(3, sheet, {"categories": MIXED3})
+    assert codes(exc.value)[0] == "categories_mixed_sets"
+    assert "chooser_repeated" in codes(exc.value)
+
+
+def test_two_players_mixed_refused_four_players_may_mix():
+    mixed2 = ["bigcats", "bears", "canines", "hoofed", "primates", "whales"]
+    sheet = {**hand(1, 0, "bears", [10000, 2000], finished=False)}
+    with pytest.raises(SheetError) as exc:
+        E.check_sheet(2, sheet, {"categories": mixed2, "sheet": "values"})
+    assert codes(exc.value) == ["categories_mixed_sets"]
+    E.check_sheet(2, sheet, {"categories": CATS3[:6]})
+    mixed4 = CATS3 + ["sharks", "whales", "corals"]
+    E.check_sheet(
+        4, {**hand(1, 0, "bears", [1000, 0, 0, 0], finished=False)}, {"categories": mixed4}
+    )

@@ -434,6 +434,86 @@ def test_ruling_figure_moved_back_onto_crest_mover_makes_choice():
     assert s["scale"][0] == "red"
 
 
+def test_back_move_onto_crest_the_choice_is_compulsory():
+    """Seed: "so muß er die Auswirkungen dieses Feldes ausschöpfen": after a back
+    move onto a crest field there is no skip; a chip must be laid."""
+    s = game(["TP-red-9"], ["TP-red-7"], ["TP-red-1"])
+    s["pos"] = [25, 28, 0]
+    s = play(s, "TP-red-9", "TP-red-7", "TP-red-1")
+    s = E.apply(s, 0, "back:1")
+    assert s["pos"][1] == 27 and s["phase"] == "choose"
+    assert set(E.legal_actions(s, 0)) == {f"chip:{c}" for c in COLOURS}
+    assert E.view(s, 0)["choice_compulsory"] is True
+    with pytest.raises(IllegalAction, match="compulsory"):
+        E.apply(s, 0, "skip")
+    s = E.apply(s, 0, "chip:violet")
+    assert s["scale"][0] == "violet" and s["phase"] == "play"
+    assert E.view(s, 0)["choice_compulsory"] is False
+
+
+def test_back_move_onto_crest_with_full_scale_must_swap():
+    """With all six slots full, the compulsory choice is a swap of two chips."""
+    s = game(["TP-red-9"], ["TP-red-7"], ["TP-red-1"])
+    s["pos"] = [25, 24, 0]
+    s["scale"] = list(COLOURS)
+    s = play(s, "TP-red-9", "TP-red-7", "TP-red-1")
+    s = E.apply(s, 0, "back:0")  # own figure back: 24 is taken by seat 1 -> 23
+    assert s["pos"][0] == 23 and s["phase"] == "choose" and E.to_act(s) == [0]
+    legal = E.legal_actions(s, 0)
+    assert "skip" not in legal and len(legal) == 15
+    assert all(a.startswith("swap:") for a in legal)
+    s = E.apply(s, 0, "swap:yellow:blue")
+    assert s["scale"] == ["red", "blue", "green", "yellow", "violet", "orange"]
+
+
+def test_forward_move_onto_crest_keeps_skip_after_a_compulsory_choice():
+    """ "darf" for a forward move: skip stays; a compulsory choice doesn't carry over."""
+    s = game(["TP-red-9", "TP-red-8"], ["TP-red-7", "TP-red-6"], ["TP-red-1", "TP-mega-1"])
+    s["pos"] = [25, 28, 2]
+    s = play(s, "TP-red-9", "TP-red-7", "TP-red-1")
+    s = E.apply(s, 0, "back:1")
+    s = E.apply(s, 0, "chip:red")
+    # seat 0 leads again; seat 2 wins the next trick with a Mega-Trump and
+    # moves forward from 2 onto crest field 3
+    s = play(s, "TP-red-8", "TP-red-6", "TP-mega-1")
+    assert s["pos"][2] == 3 and E.to_act(s) == [2]
+    assert "skip" in E.legal_actions(s, 2)
+    assert E.view(s, 2)["choice_compulsory"] is False
+
+
+def test_compulsory_choice_deferred_to_next_deal_stays_compulsory():
+    """With an empty hand the mover may choose after the next deal, but must."""
+    a = ["TP-red-11", "TP-red-10", "TP-red-9", "TP-red-8", "TP-red-7", "TP-red-6", "TP-red-5"]
+    b = ["TP-blue-1", "TP-blue-2", "TP-blue-3", "TP-blue-4", "TP-blue-5", "TP-blue-6", "TP-blue-7"]
+    s = game(a, b)
+    for i in range(6):
+        s["pos"] = [0, 0]
+        s = play(s, a[i], b[i])
+        assert s["pos"] == [1, 0] and s["phase"] == "play"
+    s["pos"] = [25, 28]
+    s = play(s, a[6], b[6])
+    s = E.apply(s, 0, "back:1")
+    assert s["pos"][1] == 27 and s["phase"] == "choose"
+    assert set(E.legal_actions(s, 0)) == {f"chip:{c}" for c in COLOURS} | {"later"}
+    s = E.apply(s, 0, "later")
+    assert s["deal"] == 2 and s["phase"] == "choose" and E.to_act(s) == [0]
+    assert set(E.legal_actions(s, 0)) == {f"chip:{c}" for c in COLOURS}
+    s = E.apply(s, 0, "chip:green")
+    assert s["scale"][0] == "green" and s["phase"] == "play"
+
+
+def test_smart_bot_makes_the_compulsory_choice():
+    s = game(["TP-red-9"], ["TP-red-7"], ["TP-red-1"])
+    s["pos"] = [25, 24, 0]
+    s["scale"] = list(COLOURS)
+    s = play(s, "TP-red-9", "TP-red-7", "TP-red-1")
+    s = E.apply(s, 0, "back:0")
+    bot = E.bots()["smart"](1)
+    action = bot.choose(E.view(s, 0), E.legal_actions(s, 0))
+    assert action.startswith("swap:") and "orange" not in action
+    E.apply(s, 0, action)
+
+
 def test_empty_hand_may_choose_after_next_deal():
     """A player with no cards in hand may make his choice after the next deal."""
     a = ["TP-red-1", "TP-red-2", "TP-red-3", "TP-red-4", "TP-red-5", "TP-red-6", "TP-red-11"]
