@@ -1,15 +1,12 @@
 """CSV/JSON exports of players, seatings, results and standings; the full
 tournament export and its re-import.
 
-CSV is made for spreadsheets: UTF-8 with a byte-order mark (so Excel reads
-"Şahin" right), ``;`` between fields (Excel in German and most European
-locales splits on it; LibreOffice asks), CRLF line ends, a header row with the
-field names, numbers with a decimal point. JSON is for programs: a list of
-objects with the same field names, numbers as JSON numbers.
+CSV is made for spreadsheets and written by :mod:`tournaments.csvfile` (the
+one CSV writer): in German ``;`` and decimal commas, in English ``,`` and
+decimal points; text cells never become formulas. JSON is for programs: a list
+of objects with the same field names, numbers as JSON numbers.
 """
 
-import csv
-import io
 import json
 from decimal import Decimal
 
@@ -18,11 +15,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import exchange, reports
+from tournaments import csvfile
 from tournaments.permissions import STAFF, tournament_view
 
 FORMATS = ("csv", "json")
@@ -33,27 +32,6 @@ def _json_default(value):
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
-
-
-def _csv_value(value) -> str:
-    if value is None:
-        return ""
-    if value is True:
-        return "1"
-    if value is False:
-        return "0"
-    return str(value)
-
-
-def as_csv(rows: list[dict], header: list[str] | None = None) -> str:
-    """Rows as CSV text (``;``, CRLF, header row; see the module docstring)."""
-    header = header or (list(rows[0]) if rows else [])
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([_csv_value(row.get(k)) for k in header])
-    return out.getvalue()
 
 
 HEADERS = {
@@ -135,8 +113,8 @@ def export_download(request, tournament, what, fmt):
     if fmt == "json":
         text = json.dumps(rows, ensure_ascii=False, indent=1, default=_json_default)
         return _download(text.encode(), "application/json; charset=utf-8", name)
-    text = as_csv(rows, HEADERS[what])
-    return _download(text.encode("utf-8-sig"), "text/csv; charset=utf-8", name)
+    content = csvfile.write_csv(rows, HEADERS[what], language=translation.get_language())
+    return _download(content, csvfile.CONTENT_TYPE, name)
 
 
 @tournament_view(STAFF)
