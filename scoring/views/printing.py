@@ -16,7 +16,10 @@ from scoring import prints
 from scoring.links import table_sheet_url
 from scoring.models import PrintJob
 from scoring.tasks import prints_dir, render_print_job
+from scoring.views.standings import round_problem
+from tournaments.params import parse_int
 from tournaments.permissions import STAFF, tournament_view
+from tournaments.problems import problem
 
 
 def _pdf(request, tournament, kind, number):
@@ -71,24 +74,27 @@ def print_round(request, tournament, number, kind):
 @require_GET
 def print_standings(request, tournament):
     """The standings now, or with ``?round=N`` after round N."""
-    number = request.GET.get("round")
-    if number:
-        if not number.isdigit():
-            raise Http404
-        number = get_object_or_404(tournament.round_set, number=int(number)).number
-    return _pdf(request, tournament, "standings", number or None)
+    value = request.GET.get("round")
+    number = None
+    if value:
+        number = parse_int(value, minimum=1)
+        if number is None or not tournament.round_set.filter(number=number).exists():
+            return round_problem(request, value)
+    return _pdf(request, tournament, "standings", number)
 
 
 @tournament_view(STAFF)
 @require_POST
 def print_job_start(request, tournament):
     kind = request.POST.get("kind", "")
-    number = request.POST.get("round", "")
-    if kind not in prints.KINDS or (number and not number.isdigit()):
-        raise Http404
-    number = int(number) if number else None
-    if number is not None:
-        get_object_or_404(tournament.round_set, number=number)
+    value = request.POST.get("round", "")
+    if kind not in prints.KINDS:
+        return problem(request, _("Choose what to print."))
+    number = None
+    if value:
+        number = parse_int(value, minimum=1)
+        if number is None or not tournament.round_set.filter(number=number).exists():
+            return round_problem(request, value)
     job = PrintJob.objects.create(
         tournament=tournament,
         kind=kind,

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.models import Submission
 from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.params import parse_int
 from tournaments.permissions import OWNER, STAFF, tournament_view
 from tournaments.services import ServiceError
 from tournaments.services import clock as clock_services
@@ -160,11 +161,7 @@ def _clock_action(request, tournament, number, action) -> object:
 
 
 def _number(request, name: str, *, minimum=1, maximum=720) -> int | None:
-    try:
-        value = int(request.POST.get(name, ""))
-    except ValueError:
-        return None
-    return value if minimum <= value <= maximum else None
+    return parse_int(request.POST.get(name, ""), minimum=minimum, maximum=maximum)
 
 
 @tournament_view(OWNER)
