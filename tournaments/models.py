@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES
+from tournaments import limits
 
 MAX_ROUND_MINUTES = 600
 
@@ -132,6 +133,9 @@ class Tournament(models.Model):
                 errors["team_mode"] = _("%(game)s has no teams at these table sizes.") % {
                     "game": engine.name
                 }
+        rounds_problem = limits.rounds_message(self.rounds or 0)
+        if rounds_problem:
+            errors["rounds"] = rounds_problem
         bad_tb = [t for t in self.tiebreaks or [] if t not in dict(TIEBREAKS)]
         if bad_tb:
             errors["tiebreaks"] = _("Unknown tiebreak: %(names)s") % {"names": ", ".join(bad_tb)}
