@@ -206,7 +206,14 @@ def round_extend(request, tournament, number):
 @tournament_view(OWNER)
 @require_POST
 def table_extend(request, tournament, number, table):
+    """Extra time for one table: the table chosen in the form (a "table"
+    field) or the one in the URL."""
     rnd = _round(tournament, number)
+    if "table" in request.POST:
+        table = parse_int(request.POST["table"], minimum=1)
+        if table is None:
+            messages.error(request, _("Choose a table."))
+            return redirect("round_detail", tournament.pk, number)
     tbl = get_object_or_404(Table, round=rnd, number=table)
     minutes = _number(request, "minutes")
     if minutes is None:
