@@ -79,6 +79,8 @@ def author(submission: Submission) -> str:
     """Who entered a submission, for people."""
     if submission.by_id:
         return submission.by.get_username()
+    if submission.imported_by:
+        return _("%(name)s (imported)") % {"name": submission.imported_by}
     if submission.by_seat is not None:
         return _("seat %(seat)s") % {"seat": submission.by_seat + 1}
     return submission.get_source_display()

@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES, DeckError
-from tournaments import limits
+from tournaments import limits, safejson
 from tournaments.models import MAX_ROUND_MINUTES, TIEBREAKS, Player, Tournament, game_choices
 from tournaments.player_import import UnreadableFile, decode_upload
 
@@ -188,7 +188,16 @@ class TournamentForm(forms.ModelForm):
             return None
         try:
             data = json.loads(upload.read().decode("utf-8"))
+            safejson.check(data)
             parse(data)
+        except RecursionError:
+            self.add_error(
+                "deck_file",
+                gettext("The deck file is nested more than %(n)s levels deep.")
+                % {"n": limits.MAX_JSON_DEPTH},
+            )
+        except safejson.BadJSON as exc:
+            self.add_error("deck_file", str(exc))
         except UnicodeDecodeError:
             self.add_error("deck_file", gettext("The deck file is not UTF-8 text."))
         except json.JSONDecodeError as exc:

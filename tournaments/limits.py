@@ -26,6 +26,14 @@ MIN_RATING, MAX_RATING = -99_999, 99_999
 #: characters of a name, club or team name
 MAX_NAME = 200
 
+#: entries of one log in a tournament import: a player's events, a round's
+#: clock log and seating changes, a table's result versions
+MAX_LOG_ENTRIES = 2000
+#: moves at one digital table
+MAX_TABLE_ACTIONS = 10_000
+#: how deeply a JSON upload (tournament export, deck) may nest
+MAX_JSON_DEPTH = 32
+
 #: request bodies (see tournaments.middleware.BodySizeLimitMiddleware)
 MAX_BODY_BYTES = 25 * 1024 * 1024  # the largest upload: a tournament export
 MAX_FORM_BYTES = 2 * 1024 * 1024  # a form without files (pasted player lists)

@@ -220,6 +220,8 @@ class PlayerEvent(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=KINDS)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    #: who did it, as named in an imported file (never linked to an account here)
+    imported_by = models.CharField(max_length=150, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -364,6 +366,8 @@ class SeatingChange(models.Model):
     kind = models.CharField(max_length=20, choices=KINDS)
     detail = models.JSONField(default=dict, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    #: who did it, as named in an imported file (never linked to an account here)
+    imported_by = models.CharField(max_length=150, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -399,6 +403,8 @@ class ClockActivation(models.Model):
     seconds = models.IntegerField(default=0)
     reason = models.CharField(max_length=200, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    #: who did it, as named in an imported file (never linked to an account here)
+    imported_by = models.CharField(max_length=150, blank=True, default="")
     #: the database clock's time of the change
     at = models.DateTimeField()
 

@@ -21,11 +21,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import exchange, reports
-from tournaments import csvfile
+from tournaments import csvfile, limits
 from tournaments.permissions import STAFF, tournament_view
 
 FORMATS = ("csv", "json")
-MAX_IMPORT_BYTES = 50 * 1024 * 1024
 
 
 def _json_default(value):
@@ -135,8 +134,11 @@ class ImportForm(forms.Form):
 
     def clean_file(self):
         f = self.cleaned_data["file"]
-        if f.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 50 MB)."))
+        if f.size > limits.MAX_IMPORT_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large (at most %(n)s MB).")
+                % {"n": limits.mb(limits.MAX_IMPORT_BYTES)}
+            )
         return f
 
 
