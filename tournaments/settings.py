@@ -240,5 +240,7 @@ LOGGING = {
     "loggers": {
         name: {"level": os.environ.get("CELERY_TASK_LOG_LEVEL", "WARNING")}
         for name in ("celery.beat", "celery.app.trace", "celery.worker.strategy")
-    },
+    }
+    # django-axes logs every login at INFO; lockouts are WARNING
+    | {"axes": {"level": os.environ.get("AXES_LOG_LEVEL", "WARNING")}},
 }

@@ -224,7 +224,8 @@ def table_extend(request, tournament, number, table):
             table=tbl,
             by=request.user,
             minutes=minutes,
-            reason=request.POST.get("reason", "").strip(),
+            # NUL can't be stored (PostgreSQL): a pasted reason loses it
+            reason=request.POST.get("reason", "").replace("\x00", "").strip(),
         )
     except ServiceError as exc:
         messages.error(request, str(exc))
