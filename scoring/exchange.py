@@ -478,6 +478,10 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
         elif "at" not in d or d["at"] is None:
             rd.error(f"{path}.at", _("missing"))
 
+    full = limits.tournaments_message(Tournament.objects.filter(owner=owner).count())
+    if full:
+        rd.error("", full)
+        return None
     # tournament
     td = rd.obj(doc.get("tournament"), "tournament")
     if not rd.require(td, "name", "tournament") or not rd.require(td, "game", "tournament"):

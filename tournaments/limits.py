@@ -15,6 +15,8 @@ from django.utils.translation import ngettext
 
 #: players registered in one tournament (dropped ones count: they stay listed)
 MAX_PLAYERS = 2000
+#: tournaments one account owns (a club's weekly tournament for ten years fits)
+MAX_TOURNAMENTS_PER_OWNER = 600
 #: rounds of one tournament
 MAX_ROUNDS = 30
 #: tables in one round (2,000 players at tables of 2)
@@ -33,6 +35,9 @@ MAX_LOG_ENTRIES = 2000
 MAX_TABLE_ACTIONS = 10_000
 #: how deeply a JSON upload (tournament export, deck) may nest
 MAX_JSON_DEPTH = 32
+
+#: print jobs of one tournament still waiting or rendering (of the last hour)
+MAX_OPEN_PRINT_JOBS = 10
 
 #: request bodies (see tournaments.middleware.BodySizeLimitMiddleware)
 MAX_BODY_BYTES = 25 * 1024 * 1024  # the largest upload: a tournament export
@@ -55,6 +60,15 @@ def players_message(count: int, adding: int = 1) -> str | None:
         "players don't fit.",
         adding,
     ) % {"max": MAX_PLAYERS, "count": count, "adding": adding}
+
+
+def tournaments_message(owned: int) -> str | None:
+    """Why an account that owns ``owned`` tournaments can't have another, or None."""
+    if owned < MAX_TOURNAMENTS_PER_OWNER:
+        return None
+    return _(
+        "An account can own at most %(max)s tournaments. Archive or delete old ones first."
+    ) % {"max": MAX_TOURNAMENTS_PER_OWNER}
 
 
 def rounds_message(rounds: int) -> str | None:

@@ -1,6 +1,7 @@
 """PDF downloads and the print page; large rounds go through a Celery task
 whose progress the page polls (htmx)."""
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.contrib import messages
@@ -8,6 +9,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -17,6 +19,7 @@ from scoring.links import table_sheet_url
 from scoring.models import PrintJob
 from scoring.tasks import prints_dir, render_print_job
 from scoring.views.standings import round_problem
+from tournaments import limits
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.problems import problem
@@ -95,6 +98,19 @@ def print_job_start(request, tournament):
         number = parse_int(value, minimum=1)
         if number is None or not tournament.round_set.filter(number=number).exists():
             return round_problem(request, value)
+    recent = timezone.now() - timedelta(hours=1)
+    open_jobs = PrintJob.objects.filter(
+        tournament=tournament,
+        status__in=[PrintJob.QUEUED, PrintJob.RUNNING],
+        at__gte=recent,
+    ).count()
+    if open_jobs >= limits.MAX_OPEN_PRINT_JOBS:
+        return problem(
+            request,
+            _("%(n)s print jobs are still being prepared: wait until they are ready.")
+            % {"n": open_jobs},
+            status=429,
+        )
     job = PrintJob.objects.create(
         tournament=tournament,
         kind=kind,

@@ -128,3 +128,14 @@ def test_the_tournament_form_caps_the_rounds(client, organizer):
         services.tournament_create(owner=organizer, name="X", game="quartett", rounds=500)
     assert "30" in str(info.value)
     assert not Tournament.objects.exists()
+
+
+def test_print_jobs_pile_up_only_to_a_limit(client, organizer, tournament, seated, monkeypatch):
+    from tournaments import limits
+
+    monkeypatch.setattr(limits, "MAX_OPEN_PRINT_JOBS", 3)
+    client.force_login(organizer)
+    url = reverse("print_job_start", args=[tournament.pk])
+    statuses = [client.post(url, {"kind": "sheets", "round": "1"}).status_code for _ in range(5)]
+    assert statuses[:3] == [302, 302, 302] and statuses[3:] == [429, 429]
+    assert PrintJob.objects.count() == 3

@@ -155,3 +155,25 @@ def test_no_door_lets_a_tournament_exceed_the_player_limit(
     assert Player.objects.count() == 3
     with pytest.raises(services.ServiceError):
         services.player_add(tournament=tournament, by=organizer, name="E")
+
+
+@pytest.mark.django_db
+def test_an_account_owns_a_bounded_number_of_tournaments(client, organizer, monkeypatch):
+    from scoring import exchange
+    from tournaments.models import Tournament
+
+    monkeypatch.setattr(limits, "MAX_TOURNAMENTS_PER_OWNER", 2)
+    services.tournament_create(owner=organizer, name="A", game="quartett")
+    first = services.tournament_create(owner=organizer, name="B", game="quartett")
+    with pytest.raises(services.ServiceError):
+        services.tournament_create(owner=organizer, name="C", game="quartett")
+    client.force_login(organizer)
+    response = client.post(
+        reverse("tournament_create"),
+        {"name": "C", "game": "quartett", "rounds": 4, "round_minutes": 60},
+    )
+    assert response.status_code == 200 and "at most 2 tournaments" in response.content.decode()
+    with pytest.raises(exchange.ImportRefused) as info:
+        exchange.import_tournament(data=exchange.export_tournament(first), owner=organizer)
+    assert "at most 2 tournaments" in info.value.errors[0]
+    assert Tournament.objects.count() == 2

@@ -39,6 +39,9 @@ def game_defaults(game: str) -> dict:
 
 @transaction.atomic
 def tournament_create(*, owner, name: str, game: str, **fields) -> Tournament:
+    full = limits.tournaments_message(Tournament.objects.filter(owner=owner).count())
+    if full:
+        raise ServiceError(full)
     values = game_defaults(game)
     values.update({k: v for k, v in fields.items() if v is not None})
     tournament = Tournament(owner=owner, name=name, game=game, **values)
