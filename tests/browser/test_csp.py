@@ -97,12 +97,15 @@ def test_pages_work_under_the_content_security_policy(browser, live_server, orga
     assert page.locator("[data-clock-time]").inner_text() != first
     assert len(polls) >= 2
 
-    # a digital seat page (no login: its own context)
+    # a digital seat page (no login: its own context), of the player who waits: it polls
     phone = browser.new_context(locale="en-GB")
     phone.add_init_script(WATCH)
-    page, _ = open_page(phone, f"{base}/p/{seat_token(digital.pk, 0)}/", problems)
+    page, _ = open_page(phone, f"{base}/p/{seat_token(digital.pk, 1)}/", problems)
+    play_polls = []
+    page.on("request", lambda r: play_polls.append(r.url) if "/play/" in r.url else None)
     page.wait_for_selector("#play")
-    time.sleep(2)
+    page.wait_for_timeout(3500)  # (lets Playwright deliver the request events)
+    assert len(play_polls) >= 2, play_polls  # the seat page polls its game under the policy
     seat_violations = page.evaluate("window.__cspViolations")
 
     # the result form of the paper table
