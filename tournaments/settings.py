@@ -146,13 +146,14 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 5
 # -- login throttling (django-axes) ----------------------------------------------
 # After AXES_FAILURE_LIMIT wrong passwords for one username, or from one
 # address, that username / address is locked for AXES_COOLOFF_TIME; the
-# lockout page says until when. A successful login resets the count.
+# lockout page says until when. A successful login resets the count. The limit
+# is not lower because a venue's scorekeepers share one address (NAT).
 AUTHENTICATION_BACKENDS = [
     "tournaments.auth_backends.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
-AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "10"))
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True

@@ -36,24 +36,26 @@ def test_thirty_wrong_passwords_then_the_right_one_is_refused_with_when(client, 
     assert "_auth_user_id" not in client.session
 
 
-def test_the_lockout_also_holds_for_the_username_from_another_address(client, organizer):
-    for _ in range(10):
+def test_the_lockout_also_holds_for_the_username_from_another_address(client, organizer, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
         login(client, "orga", "wrong", address="203.0.113.7")
     response = login(client, "orga", "pw-orga-12345", address="198.51.100.9")
     assert response.status_code == 429
 
 
-def test_the_lockout_holds_for_the_address_with_other_names(client, organizer, other_user):
-    for n in range(10):
+def test_the_lockout_holds_for_the_address_with_other_names(
+    client, organizer, other_user, settings
+):
+    for n in range(settings.AXES_FAILURE_LIMIT):
         login(client, f"guess{n}", "wrong", address="203.0.113.7")
     assert login(client, "other", "pw-other-12345", address="203.0.113.7").status_code == 429
     # another address is not affected
     assert login(client, "other", "pw-other-12345", address="198.51.100.9").status_code == 302
 
 
-def test_the_lockout_message_is_german_in_german(client, organizer):
+def test_the_lockout_message_is_german_in_german(client, organizer, settings):
     client.cookies["django_language"] = "de"
-    for _ in range(11):
+    for _ in range(settings.AXES_FAILURE_LIMIT + 1):
         response = login(client, "orga", "wrong")
     assert response.status_code == 429
     assert "Zu viele fehlgeschlagene Anmeldungen" in response.content.decode()
