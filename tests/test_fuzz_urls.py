@@ -65,11 +65,11 @@ NASTY = [
     " 7 ",
     "1,5",
 ]
-BAD_INTS = [10**25]
+BAD_INTS = [0, 2**63, 10**25]
 BAD_TOKENS = ["x", "1.0:abc", "1" * 300]
 BAD_SLUGS = ["x", "a" * 200]
 ROLES = ["organizer", "scorekeeper", "anonymous"]
-FLOOR = 800  # requests the sweep must make at least
+FLOOR = 1200  # requests the sweep must make at least
 
 COUNT = {"requests": 0}
 
@@ -342,6 +342,7 @@ def test_sweep_every_url_parameter_and_field(world, settings):
                 bad_path = world.path(route, {name: bad})
                 send(world, "organizer", "GET", bad_path, {})
                 send(world, "organizer", "POST", bad_path, {})
+                send(world, "anonymous", "GET", bad_path, {})
     print(f"\nURL fuzz sweep: {COUNT['requests']} requests over {len(routes)} URLs")
     assert COUNT["requests"] >= FLOOR
 
@@ -381,7 +382,7 @@ def test_hypothesis_over_the_url_list(world, settings):
 
 
 settings_hyp = settings(
-    max_examples=200,
+    max_examples=300,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,
