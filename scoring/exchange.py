@@ -30,9 +30,16 @@ The document (``"format": "turnierleiter.tournament"``, ``"version": 1``)::
 
 No database id is in the file: players are referred to by ``key`` (their
 1-based place in the list, which is sorted by name and club), teams by name,
-tables by number, submissions by version. Users (``by``) are usernames; on
-import a username becomes the user of that name on this site, or nothing when
-there is none. Times are ISO 8601 in UTC and are kept on import.
+tables by number, submissions by version. Users (``by``) are usernames. On
+import they are kept as text (``imported_by``, shown as "name (imported)") and
+never linked to an account of this site: a file can't put another organizer's
+name into my clock log. Times are ISO 8601 in UTC and are kept on import.
+
+An import is checked before anything is stored: the size limits of
+:mod:`tournaments.limits` (players, rounds, tables, log entries), nesting
+depth and NUL characters (:mod:`tournaments.safejson`), and the type of every
+value (a list where a name or a number belongs is refused with its place).
+A refusal never shows database internals.
 
 Round trip: export → import → export gives the same document except
 ``exported_at``. Not in the file at all: the owner (the importing user owns the
@@ -46,17 +53,19 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 from collections import defaultdict
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import DatabaseError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games import ENGINES
 from scoring.models import Confirmation, Submission
+from tournaments import limits, safejson
 from tournaments.models import (
     Bye,
     ClockActivation,
@@ -71,6 +80,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import ServiceError
+
+log = logging.getLogger(__name__)
 
 FORMAT = "turnierleiter.tournament"
 VERSION = 1
@@ -195,20 +206,20 @@ def export_tournament(tournament: Tournament) -> dict:
     table_number = {t.pk: t.number for t in tables}
     version_of = {s.pk: s.version for s in subs}
 
+    def by(obj) -> str | None:
+        """A username: the account's, or the name an imported file gave."""
+        return users.get(obj.by_id) or obj.imported_by or None
+
     player_events = defaultdict(list)
     for e in events:
-        player_events[e.player_id].append(
-            {"kind": e.kind, "by": users.get(e.by_id), "at": _time(e.at)}
-        )
+        player_events[e.player_id].append({"kind": e.kind, "by": by(e), "at": _time(e.at)})
     sub_confs = defaultdict(list)
     for c in confs:
-        sub_confs[c.submission_id].append(
-            {"by": users.get(c.by_id), "by_seat": c.by_seat, "at": _time(c.at)}
-        )
+        sub_confs[c.submission_id].append({"by": by(c), "by_seat": c.by_seat, "at": _time(c.at)})
     table_subs = defaultdict(list)
     for s in subs:
         d = {name: _value(s, name) for name in SUBMISSION_FIELDS}
-        d["by"] = users.get(s.by_id)
+        d["by"] = by(s)
         d["replaces"] = version_of.get(s.replaces_id)
         d["at"] = _time(s.at)
         d["confirmations"] = sub_confs[s.pk]
@@ -245,14 +256,14 @@ def export_tournament(tournament: Tournament) -> dict:
                 "table": table_number.get(a.table_id),
                 "seconds": a.seconds,
                 "reason": a.reason,
-                "by": users.get(a.by_id),
+                "by": by(a),
                 "at": _time(a.at),
             }
         )
     round_changes = defaultdict(list)
     for c in changes:
         round_changes[c.round_id].append(
-            {"kind": c.kind, "detail": c.detail, "by": users.get(c.by_id), "at": _time(c.at)}
+            {"kind": c.kind, "detail": c.detail, "by": by(c), "at": _time(c.at)}
         )
 
     out_rounds = []
@@ -305,12 +316,58 @@ class _Reader:
             return {}
         return value
 
-    def items(self, parent: dict, name: str, path: str) -> list:
+    def items(self, parent: dict, name: str, path: str, limit: int | None = None) -> list:
         value = parent.get(name, [])
+        where = f"{path}.{name}" if path else name
         if not isinstance(value, list):
-            self.error(f"{path}.{name}" if path else name, _("expected a list"))
+            self.error(where, _("expected a list"))
+            return []
+        if limit is not None and len(value) > limit:
+            self.error(where, _("more than %(n)s entries") % {"n": limit})
             return []
         return value
+
+    def whole(self, value, path: str) -> int | None:
+        """A whole number (not true/false), else an error and None."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(path, _("expected a whole number"))
+            return None
+        return value
+
+    def key(self, value, path: str):
+        """A player key: a whole number or a text."""
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            self.error(path, _("expected a player key (a number or a text)"))
+            return None
+        return value
+
+    def author(self, d: dict, path: str) -> str:
+        """The ``by`` of an entry: a username kept as text (never an account)."""
+        value = d.get("by")
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            self.error(f"{path}.by", _("expected a text"))
+            return ""
+        return value.strip()[:150]
+
+    def typed(self, instance, name: str, value, path: str) -> bool:
+        """Whether ``value`` has the type of the model field ``name``."""
+        field = instance._meta.get_field(name)
+        if value is None or isinstance(field, models.JSONField):
+            return True
+        if isinstance(field, models.BooleanField):
+            ok, what = isinstance(value, bool), _("expected true or false")
+        elif isinstance(field, models.IntegerField):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            what = _("expected a whole number")
+        elif isinstance(field, models.CharField | models.TextField):
+            ok, what = isinstance(value, str), _("expected a text")
+        else:
+            return True
+        if not ok:
+            self.error(f"{path}.{name}", what)
+        return ok
 
     def require(self, d: dict, name: str, path: str) -> bool:
         if name not in d or d[name] is None:
@@ -324,8 +381,9 @@ class _Reader:
             return None
         parsed = parse_datetime(value) if isinstance(value, str) else None
         if parsed is None or timezone.is_naive(parsed):
+            shown = value[:40] if isinstance(value, str) else "?"
             self.error(
-                f"{path}.{name}", _("not a date and time with time zone: %(v)s") % {"v": value}
+                f"{path}.{name}", _("not a date and time with time zone: %(v)s") % {"v": shown}
             )
             return None
         return parsed
@@ -333,6 +391,8 @@ class _Reader:
     def fill(self, instance, d: dict, names: list[str], path: str):
         for name in names:
             if name not in d:
+                continue
+            if name not in DATETIMES and not self.typed(instance, name, d[name], path):
                 continue
             value = self.time(d, name, path) if name in DATETIMES else d[name]
             if value is None and not instance._meta.get_field(name).null:
@@ -360,28 +420,22 @@ class _Reader:
 
 
 def _load(data) -> dict:
-    if isinstance(data, bytes | bytearray):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ImportRefused([_("The file is not UTF-8 text.")]) from None
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise ImportRefused(
-                [
-                    _("The file is not valid JSON (line %(line)s, column %(col)s).")
-                    % {"line": exc.lineno, "col": exc.colno}
-                ]
-            ) from None
+    try:
+        if isinstance(data, bytes | bytearray | str):
+            data = safejson.loads(data)
+        else:
+            safejson.check(data)
+    except safejson.BadJSON as exc:
+        raise ImportRefused([str(exc)]) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRefused([_("This is not a Turnierleiter tournament export.")])
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if isinstance(version, bool) or version != VERSION:
+        shown = version if isinstance(version, int | str) else "?"
         raise ImportRefused(
             [
                 _("Export format version %(v)s is not supported (this site reads %(ok)s).")
-                % {"v": data.get("version"), "ok": VERSION}
+                % {"v": str(shown)[:20], "ok": VERSION}
             ]
         )
     return data
@@ -398,22 +452,23 @@ def import_tournament(*, data, owner) -> Tournament:
             tournament = _build(doc, owner, rd)
             if rd.errors:
                 raise ImportRefused(rd.errors)
-    except IntegrityError as exc:
-        raise ImportRefused([_("The file contradicts itself: %(e)s") % {"e": exc}]) from None
+    except ImportRefused:
+        raise
+    except DatabaseError:
+        # a constraint the checks above don't know: never show the database's words
+        log.warning("tournament import refused by the database", exc_info=True)
+        raise ImportRefused(
+            [_("The file contradicts itself: it can't be stored as a tournament.")]
+        ) from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        log.warning("tournament import with values of the wrong kind", exc_info=True)
+        raise ImportRefused(
+            [_("The file has values of the wrong kind where the tournament expects others.")]
+        ) from None
     return tournament
 
 
 def _build(doc, owner, rd: _Reader) -> Tournament | None:
-    users = {}
-    names = _usernames(doc)
-    if names:
-        users = dict(
-            get_user_model().objects.filter(username__in=names).values_list("username", "pk")
-        )
-
-    def user(value):
-        return users.get(value) if isinstance(value, str) else None
-
     later: list[tuple[object, dt.datetime]] = []  # auto_now_add times to restore
 
     def keep_time(instance, d, path):
@@ -423,14 +478,32 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
         elif "at" not in d or d["at"] is None:
             rd.error(f"{path}.at", _("missing"))
 
+    full = limits.tournaments_message(Tournament.objects.filter(owner=owner).count())
+    if full:
+        rd.error("", full)
+        return None
     # tournament
     td = rd.obj(doc.get("tournament"), "tournament")
     if not rd.require(td, "name", "tournament") or not rd.require(td, "game", "tournament"):
         return None
-    if td["game"] not in ENGINES:
-        rd.error("tournament.game", _("unknown game %(g)s") % {"g": td["game"]})
+    if not isinstance(td["game"], str) or td["game"] not in ENGINES:
+        shown = td["game"] if isinstance(td["game"], str) else "?"
+        rd.error("tournament.game", _("unknown game %(g)s") % {"g": shown[:40]})
         return None
     t = rd.fill(Tournament(owner=owner), td, TOURNAMENT_FIELDS, "tournament")
+    for name, kind, what in [
+        ("game_options", dict, _("expected an object")),
+        ("allowed_sizes", list, _("expected a list")),
+        ("tiebreaks", list, _("expected a list")),
+    ]:
+        if name in td and not isinstance(td[name], kind):
+            rd.error(f"tournament.{name}", what)
+    if isinstance(td.get("tiebreaks"), list) and not all(
+        isinstance(x, str) for x in td["tiebreaks"]
+    ):
+        rd.error("tournament.tiebreaks", _("expected a list of texts"))
+    if rd.errors:
+        return None
     rd.clean(t, "tournament", exclude=["owner"])
     if rd.errors:
         return None
@@ -438,10 +511,13 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
 
     # teams
     teams = {}
-    for i, d in enumerate(rd.items(doc, "teams", "")):
+    for i, d in enumerate(rd.items(doc, "teams", "", limits.MAX_TEAMS)):
         path = f"teams[{i}]"
         d = rd.obj(d, path)
         if not rd.require(d, "name", path):
+            continue
+        if not isinstance(d["name"], str):
+            rd.error(f"{path}.name", _("expected a text"))
             continue
         if d["name"] in teams:
             rd.error(path, _("team %(name)s is listed twice") % {"name": d["name"]})
@@ -453,22 +529,31 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
 
     # players
     players, player_rows, events, seen = {}, [], [], set()
-    for i, d in enumerate(rd.items(doc, "players", "")):
+    for i, d in enumerate(rd.items(doc, "players", "", limits.MAX_PLAYERS)):
         path = f"players[{i}]"
         d = rd.obj(d, path)
         if not rd.require(d, "key", path) or not rd.require(d, "name", path):
             continue
-        k = d["key"]
+        k = rd.key(d["key"], f"{path}.key")
+        if k is None:
+            continue
         if k in players:
             rd.error(f"{path}.key", _("key %(k)s is used twice") % {"k": k})
             continue
         p = rd.fill(Player(tournament=t), d, PLAYER_FIELDS, path)
         if d.get("team") is not None:
-            if d["team"] not in teams:
-                rd.error(f"{path}.team", _("no team named %(name)s") % {"name": d["team"]})
+            if not isinstance(d["team"], str) or d["team"] not in teams:
+                shown = d["team"] if isinstance(d["team"], str) else "?"
+                rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
             else:
                 p.team = teams[d["team"]]
         rd.clean(p, path, exclude=["tournament", "team"])
+        if isinstance(p.rating, int) and not limits.MIN_RATING <= p.rating <= limits.MAX_RATING:
+            rd.error(
+                f"{path}.rating",
+                _("not between %(min)s and %(max)s")
+                % {"min": limits.MIN_RATING, "max": limits.MAX_RATING},
+            )
         if (p.name, p.club) in seen:
             rd.error(path, _("%(name)s is listed twice") % {"name": p})
         seen.add((p.name, p.club))
@@ -478,27 +563,30 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
         return None
     Player.objects.bulk_create(players.values())
     for p, d, path in player_rows:
-        for j, e in enumerate(rd.items(d, "events", path)):
+        for j, e in enumerate(rd.items(d, "events", path, limits.MAX_LOG_ENTRIES)):
             epath = f"{path}.events[{j}]"
             e = rd.obj(e, epath)
-            ev = PlayerEvent(player=p, kind=e.get("kind"), by_id=user(e.get("by")))
+            ev = PlayerEvent(player=p, imported_by=rd.author(e, epath))
+            rd.fill(ev, e, ["kind"], epath)
             rd.clean(ev, epath, exclude=["player", "by"])
             keep_time(ev, e, epath)
             events.append(ev)
     PlayerEvent.objects.bulk_create(events)
 
     def player_of(value, path):
-        if isinstance(value, bool) or value not in players:
+        if isinstance(value, bool) or not isinstance(value, int | str) or value not in players:
+            if not isinstance(value, int | str):
+                value = "?"
             rd.error(path, _("no player with key %(k)s") % {"k": value})
             return None
         return players[value]
 
     # rounds
     rounds, round_rows = {}, []
-    for i, d in enumerate(rd.items(doc, "rounds", "")):
+    for i, d in enumerate(rd.items(doc, "rounds", "", limits.MAX_ROUNDS)):
         path = f"rounds[{i}]"
         d = rd.obj(d, path)
-        if not rd.require(d, "number", path):
+        if not rd.require(d, "number", path) or rd.whole(d["number"], f"{path}.number") is None:
             continue
         r = rd.fill(Round(tournament=t), d, ROUND_FIELDS, path)
         rd.clean(r, path, exclude=["tournament"])
@@ -515,10 +603,12 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
     byes, clock, changes = [], [], []
     for r, d, path in round_rows:
         numbers = {}
-        for j, td_ in enumerate(rd.items(d, "tables", path)):
+        for j, td_ in enumerate(rd.items(d, "tables", path, limits.MAX_TABLES)):
             tpath = f"{path}.tables[{j}]"
             td_ = rd.obj(td_, tpath)
             if not rd.require(td_, "number", tpath):
+                continue
+            if rd.whole(td_["number"], f"{tpath}.number") is None:
                 continue
             table = rd.fill(Table(round=r), td_, TABLE_FIELDS, tpath)
             rd.clean(table, tpath, exclude=["round"])
@@ -529,28 +619,33 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
             tables.append(table)
             table_rows.append((table, td_, tpath))
         in_round = set()
-        for j, k in enumerate(rd.items(d, "byes", path)):
+        for j, k in enumerate(rd.items(d, "byes", path, limits.MAX_PLAYERS)):
             p = player_of(k, f"{path}.byes[{j}]")
             if p is not None:
                 if k in in_round:
                     rd.error(f"{path}.byes[{j}]", _("player %(k)s has two byes") % {"k": k})
                 in_round.add(k)
                 byes.append(Bye(round=r, player=p))
-        for j, c in enumerate(rd.items(d, "clock", path)):
+        for j, c in enumerate(rd.items(d, "clock", path, limits.MAX_LOG_ENTRIES)):
             cpath = f"{path}.clock[{j}]"
             c = rd.obj(c, cpath)
-            act = ClockActivation(round=r, by_id=user(c.get("by")))
+            act = ClockActivation(round=r, imported_by=rd.author(c, cpath))
             rd.fill(act, c, ["kind", "seconds", "reason", "at"], cpath)
+            if c.get("at") is None:
+                rd.error(f"{cpath}.at", _("missing"))
             if c.get("table") is not None:
+                if rd.whole(c["table"], f"{cpath}.table") is None:
+                    continue
                 if c["table"] not in numbers:
                     rd.error(f"{cpath}.table", _("no table %(n)s") % {"n": c["table"]})
                 else:
                     act.table = numbers[c["table"]]
             clock.append((act, cpath))
-        for j, c in enumerate(rd.items(d, "seating_changes", path)):
+        for j, c in enumerate(rd.items(d, "seating_changes", path, limits.MAX_LOG_ENTRIES)):
             cpath = f"{path}.seating_changes[{j}]"
             c = rd.obj(c, cpath)
-            ch = SeatingChange(round=r, kind=c.get("kind"), by_id=user(c.get("by")))
+            ch = SeatingChange(round=r, imported_by=rd.author(c, cpath))
+            rd.fill(ch, c, ["kind"], cpath)
             if "detail" in c:
                 ch.detail = c["detail"]
             rd.clean(ch, cpath, exclude=["round", "by"])
@@ -568,10 +663,12 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
     seats, actions, subs, confs, replaced = [], [], [], [], []
     for table, d, tpath in table_rows:
         positions, at_table, links = set(), set(), []
-        for j, s in enumerate(rd.items(d, "seats", tpath)):
+        for j, s in enumerate(rd.items(d, "seats", tpath, t.engine.max_players)):
             spath = f"{tpath}.seats[{j}]"
             s = rd.obj(s, spath)
             if not rd.require(s, "position", spath) or not rd.require(s, "player", spath):
+                continue
+            if rd.whole(s["position"], f"{spath}.position") is None:
                 continue
             p = player_of(s["player"], f"{spath}.player")
             if p is None:
@@ -583,7 +680,7 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
             positions.add(seat.position)
             at_table.add(s["player"])
             seats.append(seat)
-        for j, a in enumerate(rd.items(d, "actions", tpath)):
+        for j, a in enumerate(rd.items(d, "actions", tpath, limits.MAX_TABLE_ACTIONS)):
             apath = f"{tpath}.actions[{j}]"
             a = rd.obj(a, apath)
             action = TableAction(table=table)
@@ -593,12 +690,14 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
             actions.append(action)
         versions = {}
         confirmed = 0
-        for j, s in enumerate(rd.items(d, "submissions", tpath)):
+        for j, s in enumerate(rd.items(d, "submissions", tpath, limits.MAX_LOG_ENTRIES)):
             spath = f"{tpath}.submissions[{j}]"
             s = rd.obj(s, spath)
             if not rd.require(s, "version", spath):
                 continue
-            sub = Submission(table=table, by_id=user(s.get("by")))
+            if rd.whole(s["version"], f"{spath}.version") is None:
+                continue
+            sub = Submission(table=table, imported_by=rd.author(s, spath))
             rd.fill(sub, s, SUBMISSION_FIELDS, spath)
             rd.clean(sub, spath, exclude=["table", "by", "replaces"])
             keep_time(sub, s, spath)
@@ -611,13 +710,14 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
             versions[sub.version] = sub
             subs.append(sub)
             if s.get("replaces") is not None:
+                if rd.whole(s["replaces"], f"{spath}.replaces") is None:
+                    continue
                 links.append((sub, s["replaces"], f"{spath}.replaces"))
-            for m, c in enumerate(rd.items(s, "confirmations", spath)):
+            for m, c in enumerate(rd.items(s, "confirmations", spath, limits.MAX_LOG_ENTRIES)):
                 cpath = f"{spath}.confirmations[{m}]"
                 c = rd.obj(c, cpath)
-                conf = Confirmation(
-                    submission=sub, by_id=user(c.get("by")), by_seat=c.get("by_seat")
-                )
+                conf = Confirmation(submission=sub, imported_by=rd.author(c, cpath))
+                rd.fill(conf, c, ["by_seat"], cpath)
                 rd.clean(conf, cpath, exclude=["submission", "by"])
                 keep_time(conf, c, cpath)
                 confs.append(conf)
@@ -648,23 +748,3 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
     for model, objs in by_model.items():
         model.objects.bulk_update(objs, ["at"], batch_size=500)
     return t
-
-
-def _usernames(doc) -> set[str]:
-    """Every ``by`` in the document (to map them to users in one query)."""
-    found = set()
-
-    def walk(value):
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if k == "by" and isinstance(v, str):
-                    found.add(v)
-                elif k not in ("detail", "state", "sheet", "details", "seating_stats"):
-                    walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-
-    walk(doc.get("players"))
-    walk(doc.get("rounds"))
-    return found

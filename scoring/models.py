@@ -48,6 +48,8 @@ class Submission(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     by_seat = models.SmallIntegerField(null=True, blank=True)
+    #: who entered it, as named in an imported file (never linked to an account here)
+    imported_by = models.CharField(max_length=150, blank=True, default="")
     from_address = models.GenericIPAddressField(null=True, blank=True)
     replaces = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="replaced_by"
@@ -85,6 +87,8 @@ class Confirmation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     by_seat = models.SmallIntegerField(null=True, blank=True)
+    #: who confirmed it, as named in an imported file (never linked to an account here)
+    imported_by = models.CharField(max_length=150, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -82,6 +82,8 @@ def author(submission: Submission, names: dict[int, str] | None = None) -> str:
     when not given)."""
     if submission.by_id:
         return submission.by.get_username()
+    if submission.imported_by:  # an author from another site: text, never an account
+        return _("%(name)s (imported)") % {"name": submission.imported_by}
     if submission.by_seat is not None:
         if names is None:
             names = seat_names(submission.table_id)
@@ -265,6 +267,16 @@ def _rows(submission: Submission, seats: list[Seat]) -> list[dict]:
     ]
 
 
+def _confirmer(confirmation, names: dict) -> str:
+    """Who confirmed: the user, an author imported from another site (text),
+    or the player of the seat."""
+    if confirmation.by_id:
+        return confirmation.by.get_username()
+    if confirmation.imported_by:
+        return _("%(name)s (imported)") % {"name": confirmation.imported_by}
+    return names.get(confirmation.by_seat, "?")
+
+
 def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[Submission]:
     """Each version with ``author``, ``rows`` (per seat: name, rank, figure,
     confirmed) and ``confirmed_by``, players named, not seat numbers.
@@ -273,8 +285,5 @@ def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[
     for sub in submissions:
         sub.author = author(sub, names)
         sub.rows = _rows(sub, seats)
-        sub.confirmed_by = [
-            c.by.get_username() if c.by_id else names.get(c.by_seat, "?")
-            for c in sub.confirmations.all()
-        ]
+        sub.confirmed_by = [_confirmer(c, names) for c in sub.confirmations.all()]
     return submissions

@@ -4,13 +4,16 @@ import importlib
 import json
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Case, When
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES, DeckError
+from tournaments import limits, safejson
 from tournaments.collation import sort_by_name
 from tournaments.models import MAX_ROUND_MINUTES, TIEBREAKS, Player, Tournament, game_choices
+from tournaments.player_import import UnreadableFile, decode_upload
 
 SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
 MAX_DECK_BYTES = 512 * 1024
@@ -131,8 +134,9 @@ class TournamentForm(forms.ModelForm):
 
     def clean_rounds(self):
         rounds = self.cleaned_data["rounds"]
-        if not 1 <= rounds <= 30:
-            raise forms.ValidationError(gettext("Between 1 and 30 rounds."))
+        message = limits.rounds_message(rounds)
+        if message:
+            raise forms.ValidationError(message)
         seated = self.instance.round_set.count() if self.instance.pk else 0
         if rounds < seated:
             raise forms.ValidationError(
@@ -212,7 +216,16 @@ class TournamentForm(forms.ModelForm):
             return None
         try:
             data = json.loads(upload.read().decode("utf-8"))
+            safejson.check(data)
             parse(data)
+        except RecursionError:
+            self.add_error(
+                "deck_file",
+                gettext("The deck file is nested more than %(n)s levels deep.")
+                % {"n": limits.MAX_JSON_DEPTH},
+            )
+        except safejson.BadJSON as exc:
+            self.add_error("deck_file", str(exc))
         except UnicodeDecodeError:
             self.add_error("deck_file", gettext("The deck file is not UTF-8 text."))
         except json.JSONDecodeError as exc:
@@ -248,10 +261,33 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         self.instance.tournament = tournament
+        self.tournament = tournament
+        rating = self.fields["rating"]
+        rating.min_value, rating.max_value = limits.MIN_RATING, limits.MAX_RATING
+        rating.validators += [
+            MinValueValidator(limits.MIN_RATING),
+            MaxValueValidator(limits.MAX_RATING),
+        ]
         if tournament.team_mode:
             self.fields["team"].queryset = tournament.teams.all()
         else:
             del self.fields["team"]
+
+    def clean(self):
+        data = super().clean()
+        name, club = data.get("name"), data.get("club") or ""
+        if name:
+            twins = self.tournament.players.filter(name__iexact=name, club__iexact=club)
+            if self.instance.pk:
+                twins = twins.exclude(pk=self.instance.pk)
+            if twins.exists():
+                message = (
+                    gettext("%(name)s of %(club)s is already registered.")
+                    if club
+                    else gettext("%(name)s is already registered.")
+                )
+                raise forms.ValidationError(message % {"name": name, "club": club})
+        return data
 
 
 class PlayerImportForm(forms.Form):
@@ -271,15 +307,15 @@ class PlayerImportForm(forms.Form):
         data = super().clean()
         upload = data.get("file")
         if upload:
-            if upload.size > 2 * 1024 * 1024:
-                raise forms.ValidationError(gettext("The file is larger than 2 MB."))
-            raw = upload.read()
-            for encoding in ("utf-8-sig", "cp1252"):
-                try:
-                    data["content"] = raw.decode(encoding)
-                    break
-                except UnicodeDecodeError:
-                    continue
+            if upload.size > limits.MAX_PLAYER_FILE_BYTES:
+                raise forms.ValidationError(
+                    gettext("The file is larger than %(n)s MB.")
+                    % {"n": limits.mb(limits.MAX_PLAYER_FILE_BYTES)}
+                )
+            try:
+                data["content"] = decode_upload(upload.read())
+            except UnreadableFile as exc:
+                raise forms.ValidationError(str(exc)) from None
         else:
             data["content"] = data.get("text") or ""
         if not data["content"].strip():

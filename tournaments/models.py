@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES
+from tournaments import limits
 
 MAX_ROUND_MINUTES = 600
 
@@ -176,6 +177,9 @@ class Tournament(models.Model):
                 errors["team_mode"] = _("%(game)s has no teams at these table sizes.") % {
                     "game": engine.name
                 }
+        rounds_problem = limits.rounds_message(self.rounds or 0)
+        if rounds_problem:
+            errors["rounds"] = rounds_problem
         bad_tb = [t for t in self.tiebreaks or [] if t not in dict(TIEBREAKS)]
         if bad_tb:
             errors["tiebreaks"] = _("Unknown tiebreak: %(names)s") % {"names": ", ".join(bad_tb)}
@@ -260,6 +264,8 @@ class PlayerEvent(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=KINDS)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    #: who did it, as named in an imported file (never linked to an account here)
+    imported_by = models.CharField(max_length=150, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -429,6 +435,8 @@ class SeatingChange(models.Model):
     kind = models.CharField(max_length=20, choices=KINDS)
     detail = models.JSONField(default=dict, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    #: who did it, as named in an imported file (never linked to an account here)
+    imported_by = models.CharField(max_length=150, blank=True, default="")
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -464,6 +472,8 @@ class ClockActivation(models.Model):
     seconds = models.IntegerField(default=0)
     reason = models.CharField(max_length=200, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    #: who did it, as named in an imported file (never linked to an account here)
+    imported_by = models.CharField(max_length=150, blank=True, default="")
     #: the database clock's time of the change
     at = models.DateTimeField()
 

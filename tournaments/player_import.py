@@ -11,12 +11,16 @@ the caller saves nothing unless the error list is empty.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime
 import io
+import re
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+
+from tournaments import limits
 
 HEADER_ALIASES = {
     "name": "name",
@@ -36,7 +40,46 @@ HEADER_ALIASES = {
     "jahrgang": "birth_year",
 }
 DEFAULT_COLUMNS = ["name", "club", "rating", "birth_year"]
-MAX_ROWS = 5000
+MAX_ROWS = limits.MAX_PLAYERS
+#: the longest line we read (a name and a club of 200 characters fit easily)
+MAX_LINE = 4096
+_WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
+
+
+class UnreadableFile(ValueError):
+    """The bytes are not a text list we can read; the message says why."""
+
+
+def decode_upload(raw: bytes) -> str:
+    """The text of an uploaded list: UTF-16 (with its byte-order mark),
+    UTF-8 (with or without one) or Windows-1252 (Excel's "CSV" in Western
+    Europe). Anything else, and binary files, raise ``UnreadableFile``."""
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            text = raw.decode("utf-16")
+        except UnicodeDecodeError:
+            raise UnreadableFile(_("The file says it is UTF-16 but isn't.")) from None
+    else:
+        for encoding in ("utf-8-sig", "cp1252"):
+            try:
+                text = raw.decode(encoding)
+                break
+            except UnicodeDecodeError:
+                continue
+        else:
+            raise UnreadableFile(
+                _("The file is not text we can read: save it as CSV (UTF-8) from your spreadsheet.")
+            )
+    return text
+
+
+def _text_problem(text: str) -> str | None:
+    if "\x00" in text:
+        return _(
+            "The list contains NUL bytes: it looks like a spreadsheet file, not CSV. "
+            "Save it as CSV (UTF-8) and try again."
+        )
+    return None
 
 
 @dataclass
@@ -64,6 +107,19 @@ def _dialect(text: str):
         return csv.excel
 
 
+def _rows(reader):
+    """The reader's rows; a line the csv module can't read ends the list with
+    a ``LineError`` (never an exception)."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error:
+            yield LineError(reader.line_num, _("This line can't be read as CSV."))
+            return
+
+
 def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
     """Rows and line-numbered errors for ``text``.
 
@@ -76,13 +132,44 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
         text = text[1:]
     if not text.strip():
         return rows, [LineError(0, _("The list is empty."))]
-    reader = csv.reader(io.StringIO(text), _dialect(text))
+    problem = _text_problem(text)
+    if problem:
+        return rows, [LineError(0, problem)]
+    # old Mac files end lines with CR only: the csv module wants "\n"
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    too_long = next((n for n, line in enumerate(text.split("\n"), 1) if len(line) > MAX_LINE), None)
+    if too_long:
+        return rows, [
+            LineError(
+                too_long,
+                _("The line is longer than %(n)s characters: is this a player list?")
+                % {"n": MAX_LINE},
+            )
+        ]
+    reader = csv.reader(io.StringIO(text, newline=""), _dialect(text))
     columns = DEFAULT_COLUMNS
     seen: dict[tuple[str, str], int] = {}
     known = {(n.casefold(), c.casefold()) for n, c in existing}
     this_year = datetime.date.today().year
-    for index, cells in enumerate(reader):
+    start = 1
+    for index, cells in enumerate(_rows(reader)):
+        if isinstance(cells, LineError):
+            errors.append(cells)
+            break
         line = reader.line_num
+        first, start = start, line + 1
+        if any("\n" in c for c in cells):
+            errors.append(
+                LineError(
+                    first,
+                    _(
+                        "A quotation mark on line %(first)s is not closed: lines %(first)s "
+                        "to %(last)s would be read as one player."
+                    )
+                    % {"first": first, "last": line},
+                )
+            )
+            continue
         cells = [c.strip() for c in cells]
         if not any(cells):
             continue
@@ -116,16 +203,18 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
             problems.append(_("The club is longer than 200 characters."))
         rating = data.get("rating", "")
         if rating:
-            try:
-                row.rating = int(rating)
-            except ValueError:
+            if not _WHOLE.fullmatch(rating):
                 problems.append(_("Rating “%(value)s” is not a whole number.") % {"value": rating})
+            elif not limits.MIN_RATING <= int(rating) <= limits.MAX_RATING:
+                problems.append(
+                    _("Rating “%(value)s” is not between %(min)s and %(max)s.")
+                    % {"value": rating, "min": limits.MIN_RATING, "max": limits.MAX_RATING}
+                )
+            else:
+                row.rating = int(rating)
         year = data.get("birth_year", "")
         if year:
-            try:
-                row.birth_year = int(year)
-            except ValueError:
-                row.birth_year = None
+            row.birth_year = int(year) if _WHOLE.fullmatch(year) else None
             if row.birth_year is None or not 1900 <= row.birth_year <= this_year:
                 problems.append(
                     _("Birth year “%(value)s” is not a year between 1900 and %(max)s.")

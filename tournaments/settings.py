@@ -13,6 +13,7 @@
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -54,13 +55,17 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "tournaments",
     "scoring",
 ]
 
 MIDDLEWARE = [
+    # first: an oversized body is refused from its headers, before anything reads it
+    "tournaments.middleware.BodySizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournaments.middleware.SecurityHeadersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -69,6 +74,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last: turns a locked-out login into the "try again at ..." page
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tournaments.urls"
@@ -127,6 +134,34 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+
+# -- request size (tournaments/limits.py has the numbers) ------------------------
+# BodySizeLimitMiddleware refuses larger bodies from their Content-Length;
+# these are Django's own checks behind it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024  # a form without its files
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024  # larger uploads go to a temp file
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 4000
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
+
+# -- login throttling (django-axes) ----------------------------------------------
+# After AXES_FAILURE_LIMIT wrong passwords for one username, or from one
+# address, that username / address is locked for AXES_COOLOFF_TIME; the
+# lockout page says until when. A successful login resets the count. The limit
+# is not lower because a venue's scorekeepers share one address (NAT).
+AUTHENTICATION_BACKENDS = [
+    "tournaments.auth_backends.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "20"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournaments.views.accounts.locked_out"
+AXES_VERBOSE = False
+#: signups: at most SIGNUP_LIMIT accounts per address per SIGNUP_WINDOW seconds
+SIGNUP_LIMIT = int(os.environ.get("SIGNUP_LIMIT", "10"))
+SIGNUP_WINDOW = int(os.environ.get("SIGNUP_WINDOW", "3600"))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament_list"
@@ -218,5 +253,7 @@ LOGGING = {
     "loggers": {
         name: {"level": os.environ.get("CELERY_TASK_LOG_LEVEL", "WARNING")}
         for name in ("celery.beat", "celery.app.trace", "celery.worker.strategy")
-    },
+    }
+    # django-axes logs every login at INFO; lockouts are WARNING
+    | {"axes": {"level": os.environ.get("AXES_LOG_LEVEL", "WARNING")}},
 }

@@ -25,7 +25,9 @@ from scoring.selectors import (
     round_tables_with_results,
 )
 from tournaments.models import Round, Table
+from tournaments.params import parse_int
 from tournaments.permissions import may, tournament_view
+from tournaments.problems import problem
 from tournaments.selectors import seats_in_order
 
 # -- reads ---------------------------------------------------------------------
@@ -338,10 +340,10 @@ def seat_link(request, token):
         initial={"expected_version": context["latest"].version if context["latest"] else None}
     )
     if request.method == "POST" and request.POST.get("action") == "confirm":
-        version = request.POST.get("version", "")
-        sub = get_object_or_404(
-            Submission, table=table, version=int(version) if version.isdigit() else 0
-        )
+        version = parse_int(request.POST.get("version", ""), minimum=1)
+        sub = Submission.objects.filter(table=table, version=version or 0).first()
+        if sub is None:
+            return problem(request, _("That result version does not exist."), status=404)
         try:
             services.result_confirm(submission=sub, by_seat=seat.position)
         except services.ServiceError as exc:

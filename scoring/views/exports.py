@@ -1,15 +1,12 @@
 """CSV/JSON exports of players, seatings, results and standings; the full
 tournament export and its re-import.
 
-CSV is made for spreadsheets: UTF-8 with a byte-order mark (so Excel reads
-"Şahin" right), ``;`` between fields (Excel in German and most European
-locales splits on it; LibreOffice asks), CRLF line ends, a header row with the
-field names, numbers with a decimal point. JSON is for programs: a list of
-objects with the same field names, numbers as JSON numbers.
+CSV is made for spreadsheets and written by :mod:`tournaments.csvfile` (the
+one CSV writer): in German ``;`` and decimal commas, in English ``,`` and
+decimal points; text cells never become formulas. JSON is for programs: a list
+of objects with the same field names, numbers as JSON numbers.
 """
 
-import csv
-import io
 import json
 from decimal import Decimal
 
@@ -18,42 +15,22 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import exchange, reports
+from tournaments import csvfile, limits
 from tournaments.permissions import tournament_view
 
 FORMATS = ("csv", "json")
-MAX_IMPORT_BYTES = 50 * 1024 * 1024
 
 
 def _json_default(value):
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     raise TypeError(f"not JSON serializable: {type(value).__name__}")
-
-
-def _csv_value(value) -> str:
-    if value is None:
-        return ""
-    if value is True:
-        return "1"
-    if value is False:
-        return "0"
-    return str(value)
-
-
-def as_csv(rows: list[dict], header: list[str] | None = None) -> str:
-    """Rows as CSV text (``;``, CRLF, header row; see the module docstring)."""
-    header = header or (list(rows[0]) if rows else [])
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([_csv_value(row.get(k)) for k in header])
-    return out.getvalue()
 
 
 HEADERS = {
@@ -137,8 +114,8 @@ def export_download(request, tournament, what, fmt):
     if fmt == "json":
         text = json.dumps(rows, ensure_ascii=False, indent=1, default=_json_default)
         return _download(text.encode(), "application/json; charset=utf-8", name)
-    text = as_csv(rows, HEADERS[what])
-    return _download(text.encode("utf-8-sig"), "text/csv; charset=utf-8", name)
+    content = csvfile.write_csv(rows, HEADERS[what], language=translation.get_language())
+    return _download(content, csvfile.CONTENT_TYPE, name)
 
 
 @tournament_view("export")
@@ -159,8 +136,11 @@ class ImportForm(forms.Form):
 
     def clean_file(self):
         f = self.cleaned_data["file"]
-        if f.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError(_("The file is too large (at most 50 MB)."))
+        if f.size > limits.MAX_IMPORT_BYTES:
+            raise forms.ValidationError(
+                _("The file is too large (at most %(n)s MB).")
+                % {"n": limits.mb(limits.MAX_IMPORT_BYTES)}
+            )
         return f
 
 

@@ -1,6 +1,7 @@
 """PDF downloads and the print page; large rounds go through a Celery task
 whose progress the page polls (htmx)."""
 
+from datetime import timedelta
 from pathlib import Path
 
 from django.contrib import messages
@@ -8,6 +9,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -16,7 +18,11 @@ from scoring import prints
 from scoring.links import table_sheet_url
 from scoring.models import PrintJob
 from scoring.tasks import prints_dir, render_print_job
+from scoring.views.standings import round_problem
+from tournaments import limits
+from tournaments.params import parse_int
 from tournaments.permissions import tournament_view
+from tournaments.problems import problem
 
 
 def _pdf(request, tournament, kind, number, **options):
@@ -72,24 +78,40 @@ def print_round(request, tournament, number, kind):
 @require_GET
 def print_standings(request, tournament):
     """The standings now, or with ``?round=N`` after round N."""
-    number = request.GET.get("round")
-    if number:
-        if not number.isdigit():
-            raise Http404
-        number = get_object_or_404(tournament.round_set, number=int(number)).number
-    return _pdf(request, tournament, "standings", number or None)
+    value = request.GET.get("round")
+    number = None
+    if value:
+        number = parse_int(value, minimum=1)
+        if number is None or not tournament.round_set.filter(number=number).exists():
+            return round_problem(request, value)
+    return _pdf(request, tournament, "standings", number)
 
 
 @tournament_view("print")
 @require_POST
 def print_job_start(request, tournament):
     kind = request.POST.get("kind", "")
-    number = request.POST.get("round", "")
-    if kind not in prints.KINDS or (number and not number.isdigit()):
-        raise Http404
-    number = int(number) if number else None
-    if number is not None:
-        get_object_or_404(tournament.round_set, number=number)
+    value = request.POST.get("round", "")
+    if kind not in prints.KINDS:
+        return problem(request, _("Choose what to print."))
+    number = None
+    if value:
+        number = parse_int(value, minimum=1)
+        if number is None or not tournament.round_set.filter(number=number).exists():
+            return round_problem(request, value)
+    recent = timezone.now() - timedelta(hours=1)
+    open_jobs = PrintJob.objects.filter(
+        tournament=tournament,
+        status__in=[PrintJob.QUEUED, PrintJob.RUNNING],
+        at__gte=recent,
+    ).count()
+    if open_jobs >= limits.MAX_OPEN_PRINT_JOBS:
+        return problem(
+            request,
+            _("%(n)s print jobs are still being prepared: wait until they are ready.")
+            % {"n": open_jobs},
+            status=429,
+        )
     job = PrintJob.objects.create(
         tournament=tournament,
         kind=kind,

@@ -1,21 +1,36 @@
 """Standings (organizer and public), a player's history, a round's results."""
 
-from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
 
 from scoring import reports
+from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
+from tournaments.problems import problem
+
+
+class BadRound(Exception):
+    pass
 
 
 def _after_round(request, tournament) -> int | None:
-    """``?round=N``: the standings after round N (an unknown round: 404)."""
+    """``?round=N``: the standings after round N (not a round: ``BadRound``)."""
     value = request.GET.get("round")
     if not value:
         return None
-    if not value.isdigit() or not tournament.round_set.filter(number=int(value)).exists():
-        raise Http404
-    return int(value)
+    number = parse_int(value, minimum=1)
+    if number is None or not tournament.round_set.filter(number=number).exists():
+        raise BadRound(value)
+    return number
+
+
+def round_problem(request, value):
+    return problem(
+        request,
+        _("“%(value)s” is not a round of this tournament.") % {"value": value},
+        status=404,
+    )
 
 
 def _context(tournament, after):
@@ -32,18 +47,21 @@ def _context(tournament, after):
 
 @tournament_view(STAFF)
 def standings_page(request, tournament):
-    context = _context(tournament, _after_round(request, tournament))
+    try:
+        context = _context(tournament, _after_round(request, tournament))
+    except BadRound as exc:
+        return round_problem(request, exc.args[0])
     context["role"] = request.tournament_role
     return render(request, "scoring/standings.html", context)
 
 
 def standings_public(request, tournament_id):
     tournament = public_tournament(tournament_id)
-    return render(
-        request,
-        "scoring/standings_public.html",
-        _context(tournament, _after_round(request, tournament)),
-    )
+    try:
+        after = _after_round(request, tournament)
+    except BadRound as exc:
+        return round_problem(request, exc.args[0])
+    return render(request, "scoring/standings_public.html", _context(tournament, after))
 
 
 @tournament_view(STAFF)

@@ -39,7 +39,10 @@ def browser(chromium_path):
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(locale="en-GB")
+    # Playwright's wait_for_function evaluates its expression with eval, which
+    # the site's Content-Security-Policy refuses: this page ignores the policy.
+    # tests/browser/test_csp.py loads the pages under the real policy.
+    context = browser.new_context(locale="en-GB", bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
     yield page

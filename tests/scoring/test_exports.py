@@ -32,7 +32,8 @@ def read_csv(response):
     body = response.content
     assert body.startswith(b"\xef\xbb\xbf")  # BOM: Excel reads UTF-8
     assert b"\r\n" in body
-    return list(csv.DictReader(io.StringIO(body.decode("utf-8-sig")), delimiter=";"))
+    # English: "," between fields and a decimal point (German: tests/scoring/test_csv_safety.py)
+    return list(csv.DictReader(io.StringIO(body.decode("utf-8-sig")), delimiter=","))
 
 
 def test_standings_csv_and_json(client, organizer, tournament, made):

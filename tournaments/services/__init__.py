@@ -7,10 +7,12 @@ Keyword-only arguments, one transaction each; a refused change raises
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games import ENGINES
+from tournaments import limits
 from tournaments.models import DEFAULT_TIEBREAKS, Player, PlayerEvent, Team, Tournament
 from tournaments.player_import import ImportRow
 
@@ -37,12 +39,24 @@ def game_defaults(game: str) -> dict:
 
 @transaction.atomic
 def tournament_create(*, owner, name: str, game: str, **fields) -> Tournament:
+    full = limits.tournaments_message(Tournament.objects.filter(owner=owner).count())
+    if full:
+        raise ServiceError(full)
     values = game_defaults(game)
     values.update({k: v for k, v in fields.items() if v is not None})
     tournament = Tournament(owner=owner, name=name, game=game, **values)
     tournament.full_clean()
     tournament.save()
     return tournament
+
+
+def _room_for(tournament: Tournament, adding: int) -> None:
+    """Refuse players beyond ``limits.MAX_PLAYERS``; the tournament row is
+    locked so two adds at once can't both squeeze past the limit."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    message = limits.players_message(tournament.players.count(), adding)
+    if message:
+        raise ServiceError(message)
 
 
 def _log(player: Player, kind: str, by) -> None:
@@ -52,6 +66,7 @@ def _log(player: Player, kind: str, by) -> None:
 @transaction.atomic
 def players_import(*, tournament: Tournament, rows: list[ImportRow], by) -> list[Player]:
     """Save an import that ``parse_players`` found valid, all or nothing."""
+    _room_for(tournament, len(rows))
     late = _next_round(tournament)
     players = [
         Player(
@@ -75,6 +90,15 @@ def players_import(*, tournament: Tournament, rows: list[ImportRow], by) -> list
     return created
 
 
+def _duplicate_message(player: Player) -> str:
+    if player.club:
+        return _("%(name)s of %(club)s is already registered.") % {
+            "name": player.name,
+            "club": player.club,
+        }
+    return _("%(name)s is already registered.") % {"name": player.name}
+
+
 def _next_round(tournament: Tournament) -> int:
     last = tournament.round_set.order_by("-number").values_list("number", flat=True).first()
     return (last or 0) + 1
@@ -82,10 +106,18 @@ def _next_round(tournament: Tournament) -> int:
 
 @transaction.atomic
 def player_add(*, tournament: Tournament, by, **fields) -> Player:
-    """Register one player; after round 1 has been seated he is a late entry."""
+    """Register one player; after round 1 has been seated it is a late entry."""
+    _room_for(tournament, 1)
     player = Player(tournament=tournament, first_round=_next_round(tournament), **fields)
-    player.full_clean()
-    player.save()
+    try:
+        player.full_clean()
+    except ValidationError as exc:
+        raise ServiceError(" ".join(exc.messages)) from None
+    try:
+        with transaction.atomic():
+            player.save()
+    except IntegrityError:
+        raise ServiceError(_duplicate_message(player)) from None
     if player.late_entry:
         _log(player, "late_entry", by)
     return player

@@ -1,17 +1,99 @@
+"""Signing up (rate-limited per address) and the page a locked-out login sees."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
+from django.core.cache import cache
+from django.db.models import Max, Q
 from django.shortcuts import redirect, render
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
+
+from tournaments.problems import problem
+
+
+def client_address(request) -> str:
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def _signup_key(request) -> str:
+    return f"signup-count:{client_address(request)}"
+
+
+def _signups_left(request) -> bool:
+    return cache.get(_signup_key(request), 0) < settings.SIGNUP_LIMIT
+
+
+def _count_signup(request) -> None:
+    key = _signup_key(request)
+    if cache.add(key, 1, settings.SIGNUP_WINDOW):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.add(key, 1, settings.SIGNUP_WINDOW)
+
+
+def _signup_refused(request):
+    minutes = max(1, settings.SIGNUP_WINDOW // 60)
+    return problem(
+        request,
+        ngettext(
+            "Too many accounts were created from this address. Try again in %(n)s minute.",
+            "Too many accounts were created from this address. Try again in %(n)s minutes.",
+            minutes,
+        )
+        % {"n": minutes},
+        status=429,
+        title=_("Please wait"),
+    )
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request):
-    """An organizer creates his account and is logged in."""
+    """An organizer creates an account and is logged in; at most
+    ``SIGNUP_LIMIT`` accounts per address in ``SIGNUP_WINDOW`` seconds."""
     if request.user.is_authenticated:
         return redirect("tournament_list")
+    if request.method == "POST" and not _signups_left(request):
+        return _signup_refused(request)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        _count_signup(request)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("tournament_list")
     return render(request, "registration/signup.html", {"form": form})
+
+
+def locked_out(request, response=None, credentials=None):
+    """django-axes' lockout answer: when the login may be tried again."""
+    from axes.helpers import get_cool_off
+    from axes.models import AccessAttempt
+
+    username = (credentials or {}).get("username") or request.POST.get("username", "")
+    last = AccessAttempt.objects.filter(
+        Q(username=username) | Q(ip_address=client_address(request))
+    ).aggregate(last=Max("attempt_time"))["last"]
+    until = (last or timezone.now()) + (get_cool_off(request) or timedelta(0))
+    minutes = max(1, round((until - timezone.now()).total_seconds() / 60))
+    when = formats.time_format(timezone.localtime(until), "TIME_FORMAT")
+    return problem(
+        request,
+        ngettext(
+            "Too many failed logins for this name or from this address. "
+            "Try again at %(time)s (in %(n)s minute).",
+            "Too many failed logins for this name or from this address. "
+            "Try again at %(time)s (in %(n)s minutes).",
+            minutes,
+        )
+        % {"time": when, "n": minutes},
+        status=429,
+        title=_("Please wait"),
+    )

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from tournaments import selectors, services
+from tournaments import limits, selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import event
@@ -25,7 +25,11 @@ def tournament_list(request):
 @require_http_methods(["GET", "POST"])
 def tournament_create(request):
     form = TournamentForm(request.POST or None, request.FILES or None, game=request.GET.get("game"))
-    if request.method == "POST" and form.is_valid():
+    full = limits.tournaments_message(request.user.owned_tournaments.count())
+    if request.method == "POST" and full:
+        form.is_valid()
+        form.add_error(None, full)
+    elif request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
         tournament.owner = request.user
         tournament.save()

@@ -1,6 +1,7 @@
 """Players of a tournament: register, import, check in, drop, teams."""
 
 from django.contrib import messages
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -148,9 +149,13 @@ def player_add(request, tournament):
     form = PlayerForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data.items())
-        player = services.player_add(tournament=tournament, by=request.user, **data)
-        messages.success(request, _("%(name)s registered.") % {"name": player.name})
-        return redirect("player_list", tournament.pk)
+        try:
+            player = services.player_add(tournament=tournament, by=request.user, **data)
+        except services.ServiceError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("%(name)s registered.") % {"name": player.name})
+            return redirect("player_list", tournament.pk)
     return render(request, "tournaments/player_form.html", {"tournament": tournament, "form": form})
 
 
@@ -160,9 +165,14 @@ def player_edit(request, tournament, player_id):
     player = get_object_or_404(tournament.players, pk=player_id)
     form = PlayerForm(request.POST or None, instance=player, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("%(name)s saved.") % {"name": player.name})
-        return redirect("player_list", tournament.pk)
+        try:
+            with transaction.atomic():
+                form.save()
+        except IntegrityError:  # registered meanwhile under the same name and club
+            form.add_error(None, _("%(name)s is already registered.") % {"name": player.name})
+        else:
+            messages.success(request, _("%(name)s saved.") % {"name": player.name})
+            return redirect("player_list", tournament.pk)
     return render(
         request,
         "tournaments/player_form.html",

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from scoring.models import Submission
 from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.params import parse_int
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import ServiceError
 from tournaments.services import clock as clock_services
@@ -163,11 +164,7 @@ def _clock_action(request, tournament, number, action) -> object:
 
 
 def _number(request, name: str, *, minimum=1, maximum=720) -> int | None:
-    try:
-        value = int(request.POST.get(name, ""))
-    except ValueError:
-        return None
-    return value if minimum <= value <= maximum else None
+    return parse_int(request.POST.get(name, ""), minimum=minimum, maximum=maximum)
 
 
 @tournament_view("clock")
@@ -212,7 +209,14 @@ def round_extend(request, tournament, number):
 @tournament_view("clock")
 @require_POST
 def table_extend(request, tournament, number, table):
+    """Extra time for one table: the table chosen in the form (a "table"
+    field) or the one in the URL."""
     rnd = _round(tournament, number)
+    if "table" in request.POST:
+        table = parse_int(request.POST["table"], minimum=1)
+        if table is None:
+            messages.error(request, _("Choose a table."))
+            return redirect("round_detail", tournament.pk, number)
     tbl = get_object_or_404(Table, round=rnd, number=table)
     minutes = _number(request, "minutes")
     if minutes is None:
@@ -223,7 +227,8 @@ def table_extend(request, tournament, number, table):
             table=tbl,
             by=request.user,
             minutes=minutes,
-            reason=request.POST.get("reason", "").strip(),
+            # NUL can't be stored (PostgreSQL): a pasted reason loses it
+            reason=request.POST.get("reason", "").replace("\x00", "").strip(),
         )
     except ServiceError as exc:
         messages.error(request, str(exc))

@@ -1,0 +1,69 @@
+"""Reading JSON uploads (tournament exports, decks) without surprises.
+
+``json.loads`` raises ``RecursionError`` on deeply nested input, and a NUL
+character in a string is refused by PostgreSQL with a database error deep in
+a save. :func:`loads` turns both, and invalid JSON, into :class:`BadJSON`
+with a translated message that says where — before anything is stored.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.utils.translation import gettext as _
+
+from tournaments import limits
+
+
+class BadJSON(ValueError):
+    """The upload can't be used; ``str(exc)`` says why, for people."""
+
+
+def check(value, *, max_depth: int = limits.MAX_JSON_DEPTH) -> None:
+    """Refuse nesting deeper than ``max_depth`` and NUL characters anywhere
+    (keys included). Iterative: any depth is walked without recursion."""
+    stack = [(value, 1, "")]
+    while stack:
+        item, depth, path = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > max_depth:
+                raise BadJSON(
+                    _("The file is nested more than %(n)s levels deep (at %(path)s).")
+                    % {"n": max_depth, "path": path or "/"}
+                )
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            for key, child in pairs:
+                if isinstance(key, str) and "\x00" in key:
+                    raise BadJSON(
+                        _("The file contains a NUL character (at %(path)s).")
+                        % {"path": path or "/"}
+                    )
+                where = f"{path}.{key}" if isinstance(key, str) else f"{path}[{key}]"
+                stack.append((child, depth + 1, where.lstrip(".")))
+        elif isinstance(item, str) and "\x00" in item:
+            raise BadJSON(
+                _("The file contains a NUL character (at %(path)s).") % {"path": path or "/"}
+            )
+
+
+def loads(data, *, max_depth: int = limits.MAX_JSON_DEPTH):
+    """The parsed JSON of ``data`` (bytes or text), checked with :func:`check`."""
+    if isinstance(data, bytes | bytearray):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise BadJSON(_("The file is not UTF-8 text.")) from None
+    try:
+        value = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise BadJSON(
+            _("The file is not valid JSON (line %(line)s, column %(col)s).")
+            % {"line": exc.lineno, "col": exc.colno}
+        ) from None
+    except RecursionError:
+        raise BadJSON(
+            _("The file is nested more than %(n)s levels deep (at %(path)s).")
+            % {"n": max_depth, "path": "/"}
+        ) from None
+    check(value, max_depth=max_depth)
+    return value
