@@ -30,9 +30,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import prints
-from scoring.links import seat_token, table_token
+from scoring.links import table_token
 from scoring.models import PrintJob
 from tests.scoring import handmade
+from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.models import Round, Seat, Table
 from tournaments.services import clock
@@ -159,16 +160,14 @@ class World:
         }
         if name == "token":
             return (
-                table_token(self.table.pk)
-                if route.startswith("s/")
-                else seat_token(self.table.pk, 0)
+                table_token(self.table.pk) if route.startswith("s/") else token_for(self.table, 0)
             )
         return values.get(name, 1 if kind == "int" else "x")
 
     def bad(self, route: str, name: str, kind: str | None):
         if name == "token":
             good = self.good(route, name, kind)
-            return [*BAD_TOKENS, good + "x", seat_token(self.stranger_table.pk, 0)]
+            return [*BAD_TOKENS, good + "x", token_for(self.stranger_table, 0)]
         if name == "tournament_id":
             return [self.stranger.pk, *BAD_INTS]
         if name == "number":

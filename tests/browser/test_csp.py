@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from scoring.links import seat_token
+from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.models import ClockActivation, Round, Seat, Table
 from tournaments.services import clock
@@ -100,7 +100,7 @@ def test_pages_work_under_the_content_security_policy(browser, live_server, orga
     # a digital seat page (no login: its own context), of the player who waits: it polls
     phone = browser.new_context(locale="en-GB")
     phone.add_init_script(WATCH)
-    page, _ = open_page(phone, f"{base}/p/{seat_token(digital.pk, 1)}/", problems)
+    page, _ = open_page(phone, f"{base}/p/{token_for(digital, 1)}/", problems)
     play_polls = []
     page.on("request", lambda r: play_polls.append(r.url) if "/play/" in r.url else None)
     page.wait_for_selector("#play")

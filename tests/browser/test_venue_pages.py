@@ -211,7 +211,7 @@ def test_a_digital_table_on_a_phone_shows_the_hand_first_and_fits(
     browser, live_server, organizer, game, monkeypatch
 ):
     from games import ENGINES
-    from scoring.links import seat_token
+    from tests.seat_tokens import token_for
 
     monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
     engine = ENGINES[game]
@@ -225,7 +225,7 @@ def test_a_digital_table_on_a_phone_shows_the_hand_first_and_fits(
     clock.round_start(round=rnd, by=organizer)
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     page = context.new_page()
-    page.goto(f"{live_server.url}/p/{seat_token(table.pk, 0)}/")
+    page.goto(f"{live_server.url}/p/{token_for(table, 0)}/")
     page.wait_for_selector("#play .play-hand, #play .play-actions")
     page.screenshot(path=f"/tmp/play-{game}.png", full_page=True)
     widths = page.evaluate(

@@ -8,8 +8,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring.links import seat_token
 from scoring.models import PrintJob, Submission
+from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.params import parse_int
@@ -67,7 +67,7 @@ def test_the_message_is_german_in_german(client, tournament, seated):
 def test_seat_link_confirm_with_an_odd_version(client, tournament, seated, settings):
     tournament.self_report = True
     tournament.save()
-    url = reverse("seat_link", args=[seat_token(seated.pk, 0)])
+    url = reverse("seat_link", args=[token_for(seated, 0)])
     for value in ["²", "٣", "9" * 30, ""]:
         response = client.post(url, {"action": "confirm", "version": value})
         assert response.status_code in (400, 403, 404), value

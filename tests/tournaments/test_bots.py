@@ -324,15 +324,19 @@ def test_a_result_with_a_bot_seat_counts_for_its_player_and_is_marked(client, or
     assert "tag-bot" in row
     row = page.split(f'id="standing-{players[0].pk}"', 1)[1].split("</tr>", 1)[0]
     assert "tag-bot" not in row
-    # the CSV exports carry the mark too
-    csv = client.get(reverse("export", args=[t.pk, "results", "csv"]))
-    lines = csv.content.decode("utf-8-sig").splitlines()
-    assert lines[0].split(";")[-1] == "bot"
-    assert sorted(line.split(";")[-1] for line in lines[1:]) == ["0", "1"]
-    csv = client.get(reverse("export", args=[t.pk, "standings", "csv"]))
-    lines = csv.content.decode("utf-8-sig").splitlines()
-    assert lines[0].split(";")[-1] == "bot_games"
-    assert sorted(line.split(";")[-1] for line in lines[1:]) == ["0", "1"]
+    # the CSV exports carry the mark too (English files: comma-separated)
+    import csv as csvmod
+
+    def rows(what):
+        response = client.get(reverse("export", args=[t.pk, what, "csv"]))
+        return list(csvmod.reader(response.content.decode("utf-8-sig").splitlines()))
+
+    results = rows("results")
+    assert results[0][-1] == "bot"
+    assert sorted(r[-1] for r in results[1:]) == ["0", "1"]
+    standings = rows("standings")
+    assert standings[0][-1] == "bot_games"
+    assert sorted(r[-1] for r in standings[1:]) == ["0", "1"]
 
 
 def test_whatever_screen_number_a_move_carries_it_plays_at_most_once(organizer):

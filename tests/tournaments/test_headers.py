@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from scoring.links import seat_token, table_token
+from scoring.links import table_token
+from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.models import Round, Seat, Table
 
@@ -50,7 +51,7 @@ def test_every_page_carries_the_policy(client, organizer, tournament):
 
 @pytest.fixture
 def seated(tournament, organizer):
-    rnd = Round.objects.create(tournament=tournament, number=1)
+    rnd = Round.objects.create(tournament=tournament, number=1, published=True)
     table = Table.objects.create(round=rnd, number=1)
     for pos, name in enumerate(["Anna", "Bernd"]):
         p = services.player_add(tournament=tournament, by=organizer, name=name)
@@ -64,7 +65,7 @@ def no_store(response) -> bool:
 
 @pytest.mark.django_db
 def test_seat_and_sheet_links_are_never_stored(client, seated):
-    response = client.get(reverse("seat_link", args=[seat_token(seated.pk, 0)]))
+    response = client.get(reverse("seat_link", args=[token_for(seated, 0)]))
     assert response.status_code == 200 and no_store(response)
     response = client.get(reverse("sheet_link", args=[table_token(seated.pk)]))
     assert no_store(response)

@@ -37,6 +37,7 @@ NOT_COUNTS = {
     "shows the progress and a download link.": "a fixed limit of many tables",
     "More than %(n)s players.": "the import limit",
     "Between 1 and %(max)s minutes.": "a range",
+    "Between 1 and %(max)s rounds.": "a range",
     "%(game)s is played at tables of %(lo)s to %(hi)s players.": "a range of table sizes",
     "%(size)s players (allowed: %(sizes)s)": "a table size, at least 2",
 }
