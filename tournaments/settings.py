@@ -9,7 +9,8 @@
 | ALLOWED_HOSTS | localhost,127.0.0.1,[::1] (+ * when DEBUG) | comma separated |
 | CSRF_TRUSTED_ORIGINS | none | comma separated origins behind a proxy |
 | SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS | off / 0 | behind TLS in production |
-| SITE_URL | http://127.0.0.1:8000 | the address printed in QR codes and links |
+| SITE_URL | none | the address printed in QR codes and links (else the LAN address) |
+| CACHE_URL | REDIS_URL, else a file cache in var/cache | the shared cache (tournaments/live.py) |
 """
 
 import os
@@ -150,6 +151,36 @@ SILENCED_SYSTEM_CHECKS = [
 
 #: the address printed in QR codes (sheets are also printed without a request)
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+# -- cache ----------------------------------------------------------------------
+# What every viewer of a round sees alike (the clock status) is computed once
+# per change or per second and served from here (tournaments/live.py). Every
+# web process must share it: Redis when REDIS_URL is set (production, several
+# boxes), else a file cache under var/ (the embedded default: gunicorn's
+# processes on one laptop all read the same files). CACHE_URL overrides
+# ("locmem://" for a single process, "redis://...", "file:///path").
+_cache_url = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+if _cache_url.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _cache_url,
+            "KEY_PREFIX": "tl",
+        }
+    }
+elif _cache_url.startswith("locmem://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    _cache_dir = _cache_url.removeprefix("file://") or str(VAR_DIR / "cache")
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": _cache_dir,
+            # one entry per round and per seat link seen: culling (a directory
+            # scan) only in events far bigger than a club's
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        }
+    }
 
 # -- Celery ------------------------------------------------------------------
 _broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL")

@@ -14,11 +14,13 @@ The per-game labels and summaries live in one small module per game
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce, Now
 from django.utils.translation import gettext as _
 
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.play.altruismus import Altruismus
 from tournaments.play.base import Ctx, Game, card_index
 from tournaments.play.monddaemmerung import Monddaemmerung
@@ -47,9 +49,9 @@ def _names(table: Table) -> list[str]:
     return [seat.player.name for seat in seats_in_order(table)]
 
 
-def _clock(table: Table, rnd: Round) -> dict:
+def _clock(table: Table, rnd: Round, now=None) -> dict:
     """Where the table stands on the clock, as the move service sees it."""
-    now = db_now()
+    now = now or db_now()
     grace = rnd.tournament.grace_seconds
     info = {
         "time_called": table.time_called_at is not None,
@@ -78,7 +80,7 @@ def _version(table: Table, rnd: Round, clock: dict) -> str:
     return ".".join(
         str(x)
         for x in (
-            table.actions.count(),
+            table.n_actions if hasattr(table, "n_actions") else table.actions.count(),
             table.status,
             rnd.status,
             int(clock["time_called"]),
@@ -90,8 +92,42 @@ def _version(table: Table, rnd: Round, clock: dict) -> str:
 
 def seat_version(seat: Seat) -> str:
     """The screen's version without building it (the poll's cheap check)."""
-    table = Table.objects.select_related("round__tournament").defer("state").get(pk=seat.table_id)
-    return _version(table, table.round, _clock(table, table.round))
+    return table_version(seat.table_id) or ""
+
+
+def table_version(table_id: int) -> str | None:
+    """The play screen's version of a table in one query: the fields the
+    version reads, the number of moves and the database's time — neither the
+    game state nor the round's seating figures are loaded (None: no table)."""
+    moves = (
+        TableAction.objects.filter(table=OuterRef("pk"))
+        .order_by()
+        .values("table")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    table = (
+        Table.objects.filter(pk=table_id)
+        .select_related("round__tournament")
+        .only(
+            "status",
+            "deadline",
+            "time_called_at",
+            "round__status",
+            "round__deadline",
+            "round__tournament__grace_seconds",
+        )
+        .annotate(n_actions=Coalesce(Subquery(moves), 0), db_time=Now())
+        .first()
+    )
+    if table is None:
+        return None
+    now = table.db_time
+    if isinstance(now, str):  # SQLite
+        now = datetime.fromisoformat(now)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    return _version(table, table.round, _clock(table, table.round, now))
 
 
 def seat_screen(seat: Seat, *, error: str = "") -> dict:

@@ -22,6 +22,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from tournaments import clock as pure
+from tournaments import live
 from tournaments.models import ClockActivation, Round, Table
 from tournaments.services import ServiceError
 
@@ -287,6 +288,7 @@ def close_round(round_id: int, *, via: str = "") -> bool:
         )
         if not won:
             return False
+        live.clock_changed(round_id)
         rnd = Round.objects.select_related("tournament").get(pk=round_id)
         ClockActivation.objects.create(
             round=rnd, kind=ClockActivation.TIME_CALLED, at=now, reason=via
@@ -326,6 +328,7 @@ def close_table(table_id: int, *, via: str = "") -> bool:
         table = (
             Table.objects.select_for_update().select_related("round__tournament").get(pk=table_id)
         )
+        live.clock_changed(table.round_id)
         ClockActivation.objects.create(
             round=table.round, table=table, kind=ClockActivation.TIME_CALLED, at=now, reason=via
         )

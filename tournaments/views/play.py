@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import links
-from tournaments import play
+from tournaments import live, play
 from tournaments.models import Seat
-from tournaments.views.rounds import clock_status
+from tournaments.views.rounds import clock_status, status_response
 
 
 def seat_from(token: str) -> Seat | None:
@@ -26,6 +26,8 @@ def seat_from(token: str) -> Seat | None:
         return None
     return (
         Seat.objects.select_related("player", "table__round__tournament")
+        # the poll must not decode the game or the round's seating figures
+        .defer("table__state", "table__round__seating_stats")
         .filter(table_id=parsed[0], position=parsed[1])
         .first()
     )
@@ -61,7 +63,11 @@ def seat_play(request, token):
     shown = request.GET.get("v")
     if shown and shown == play.seat_version(seat):
         return HttpResponse(status=204)
-    return render(request, "play/panel.html", {"play": play.seat_screen(seat), "play_token": token})
+    screen = play.seat_screen(seat)
+    response = render(request, "play/panel.html", {"play": screen, "play_token": token})
+    if not screen.get("polling"):
+        response.status_code = 286  # game over: htmx stops polling
+    return response
 
 
 @require_POST
@@ -80,12 +86,16 @@ def seat_move(request, token):
 
 @require_GET
 def seat_clock(request, token):
-    """The round's clock partial for a player's page."""
-    seat = seat_from(token)
-    if seat is None:
+    """The round's clock partial for a player's page (polled): from the
+    shared cache, without a query while the link's round is known."""
+    round_id = live.seat_round(token)
+    if round_id is None:
+        seat = seat_from(token)
+        if seat is None:
+            return _invalid(request)
+        round_id = seat.table.round_id
+        live.remember_seat_round(token, round_id)
+    entry = live.clock_entry(round_id)
+    if entry is None:
         return _invalid(request)
-    context = clock_status(seat.table.round) | {"status_url": reverse("seat_clock", args=[token])}
-    response = render(request, "tournaments/round/status.html", context)
-    if context["closed"]:
-        response["HX-Trigger"] = "roundClosed"
-    return response
+    return status_response(request, entry, reverse("seat_clock", args=[token]))
