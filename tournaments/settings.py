@@ -149,8 +149,10 @@ SILENCED_SYSTEM_CHECKS = [
     "security.W021",
 ]
 
-#: the address printed in QR codes (sheets are also printed without a request)
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+#: the address printed in QR codes and seat links, e.g. https://turnier.example.org.
+#: Unset (a laptop at the venue): the host the organizer uses, a loopback one
+#: replaced by the laptop's LAN address (scoring/links.py origin()).
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 
 # -- cache ----------------------------------------------------------------------
 # What every viewer of a round sees alike (the clock status) is computed once
