@@ -178,8 +178,7 @@ def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # 
     if length <= 0:
         raise ServiceError(_("A round needs some time."))
     _activate(rnd, ClockActivation.START, by=by, seconds=length)
-    for table in rnd.tables.filter(digital=True, state__isnull=True):
-        table_services.table_start(table=table)
+    table_services.tables_deal(round=rnd)
     return rnd
 
 
