@@ -145,3 +145,15 @@ def test_the_cache_entry_follows_the_round_number_it_was_asked_for(client, rnd, 
     other = services.tournament_create(owner=organizer, name="Anderes", game="quartett")
     # another tournament's round 1 is not answered from this one's entry
     assert client.get(reverse("round_public_status", args=[other.pk, 1])).status_code == 404
+
+
+def test_each_phone_polls_its_own_link_and_gets_the_time_of_its_request(client, rnd):
+    urls = [reverse("seat_clock", args=[seat_token(table.pk, 0)]) for table in rnd.tables.all()]
+    answers = [client.get(url) for url in urls]
+    for url, answer in zip(urls, answers, strict=True):
+        assert f'hx-get="{url}"' in answer.content.decode()
+    first, second = (int(data(a, "server-ms")) for a in answers)
+    assert second >= first
+    big = client.get(public_status(rnd), {"big": "1"})
+    assert "clock--big" in big.content.decode()
+    assert "clock--big" not in client.get(public_status(rnd)).content.decode()

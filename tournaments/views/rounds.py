@@ -8,10 +8,13 @@ from datetime import datetime
 
 from django.contrib import messages
 from django.db.models import Exists, OuterRef, Prefetch
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.html import escape
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -76,15 +79,36 @@ def clock_status(rnd: Round) -> dict:
     return live.clock_context(entry) | {"round": rnd}
 
 
+_SERVER_MS, _STATUS_URL = "@@server-ms@@", "@@status-url@@"
+#: the rendered partial per (round, entry, language, big clock), with the
+#: server time and the poll URL left as markers: rendered once per entry
+#: (about once a second) by each process instead of once per phone. Derived
+#: from the shared entry and keyed by its time, so every process answers the
+#: same; bounded.
+_rendered: dict[tuple, str] = {}
+
+
 def status_response(request, entry: dict, status_url: str):
     """The polled status partial. A closed round says so (HX-Trigger
     "roundClosed"); once nothing is left to wait for (every table done) the
     answer has htmx's status 286, which stops the poll."""
-    context = live.clock_context(entry) | {
-        "status_url": status_url,
-        "big": request.GET.get("big") == "1",
-    }
-    response = render(request, "tournaments/round/status.html", context)
+    context = live.clock_context(entry)
+    big = request.GET.get("big") == "1"
+    key = (entry["round_id"], entry["computed"], get_language(), big)
+    html = _rendered.get(key)
+    if html is None:
+        html = render_to_string(
+            "tournaments/round/status.html",
+            context | {"status_url": _STATUS_URL, "big": big, "server_ms": _SERVER_MS},
+            request,
+        )
+        if len(_rendered) > 512:
+            _rendered.clear()
+        _rendered[key] = html
+    html = html.replace(_SERVER_MS, str(context["server_ms"]), 1).replace(
+        _STATUS_URL, escape(status_url)
+    )
+    response = HttpResponse(html)
     if context["closed"]:
         response["HX-Trigger"] = "roundClosed"
     if context["finished"]:
