@@ -163,6 +163,29 @@ def remember_seat_round(token: str, round_id: int) -> None:
     cache.set(f"live:seat:{token}", round_id, 60)
 
 
+def seat_table(token: str) -> int | None:
+    """The table id of a seat link whose panel was served, as the cache knows it."""
+    return cache.get(f"live:seat-table:{token}")
+
+
+def remember_seat_table(token: str, table_id: int) -> None:
+    cache.set(f"live:seat-table:{token}", table_id, 60)
+
+
+def table_version(table_id: int, compute) -> str | None:
+    """A digital table's play-screen version, computed by ``compute(table_id)``
+    at most once per :data:`FRESH` seconds (a move or any save of the table
+    drops it at once), so "nothing new" costs no query."""
+    key = f"live:table-version:{table_id}"
+    cached = cache.get(key)
+    if cached is not None and time.time() - cached[1] < FRESH:
+        return cached[0]
+    version = compute(table_id)
+    if version is not None:
+        cache.set(key, (version, time.time()), KEEP)
+    return version
+
+
 def clock_context(entry: dict) -> dict:
     """The status partial's context at this moment, from an entry."""
     now_ms = time.time() * 1000 + entry["offset_ms"]
@@ -213,6 +236,9 @@ def _round_saved(sender, instance, **kwargs):
 def _table_saved(sender, instance, **kwargs):
     if instance.round_id:
         clock_changed(instance.round_id)
+    key = f"live:table-version:{instance.pk}"
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def _tournament_saved(sender, instance, **kwargs):

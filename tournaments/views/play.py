@@ -57,11 +57,18 @@ def _panel(request, seat: Seat, token: str, *, error: str = ""):
 def seat_play(request, token):
     """The play partial; polled. Answers 204 (nothing to swap) while the
     version the page shows is still current."""
+    shown = request.GET.get("v")
+    if shown:
+        # "anything new?" from the shared cache while this link's table is
+        # known: no query for most polls (a 204 shows nothing)
+        table_id = live.seat_table(token)
+        if table_id is not None and shown == live.table_version(table_id, play.table_version):
+            return HttpResponse(status=204)
     seat = seat_from(token)
     if seat is None:
         return _invalid(request)
-    shown = request.GET.get("v")
-    if shown and shown == play.seat_version(seat):
+    live.remember_seat_table(token, seat.table_id)
+    if shown and shown == live.table_version(seat.table_id, play.table_version):
         return HttpResponse(status=204)
     screen = play.seat_screen(seat)
     response = render(request, "play/panel.html", {"play": screen, "play_token": token})
