@@ -73,7 +73,9 @@ def server_command(port: int) -> list[str]:
         else:
             out.append(arg)
         del i
-    return out
+    from tournaments.management.commands.runall import _no_control_socket
+
+    return out + _no_control_socket()  # not the home folder's socket other servers use
 
 
 def main() -> int:

@@ -60,7 +60,20 @@ def web_command(addrport: str, *, server: str = "gunicorn") -> list[str]:
         "60",
         "--limit-request-field_size",
         "8190",
+        *_no_control_socket(),
     ]
+
+
+def _no_control_socket() -> list[str]:
+    """Recent gunicorn versions open a control socket in the home folder, shared by
+    every gunicorn of that user; the laptop's server needs none."""
+    try:
+        from gunicorn.config import KNOWN_SETTINGS
+    except ImportError:  # pragma: no cover - gunicorn missing: runserver only
+        return []
+    if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS):
+        return ["--no-control-socket"]
+    return []
 
 
 def split_addrport(addrport: str) -> tuple[str, str]:
