@@ -176,7 +176,7 @@ else:
     _cache_dir = _cache_url.removeprefix("file://") or str(VAR_DIR / "cache")
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "tournaments.cache.FileCache",
             "LOCATION": _cache_dir,
             # one entry per round and per seat link seen: culling (a directory
             # scan) only in events far bigger than a club's

@@ -158,7 +158,9 @@ def main() -> int:
                 loadgen.Kind("clock", clock_paths * factor),
                 loadgen.Kind("seat poll", seat_paths * factor),
             ]
-            result = loadgen.run(kinds, port=port, seconds=SECONDS, headers=headers)
+            result = loadgen.run(
+                kinds, port=port, seconds=SECONDS, headers=headers, server_pid=proc.pid
+            )
             phases[factor] = {k["kind"]: k for k in result["kinds"]}
             loadgen.show(
                 f"{factor}×: {len(clock_paths) * factor} clock phones + "

@@ -120,7 +120,13 @@ def main() -> int:
                     loadgen.Kind("clock", event.seat_clock_urls[:PHONES]),
                 ]
                 # a phone on the Wi-Fi asks for the laptop's LAN address
-                result = loadgen.run(kinds, port=port, seconds=SECONDS, host=f"192.168.1.20:{port}")
+                result = loadgen.run(
+                    kinds,
+                    port=port,
+                    seconds=SECONDS,
+                    host=f"192.168.1.20:{port}",
+                    server_pid=proc.pid,
+                )
                 loadgen.show(f"{title}: {PHONES} phones, seat + clock once a second", result)
                 if server == "gunicorn":
                     for k in result["kinds"]:

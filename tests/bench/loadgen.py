@@ -140,10 +140,12 @@ def run(
     host: str | None = None,
     headers: dict | None = None,
     timeout: float = 5.0,
+    server_pid: int | None = None,
 ) -> dict:
     """Let the phones poll ``127.0.0.1:port`` for ``seconds``; the figures per
     kind and the generator's own CPU ceiling."""
     cpu0, wall0 = time.process_time(), time.perf_counter()
+    server0 = server_cpu_seconds(server_pid) if server_pid else 0.0
     asyncio.run(
         _run(
             kinds,
@@ -158,11 +160,40 @@ def run(
     cpu = time.process_time() - cpu0
     wall = time.perf_counter() - wall0
     sent = sum(k.good + k.bad + k.errors for k in kinds)
-    return {
+    extra = {}
+    if server_pid:
+        used = server_cpu_seconds(server_pid) - server0
+        answers = sum(k.good + k.bad for k in kinds)
+        extra = {"server_cpu_ms": used / max(1, answers) * 1000, "server_cores": used / wall}
+    return extra | {
         "kinds": [k.summary(seconds) for k in kinds],
         "generator_cpu_share": cpu / wall,
         "ceiling_rps": sent / cpu if cpu else float("inf"),
     }
+
+
+def server_cpu_seconds(pid: int) -> float:
+    """CPU seconds used so far by a server process and its direct children
+    (gunicorn's workers), from /proc (Linux); 0.0 elsewhere."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 def show(title: str, result: dict) -> None:
@@ -172,6 +203,11 @@ def show(title: str, result: dict) -> None:
             f"   {k['kind']:12s} {k['phones']:5d} phones: {k['rps']:7.1f} answers/s, "
             f"served {k['served'] * 100:5.1f} %, p50 {k['p50']:7.1f} ms, p95 {k['p95']:7.1f} ms, "
             f"p99 {k['p99']:7.1f} ms, bad {k['bad']}, errors {k['errors']}"
+        )
+    if "server_cpu_ms" in result:
+        print(
+            f"   server: {result['server_cpu_ms']:.2f} ms CPU per answer "
+            f"({result['server_cores']:.2f} cores busy) — the cost a less busy machine pays"
         )
     print(
         f"   generator: {result['generator_cpu_share'] * 100:.0f} % of a core, "
