@@ -163,27 +163,29 @@ def remember_seat_round(token: str, round_id: int) -> None:
     cache.set(f"live:seat:{token}", round_id, 60)
 
 
-def seat_table(token: str) -> int | None:
-    """The table id of a seat link whose panel was served, as the cache knows it."""
+def seat_table(token: str) -> tuple[int, int] | None:
+    """(table id, round id) of a seat link whose poll was answered, as the
+    cache knows it."""
     return cache.get(f"live:seat-table:{token}")
 
 
-def remember_seat_table(token: str, table_id: int) -> None:
-    cache.set(f"live:seat-table:{token}", table_id, 60)
+def remember_seat_table(token: str, table_id: int, round_id: int) -> None:
+    cache.set(f"live:seat-table:{token}", (table_id, round_id), 60)
 
 
-def table_version(table_id: int, compute) -> str | None:
-    """A digital table's play-screen version, computed by ``compute(table_id)``
-    at most once per :data:`FRESH` seconds (a move or any save of the table
-    drops it at once), so "nothing new" costs no query."""
-    key = f"live:table-version:{table_id}"
+def table_version(table_id: int, round_id: int, compute) -> str | None:
+    """A digital table's play-screen version. ``compute(round_id)`` gives the
+    versions of all the round's digital tables in one query; they are kept
+    together for :data:`FRESH` seconds (any save of one of the round's tables
+    drops them at once), so "nothing new" costs no query and the whole round
+    one query a second."""
+    key = f"live:table-versions:{round_id}"
     cached = cache.get(key)
-    if cached is not None and time.time() - cached[1] < FRESH:
-        return cached[0]
-    version = compute(table_id)
-    if version is not None:
-        cache.set(key, (version, time.time()), KEEP)
-    return version
+    if cached is not None and time.time() - cached[1] < FRESH and table_id in cached[0]:
+        return cached[0][table_id]
+    versions = compute(round_id)
+    cache.set(key, (versions, time.time()), KEEP)
+    return versions.get(table_id)
 
 
 def clock_context(entry: dict) -> dict:
@@ -231,12 +233,17 @@ def clock_changed(round_id: int) -> None:
 
 def _round_saved(sender, instance, **kwargs):
     clock_changed(instance.pk)
+    # a pause or a close changes every digital table's screen
+    key = f"live:table-versions:{instance.pk}"
+    cache.delete(key)
+    transaction.on_commit(lambda: cache.delete(key))
 
 
 def _table_saved(sender, instance, **kwargs):
-    if instance.round_id:
-        clock_changed(instance.round_id)
-    key = f"live:table-version:{instance.pk}"
+    if not instance.round_id:
+        return
+    clock_changed(instance.round_id)
+    key = f"live:table-versions:{instance.round_id}"
     cache.delete(key)
     transaction.on_commit(lambda: cache.delete(key))
 

@@ -99,6 +99,16 @@ def table_version(table_id: int) -> str | None:
     """The play screen's version of a table in one query: the fields the
     version reads, the number of moves and the database's time — neither the
     game state nor the round's seating figures are loaded (None: no table)."""
+    return _versions(Table.objects.filter(pk=table_id)).get(table_id)
+
+
+def round_table_versions(round_id: int) -> dict[int, str]:
+    """The versions of every table of a round, in one query (what a poll of
+    one of them computes for all, once a second)."""
+    return _versions(Table.objects.filter(round_id=round_id))
+
+
+def _versions(tables) -> dict[int, str]:
     moves = (
         TableAction.objects.filter(table=OuterRef("pk"))
         .order_by()
@@ -106,9 +116,9 @@ def table_version(table_id: int) -> str | None:
         .annotate(n=Count("pk"))
         .values("n")
     )
-    table = (
-        Table.objects.filter(pk=table_id)
-        .select_related("round__tournament")
+    out = {}
+    for table in (
+        tables.select_related("round__tournament")
         .only(
             "status",
             "deadline",
@@ -118,16 +128,14 @@ def table_version(table_id: int) -> str | None:
             "round__tournament__grace_seconds",
         )
         .annotate(n_actions=Coalesce(Subquery(moves), 0), db_time=Now())
-        .first()
-    )
-    if table is None:
-        return None
-    now = table.db_time
-    if isinstance(now, str):  # SQLite
-        now = datetime.fromisoformat(now)
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=UTC)
-    return _version(table, table.round, _clock(table, table.round, now))
+    ):
+        now = table.db_time
+        if isinstance(now, str):  # SQLite
+            now = datetime.fromisoformat(now)
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=UTC)
+        out[table.pk] = _version(table, table.round, _clock(table, table.round, now))
+    return out
 
 
 def seat_screen(seat: Seat, *, error: str = "") -> dict:

@@ -61,14 +61,15 @@ def seat_play(request, token):
     if shown:
         # "anything new?" from the shared cache while this link's table is
         # known: no query for most polls (a 204 shows nothing)
-        table_id = live.seat_table(token)
-        if table_id is not None and shown == live.table_version(table_id, play.table_version):
+        known = live.seat_table(token)
+        if known is not None and shown == live.table_version(*known, play.round_table_versions):
             return HttpResponse(status=204)
     seat = seat_from(token)
     if seat is None:
         return _invalid(request)
-    live.remember_seat_table(token, seat.table_id)
-    if shown and shown == live.table_version(seat.table_id, play.table_version):
+    table_id, round_id = seat.table_id, seat.table.round_id
+    live.remember_seat_table(token, table_id, round_id)
+    if shown and shown == live.table_version(table_id, round_id, play.round_table_versions):
         return HttpResponse(status=204)
     screen = play.seat_screen(seat)
     response = render(request, "play/panel.html", {"play": screen, "play_token": token})
