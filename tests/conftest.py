@@ -63,10 +63,14 @@ def _own_cache(settings):
     entries."""
     from django.core.cache import cache
 
+    from tournaments import live
+
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     cache.clear()
+    live.forget_local()
     yield
     cache.clear()
+    live.forget_local()
 
 
 @pytest.fixture(autouse=True)

@@ -45,6 +45,55 @@ KEEP = 120
 CLOSED = ("time_called", "complete")
 
 
+#: seconds a process reuses what it read from the shared cache before asking
+#: it again: a thousand polls a second then cost each process a few cache
+#: reads a second. A change made in this process drops its copy at once;
+#: other processes see it within this time (plus the poll interval).
+LOCAL_SECONDS = 0.25
+#: the same for what never changes for a key (a link's table and round)
+LOCAL_STABLE_SECONDS = 30.0
+_local: dict[str, tuple[float, object]] = {}
+
+
+def _local_get(key: str):
+    hit = _local.get(key)
+    if hit is not None and hit[0] > time.monotonic():
+        return hit[1]
+    return None
+
+
+def _local_put(key: str, value, seconds: float = LOCAL_SECONDS) -> None:
+    if len(_local) > 20000:
+        _local.clear()
+    _local[key] = (time.monotonic() + seconds, value)
+
+
+def _shared_get(key: str, seconds: float = LOCAL_SECONDS):
+    value = _local_get(key)
+    if value is None:
+        value = cache.get(key)
+        if value is not None:
+            _local_put(key, value, seconds)
+    return value
+
+
+def _drop(key: str) -> None:
+    """Drop an entry here and in the shared cache, now and after the commit."""
+    _local.pop(key, None)
+    cache.delete(key)
+
+    def again():
+        _local.pop(key, None)
+        cache.delete(key)
+
+    transaction.on_commit(again)
+
+
+def forget_local() -> None:
+    """Forget this process's copies (tests: each starts from an empty cache)."""
+    _local.clear()
+
+
 def _key(round_id: int) -> str:
     return f"live:clock:{round_id}"
 
@@ -131,7 +180,7 @@ def clock_entry(round_id: int) -> dict | None:
     """The round's cached entry (None: no such round). Queries only when the
     entry is missing, or stale and this request won the recompute lock."""
     key = _key(round_id)
-    entry = cache.get(key)
+    entry = _shared_get(key)
     if entry is not None:
         if time.time() - entry["computed"] < FRESH:
             return entry
@@ -142,6 +191,7 @@ def clock_entry(round_id: int) -> dict | None:
         cache.delete_many([key, key + ":lock"])
         return None
     cache.set(key, entry, KEEP)
+    _local_put(key, entry)
     cache.set(_round_key(entry["tournament_id"], entry["number"]), round_id, KEEP)
     cache.delete(key + ":lock")
     return entry
@@ -150,12 +200,12 @@ def clock_entry(round_id: int) -> dict | None:
 def round_id_of(tournament_id: int, number: int) -> int | None:
     """The round id of a tournament's round number as the cache knows it
     (None: not known yet — the caller asks the database)."""
-    return cache.get(_round_key(tournament_id, number))
+    return _shared_get(_round_key(tournament_id, number), LOCAL_STABLE_SECONDS)
 
 
 def seat_round(token: str) -> int | None:
     """The round id a seat link's clock shows, as the cache knows it."""
-    return cache.get(f"live:seat:{token}")
+    return _shared_get(f"live:seat:{token}", LOCAL_STABLE_SECONDS)
 
 
 def remember_seat_round(token: str, round_id: int) -> None:
@@ -166,7 +216,7 @@ def remember_seat_round(token: str, round_id: int) -> None:
 def seat_table(token: str) -> tuple[int, int] | None:
     """(table id, round id) of a seat link whose poll was answered, as the
     cache knows it."""
-    return cache.get(f"live:seat-table:{token}")
+    return _shared_get(f"live:seat-table:{token}", LOCAL_STABLE_SECONDS)
 
 
 def remember_seat_table(token: str, table_id: int, round_id: int) -> None:
@@ -180,11 +230,12 @@ def table_version(table_id: int, round_id: int, compute) -> str | None:
     drops them at once), so "nothing new" costs no query and the whole round
     one query a second."""
     key = f"live:table-versions:{round_id}"
-    cached = cache.get(key)
+    cached = _shared_get(key)
     if cached is not None and time.time() - cached[1] < FRESH and table_id in cached[0]:
         return cached[0][table_id]
     versions = compute(round_id)
     cache.set(key, (versions, time.time()), KEEP)
+    _local_put(key, (versions, time.time()))
     return versions.get(table_id)
 
 
@@ -226,26 +277,20 @@ def format_seconds(seconds: int) -> str:
 def clock_changed(round_id: int) -> None:
     """The round's clock or its tables changed: drop the entry now and again
     after the commit (a poll between the two may have cached the old rows)."""
-    key = _key(round_id)
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
+    _drop(_key(round_id))
 
 
 def _round_saved(sender, instance, **kwargs):
     clock_changed(instance.pk)
     # a pause or a close changes every digital table's screen
-    key = f"live:table-versions:{instance.pk}"
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
+    _drop(f"live:table-versions:{instance.pk}")
 
 
 def _table_saved(sender, instance, **kwargs):
     if not instance.round_id:
         return
     clock_changed(instance.round_id)
-    key = f"live:table-versions:{instance.round_id}"
-    cache.delete(key)
-    transaction.on_commit(lambda: cache.delete(key))
+    _drop(f"live:table-versions:{instance.round_id}")
 
 
 def _tournament_saved(sender, instance, **kwargs):
