@@ -164,3 +164,26 @@ def test_each_phone_polls_its_own_link_and_gets_the_time_of_its_request(client, 
     big = client.get(public_status(rnd), {"big": "1"})
     assert "clock--big" in big.content.decode()
     assert "clock--big" not in client.get(public_status(rnd)).content.decode()
+
+
+def test_web_processes_share_the_clock_through_redis(
+    client, rnd, organizer, settings, require_redis, django_assert_num_queries
+):
+    """Production: every web process (and box) reads the same entry from
+    Redis; a change made by one is seen by the others."""
+    import uuid
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": require_redis,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",  # never clear: others share the db
+        }
+    }
+    assert data(client.get(public_status(rnd)), "status") == "running"
+    live.forget_local()  # another process: nothing of its own yet
+    with django_assert_num_queries(0):
+        assert data(client.get(public_status(rnd)), "status") == "running"
+    clock.round_pause(round=rnd, by=organizer)
+    live.forget_local()
+    assert data(client.get(public_status(rnd)), "status") == "paused"
