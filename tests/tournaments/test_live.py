@@ -12,7 +12,7 @@ from django.urls import reverse
 from games import get_engine
 from scoring import services as scoring_services
 from scoring.links import seat_token
-from tests.timetravel import past_deadline
+from tests.timetravel import past_deadline, travel
 from tournaments import live, services
 from tournaments.models import Round, Seat, Table
 from tournaments.services import clock
@@ -187,3 +187,26 @@ def test_web_processes_share_the_clock_through_redis(
     clock.round_pause(round=rnd, by=organizer)
     live.forget_local()
     assert data(client.get(public_status(rnd)), "status") == "paused"
+
+
+def test_a_finished_digital_game_stops_the_seat_poll(client, organizer):
+    t = services.tournament_create(
+        owner=organizer, name="Digital Ende", game="quartett", digital_tables=True, grace_seconds=30
+    )
+    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
+    table = Table.objects.create(round=rnd, number=1, digital=True, seed=11)
+    for pos in range(2):
+        p = services.player_add(tournament=t, by=organizer, name=f"E{pos}")
+        Seat.objects.create(table=table, player=p, position=pos)
+    clock.round_start(round=rnd, by=organizer)
+    url = reverse("seat_play", args=[seat_token(table.pk, 0)])
+    version = data(client.get(url), "version")
+    past_deadline(rnd)
+    assert clock.close_round(rnd.pk)
+    travel(rnd, 31)  # the grace period is over: the bot plays out the rest
+    digital.table_finish(table_id=table.pk)
+    table.refresh_from_db()
+    assert table.status == Table.DONE
+    over = client.get(url, {"v": version})
+    assert over.status_code == 286  # htmx stops polling
+    assert "hx-get" not in over.content.decode().split(">", 1)[0]
