@@ -69,8 +69,6 @@ def server_command(port: int) -> list[str]:
         elif arg == "--threads" and os.environ.get("WEB_THREADS"):
             out += ["--threads", os.environ["WEB_THREADS"]]
             skip = True
-        elif arg == "--access-logfile":
-            skip = True  # a log line per request: measured without, as the figures say
         else:
             out.append(arg)
         del i
