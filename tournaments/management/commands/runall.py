@@ -22,12 +22,13 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.links import lan_addresses
 
-#: gunicorn on the laptop: two processes (one per core) of 8 threads each.
-#: Requests are short (the clock comes from the cache), so threads cover the
-#: waits on SQLite and the network; a second process uses the second core.
+#: gunicorn on the laptop: two processes (one per core) of 4 threads each.
+#: Requests are short and mostly CPU (the polls come from the cache): a few
+#: threads cover the waits on SQLite and the network, more only contend for
+#: Python's lock; a second process uses the second core.
 #: The limits refuse oversized request lines and headers before Django.
 WEB_WORKERS = 2
-WEB_THREADS = 8
+WEB_THREADS = 4
 
 
 def web_command(addrport: str, *, server: str = "gunicorn") -> list[str]:
