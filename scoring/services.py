@@ -28,6 +28,7 @@ from games import SheetError, TableResult
 from scoring import selectors
 from scoring.models import Confirmation, Submission
 from scoring.standings import compute_standings
+from tournaments import live
 from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.services import ServiceError
 from tournaments.services.clock import db_now, lock_before_time
@@ -252,11 +253,14 @@ def _complete_round(round_id: int) -> int:
     table has a confirmed result. Returns the number of rows changed (0/1)."""
     confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
     open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(Exists(confirmed))
-    return (
+    done = (
         Round.objects.filter(pk=round_id, status=Round.TIME_CALLED)
         .exclude(Exists(open_tables))
         .update(status=Round.COMPLETE, completed_at=Now())
     )
+    if done:
+        live.clock_changed(round_id)
+    return done
 
 
 def round_complete_if_done(*, round_id: int) -> bool:
@@ -285,6 +289,7 @@ def _confirm(sub: Submission) -> None:
     sub.status = Submission.CONFIRMED
     Table.objects.filter(pk=sub.table_id).update(status=Table.DONE)
     round_id = Table.objects.filter(pk=sub.table_id).values_list("round_id", flat=True).get()
+    live.clock_changed(round_id)  # tables done on every clock
     _complete_round(round_id)
     transaction.on_commit(lambda: _complete_round_after_commit(round_id))
 

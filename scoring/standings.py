@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
@@ -61,7 +61,12 @@ class Row:
     dropped: bool
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        # every field is a number, a string or None: a shallow copy is the same
+        # as ``asdict`` at a tenth of the cost (1,000 rows per standings page)
+        return {name: getattr(self, name) for name in _ROW_FIELDS}
+
+
+_ROW_FIELDS = tuple(f.name for f in fields(Row))
 
 
 @dataclass(slots=True)

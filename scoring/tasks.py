@@ -16,7 +16,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import prints
+from scoring import links, prints
 from scoring.links import table_token
 from scoring.models import PrintJob
 from tournaments.celery import app
@@ -32,11 +32,11 @@ def prints_dir() -> Path:
 
 def run_print_job(job_id: int, language: str | None = None, origin: str | None = None) -> None:
     """Render job ``job_id``. ``origin`` (``https://host``) is where the QR
-    links point (the address the organizer used), else ``SITE_URL``."""
+    links point (the address the organizer used), else :func:`scoring.links.origin`."""
     job = PrintJob.objects.select_related("tournament").get(pk=job_id)
     if job.status == PrintJob.DONE:
         return
-    base = (origin or settings.SITE_URL).rstrip("/")
+    base = (origin or links.origin()).rstrip("/")
 
     def url_for_table(table_id: int) -> str:
         return base + reverse("sheet_link", args=[table_token(table_id)])

@@ -57,6 +57,23 @@ def chromium_path():
 
 
 @pytest.fixture(autouse=True)
+def _own_cache(settings):
+    """Each test its own empty cache: a process's local memory, so parallel
+    workers (whose databases reuse the same ids) never read each other's
+    entries."""
+    from django.core.cache import cache
+
+    from tournaments import live
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    cache.clear()
+    live.forget_local()
+    yield
+    cache.clear()
+    live.forget_local()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

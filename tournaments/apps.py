@@ -6,3 +6,8 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from tournaments import live
+
+        live.connect()

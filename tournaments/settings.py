@@ -9,7 +9,8 @@
 | ALLOWED_HOSTS | localhost,127.0.0.1,[::1] (+ * when DEBUG) | comma separated |
 | CSRF_TRUSTED_ORIGINS | none | comma separated origins behind a proxy |
 | SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS | off / 0 | behind TLS in production |
-| SITE_URL | http://127.0.0.1:8000 | the address printed in QR codes and links |
+| SITE_URL | none | the address printed in QR codes and links (else the LAN address) |
+| CACHE_URL | REDIS_URL, else a file cache in var/cache | the shared cache (tournaments/live.py) |
 """
 
 import os
@@ -125,7 +126,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -183,8 +184,40 @@ SILENCED_SYSTEM_CHECKS = [
     "security.W021",
 ]
 
-#: the address printed in QR codes (sheets are also printed without a request)
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+#: the address printed in QR codes and seat links, e.g. https://turnier.example.org.
+#: Unset (a laptop at the venue): the host the organizer uses, a loopback one
+#: replaced by the laptop's LAN address (scoring/links.py origin()).
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+
+# -- cache ----------------------------------------------------------------------
+# What every viewer of a round sees alike (the clock status) is computed once
+# per change or per second and served from here (tournaments/live.py). Every
+# web process must share it: Redis when REDIS_URL is set (production, several
+# boxes), else a file cache under var/ (the embedded default: gunicorn's
+# processes on one laptop all read the same files). CACHE_URL overrides
+# ("locmem://" for a single process, "redis://...", "file:///path").
+_cache_url = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+if _cache_url.startswith(("redis://", "rediss://", "unix://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _cache_url,
+            "KEY_PREFIX": "tl",
+        }
+    }
+elif _cache_url.startswith("locmem://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    _cache_dir = _cache_url.removeprefix("file://") or str(VAR_DIR / "cache")
+    CACHES = {
+        "default": {
+            "BACKEND": "tournaments.cache.FileCache",
+            "LOCATION": _cache_dir,
+            # one entry per round and per seat link seen: culling (a directory
+            # scan) only in events far bigger than a club's
+            "OPTIONS": {"MAX_ENTRIES": 20000},
+        }
+    }
 
 # -- Celery ------------------------------------------------------------------
 _broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL")

@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import prints
+from scoring import links, prints
 from scoring.links import table_sheet_url
 from scoring.models import PrintJob
 from scoring.tasks import prints_dir, render_print_job
@@ -119,7 +119,7 @@ def print_job_start(request, tournament):
         total=max(1, prints.table_count(tournament, number)),
         by=request.user,
     )
-    origin = request.build_absolute_uri("/").rstrip("/")
+    origin = links.origin(request)  # never a loopback address
     language = get_language()
 
     def enqueue():

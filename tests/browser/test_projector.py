@@ -1,5 +1,5 @@
 """The projector: the big clock counts down in the browser, shows "5 minutes
-left", stops within 2 seconds when the organizer pauses, and shows "Time!"
+left", stops within one poll (3 s) when the organizer pauses, and shows "Time!"
 when the round is closed — without a reload."""
 
 import time
@@ -8,6 +8,7 @@ import pytest
 
 from tests.timetravel import travel
 from tournaments import services
+from tournaments.live import POLL_SECONDS
 from tournaments.models import Round, Seat, Table
 from tournaments.services import clock
 
@@ -47,11 +48,12 @@ def test_projector_counts_down_stops_on_pause_and_shows_time(
     )
     assert page.locator("[data-clock].clock--five").count() == 1
 
-    # the organizer pauses: every browser stops within 2 seconds
+    # the organizer pauses: every browser stops within one poll
+    poll_ms = (POLL_SECONDS + 1) * 1000
     clock.round_pause(round=rnd, by=organizer)
     paused_at = time.monotonic()
-    page.wait_for_selector("[data-clock][data-status=paused]", timeout=2000)
-    assert time.monotonic() - paused_at <= 2.0
+    page.wait_for_selector("[data-clock][data-status=paused]", timeout=poll_ms)
+    assert time.monotonic() - paused_at <= POLL_SECONDS + 1
     stopped = shown.inner_text()
     time.sleep(1.5)
     assert shown.inner_text() == stopped
@@ -59,10 +61,10 @@ def test_projector_counts_down_stops_on_pause_and_shows_time(
 
     # resumed, the time runs out and the round is closed: "Time!" without reload
     clock.round_resume(round=rnd, by=organizer)
-    page.wait_for_selector("[data-clock][data-status=running]", timeout=2000)
+    page.wait_for_selector("[data-clock][data-status=running]", timeout=poll_ms)
     travel(rnd, 400)
     assert clock.sweep()["rounds"] == 1
-    page.wait_for_selector("[data-clock][data-status=time_called]", timeout=3000)
+    page.wait_for_selector("[data-clock][data-status=time_called]", timeout=poll_ms)
     assert signal.inner_text() == "Time!"
     assert shown.inner_text() == "0:00"
     assert "Tables done: 0 of 2" in page.locator("[data-clock]").inner_text()

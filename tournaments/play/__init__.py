@@ -14,11 +14,13 @@ The per-game labels and summaries live in one small module per game
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce, Now
 from django.utils.translation import gettext as _
 
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.play.altruismus import Altruismus
 from tournaments.play.base import Ctx, Game, card_index
 from tournaments.play.monddaemmerung import Monddaemmerung
@@ -47,9 +49,9 @@ def _names(table: Table) -> list[str]:
     return [seat.player.name for seat in seats_in_order(table)]
 
 
-def _clock(table: Table, rnd: Round) -> dict:
+def _clock(table: Table, rnd: Round, now=None) -> dict:
     """Where the table stands on the clock, as the move service sees it."""
-    now = db_now()
+    now = now or db_now()
     grace = rnd.tournament.grace_seconds
     info = {
         "time_called": table.time_called_at is not None,
@@ -78,7 +80,7 @@ def _version(table: Table, rnd: Round, clock: dict) -> str:
     return ".".join(
         str(x)
         for x in (
-            table.actions.count(),
+            table.n_actions if hasattr(table, "n_actions") else table.actions.count(),
             table.status,
             rnd.status,
             int(clock["time_called"]),
@@ -90,10 +92,63 @@ def _version(table: Table, rnd: Round, clock: dict) -> str:
 
 def seat_version(seat: Seat) -> str:
     """The screen's version without building it (the poll's cheap check)."""
-    table = Table.objects.select_related("round__tournament").defer("state").get(pk=seat.table_id)
-    # a seat given to the bot or handed back shows at once (the seat is read
-    # fresh for every request)
-    return f"{_version(table, table.round, _clock(table, table.round))}.{int(seat.bot)}"
+    return table_version(seat.table_id) or ""
+
+
+def table_version(table_id: int) -> str | None:
+    """The play screen's version of a table in one query: the fields the
+    version reads, the number of moves and the database's time — neither the
+    game state nor the round's seating figures are loaded (None: no table)."""
+    return _versions(Table.objects.filter(pk=table_id)).get(table_id)
+
+
+def round_table_versions(round_id: int) -> dict[int, str]:
+    """The versions of every table of a round, in one query (what a poll of
+    one of them computes for all, once a second)."""
+    return _versions(Table.objects.filter(round_id=round_id))
+
+
+def _versions(tables) -> dict[int, str]:
+    moves = (
+        TableAction.objects.filter(table=OuterRef("pk"))
+        .order_by()
+        .values("table")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    # a seat given to the bot or handed back shows at once on every screen
+    bots = (
+        Seat.objects.filter(table=OuterRef("pk"), bot=True)
+        .order_by()
+        .values("table")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    out = {}
+    for table in (
+        tables.select_related("round__tournament")
+        .only(
+            "status",
+            "deadline",
+            "time_called_at",
+            "round__status",
+            "round__deadline",
+            "round__tournament__grace_seconds",
+        )
+        .annotate(
+            n_actions=Coalesce(Subquery(moves), 0),
+            n_bots=Coalesce(Subquery(bots), 0),
+            db_time=Now(),
+        )
+    ):
+        now = table.db_time
+        if isinstance(now, str):  # SQLite
+            now = datetime.fromisoformat(now)
+        if now.tzinfo is None:
+            now = now.replace(tzinfo=UTC)
+        clock = _clock(table, table.round, now)
+        out[table.pk] = f"{_version(table, table.round, clock)}.{table.n_bots}"
+    return out
 
 
 def seat_screen(seat: Seat, *, error: str = "") -> dict:

@@ -12,8 +12,15 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games import ENGINES
-from tournaments import limits
-from tournaments.models import DEFAULT_TIEBREAKS, Player, PlayerEvent, Team, Tournament
+from tournaments import limits, live
+from tournaments.models import (
+    DEFAULT_TIEBREAKS,
+    Player,
+    PlayerEvent,
+    SeatLink,
+    Team,
+    Tournament,
+)
 from tournaments.player_import import ImportRow
 
 
@@ -155,7 +162,11 @@ def player_drop(*, player: Player, by) -> Player:
         player.checked_in = False
         player.save(update_fields=["dropped", "checked_in"])
         _log(player, "drop", by)
-        # seated in a round that has not started: he leaves it (issue 4)
+        # the player's links answer "you have left" at their next poll
+        live.forget_seats(
+            list(SeatLink.objects.filter(player=player).values_list("key", flat=True))
+        )
+        # seated in a round that has not started: the player leaves it (issue 4)
         from tournaments.services.seating import reseat_dropped_player
 
         reseat_dropped_player(player=player, by=by)

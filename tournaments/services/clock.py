@@ -22,6 +22,7 @@ from django.db import connection, transaction
 from django.utils.translation import gettext as _
 
 from tournaments import clock as pure
+from tournaments import live
 from tournaments.models import ClockActivation, Round, Table
 from tournaments.services import ServiceError
 
@@ -177,20 +178,7 @@ def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # 
     if length <= 0:
         raise ServiceError(_("A round needs some time."))
     _activate(rnd, ClockActivation.START, by=by, seconds=length)
-    for table in rnd.tables.filter(digital=True, state__isnull=True):
-        try:
-            table_services.table_start(table=table)
-        except ServiceError:
-            raise
-        except Exception as exc:  # e.g. a deck the engine can't deal: all rolled back
-            log.exception("round %s: table %s could not be dealt", rnd.pk, table.number)
-            raise ServiceError(
-                _(
-                    "Table %(table)s can't be dealt (%(why)s); the round was not started. "
-                    "Check the deck and the table sizes in the settings."
-                )
-                % {"table": table.number, "why": str(exc)[:200]}
-            ) from exc
+    table_services.tables_deal(round=rnd)
     return rnd
 
 
@@ -391,6 +379,7 @@ def close_round(round_id: int, *, via: str = "") -> bool:
         )
         if not won:
             return False
+        live.clock_changed(round_id)
         rnd = Round.objects.select_related("tournament").get(pk=round_id)
         ClockActivation.objects.create(
             round=rnd, kind=ClockActivation.TIME_CALLED, at=now, reason=via
@@ -431,6 +420,7 @@ def close_table(table_id: int, *, via: str = "") -> bool:
         table = (
             Table.objects.select_for_update().select_related("round__tournament").get(pk=table_id)
         )
+        live.clock_changed(table.round_id)
         ClockActivation.objects.create(
             round=table.round, table=table, kind=ClockActivation.TIME_CALLED, at=now, reason=via
         )

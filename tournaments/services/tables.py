@@ -35,17 +35,73 @@ def game_options(table: Table) -> dict:
     Terra Trumpf the youngest player (by birth year, when known) choosing
     Alpha first."""
     tournament = table.round.tournament
-    engine = tournament.engine
-    options = dict(tournament.game_options or {})
+    return _options(tournament.engine, tournament.game_options, seats_in_order(table))
+
+
+def _options(engine, base: dict | None, seats) -> dict:
+    options = dict(base or {})
     if "first_chooser" in engine.extra_options and "first_chooser" not in options:
         years = [
-            (seat.player.birth_year, -seat.position)
-            for seat in seats_in_order(table)
-            if seat.player.birth_year
+            (seat.player.birth_year, -seat.position) for seat in seats if seat.player.birth_year
         ]
         if years:
             options["first_chooser"] = -max(years)[1]
     return options
+
+
+def tables_deal(*, round: Round) -> int:  # noqa: A002
+    """Deal every digital table of ``round`` not dealt yet, in bulk: a few
+    queries for the whole round, however many tables (``round_start`` calls
+    it inside its transaction, the round locked). Returns the tables dealt.
+    A table whose player count the game can't take refuses the whole deal."""
+    from tournaments.models import Seat
+
+    tournament = round.tournament
+    engine = tournament.engine
+    tables = list(
+        Table.objects.select_for_update()
+        .filter(round=round, digital=True, state__isnull=True)
+        .only("pk", "number", "seed", "state")
+        .order_by("number")
+    )
+    if not tables:
+        return 0
+    seats: dict[int, list] = {t.pk: [] for t in tables}
+    for seat in (
+        Seat.objects.filter(table__in=[t.pk for t in tables])
+        .select_related("player")
+        .only("table_id", "position", "player__birth_year")
+        .order_by("table_id", "position")
+    ):
+        seats[seat.table_id].append(seat)
+    for table in tables:
+        at_table = seats[table.pk]
+        if not engine.min_players <= len(at_table) <= engine.max_players:
+            raise ServiceError(
+                ngettext(
+                    "Table %(table)s: %(game)s can't be played by %(n)s player.",
+                    "Table %(table)s: %(game)s can't be played by %(n)s players.",
+                    len(at_table),
+                )
+                % {"table": table.number, "game": engine.name, "n": len(at_table)}
+            )
+        if not table.seed:
+            table.seed = secrets.randbits(31) or 1
+        options = _options(engine, tournament.game_options, at_table)
+        try:
+            state = engine.new_game(players=len(at_table), seed=table.seed, options=options)
+        except Exception as exc:  # e.g. a deck the engine can't deal: the start is refused
+            log.exception("round %s: table %s could not be dealt", table.round_id, table.number)
+            raise ServiceError(
+                _(
+                    "Table %(table)s can't be dealt (%(why)s); the round was not started. "
+                    "Check the deck and the table sizes in the settings."
+                )
+                % {"table": table.number, "why": str(exc)[:200]}
+            ) from exc
+        table.state = engine.dump(state)
+    Table.objects.bulk_update(tables, ["seed", "state"], batch_size=100)
+    return len(tables)
 
 
 @transaction.atomic

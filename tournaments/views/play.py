@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import links
-from tournaments import play
+from tournaments import live, play
 from tournaments.models import Seat
-from tournaments.views.rounds import clock_status
+from tournaments.views.rounds import clock_status, status_response
 
 
 def seat_from(token: str) -> links.SeatAccess:
@@ -51,14 +51,26 @@ def _panel(request, seat: Seat, token: str, *, error: str = ""):
 def seat_play(request, token):
     """The play partial; polled. Answers 204 (nothing to swap) while the
     version the page shows is still current."""
+    shown = request.GET.get("v")
+    if shown:
+        # "anything new?" from the shared cache while this link's table is
+        # known: no query for most polls (a 204 shows nothing)
+        known = live.seat_table(token)
+        if known is not None and shown == live.table_version(*known, play.round_table_versions):
+            return HttpResponse(status=204)
     access = seat_from(token)
     if not access.ok:
         return _invalid(request, access)
     seat = access.seat
-    shown = request.GET.get("v")
-    if shown and shown == play.seat_version(seat):
+    table_id, round_id = seat.table_id, seat.table.round_id
+    live.remember_seat_table(token, table_id, round_id)
+    if shown and shown == live.table_version(table_id, round_id, play.round_table_versions):
         return HttpResponse(status=204)
-    return render(request, "play/panel.html", {"play": play.seat_screen(seat), "play_token": token})
+    screen = play.seat_screen(seat)
+    response = render(request, "play/panel.html", {"play": screen, "play_token": token})
+    if not screen.get("polling"):
+        response.status_code = 286  # game over: htmx stops polling
+    return response
 
 
 @require_POST
@@ -78,13 +90,16 @@ def seat_move(request, token):
 
 @require_GET
 def seat_clock(request, token):
-    """The round's clock partial for a player's page."""
-    access = seat_from(token)
-    if not access.ok:
-        return _invalid(request, access)
-    seat = access.seat
-    context = clock_status(seat.table.round) | {"status_url": reverse("seat_clock", args=[token])}
-    response = render(request, "tournaments/round/status.html", context)
-    if context["closed"]:
-        response["HX-Trigger"] = "roundClosed"
-    return response
+    """The round's clock partial for a player's page (polled): from the
+    shared cache, without a query while the link's round is known."""
+    round_id = live.seat_round(token)
+    if round_id is None:
+        access = seat_from(token)
+        if not access.ok:
+            return _invalid(request, access)
+        round_id = access.seat.table.round_id
+        live.remember_seat_round(token, round_id)
+    entry = live.clock_entry(round_id)
+    if entry is None:
+        return _invalid(request, links.resolve_seat(token))
+    return status_response(request, entry, reverse("seat_clock", args=[token]))

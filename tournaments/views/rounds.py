@@ -8,14 +8,18 @@ from datetime import datetime
 
 from django.contrib import messages
 from django.db.models import Exists, OuterRef, Prefetch
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.html import escape
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.models import Submission
+from tournaments import live
 from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, tournament_view
@@ -68,56 +72,56 @@ def _result_url(tournament_id: int, number: int, table: int) -> str | None:
 
 def clock_status(rnd: Round) -> dict:
     """What a clock needs: the status, the deadline and the server's time (ms
-    since the epoch, for the browser's offset), the time left, tables done."""
-    now = clock_services.db_now()
-    if rnd.status == Round.RUNNING and rnd.deadline:
-        left = max(0.0, (rnd.deadline - now).total_seconds())
-    elif rnd.status in CLOSED:
-        left = 0.0
-    elif rnd.remaining_seconds is not None:
-        left = rnd.remaining_seconds
-    else:
-        left = rnd.minutes * 60
-    # polled every second by every open clock: one small query, no seats
-    states = [
-        (number, _state(status, has_result))
-        for number, status, has_result in _with_result(rnd.tables)
-        .order_by("number")
-        .values_list("number", "status", "has_result")
-    ]
-    open_tables = [number for number, state in states if state != "done"]
-    seconds = int(-(-left // 1))
-    return {
-        "round": rnd,
-        "status": rnd.status,
-        "closed": rnd.status in CLOSED,
-        "deadline_ms": int(rnd.deadline.timestamp() * 1000) if rnd.deadline else "",
-        "server_ms": int(now.timestamp() * 1000),
-        "left": left,
-        "left_text": _format(seconds),
-        # "5 minutes left" only makes sense in a round that had more than 5
-        "five_ok": rnd.minutes > 5,
-        "five_minutes": rnd.status == Round.RUNNING and 0 < left <= 300 and rnd.minutes > 5,
-        "tables_total": len(states),
-        "tables_done": len(states) - len(open_tables),
-        "open_tables": open_tables,
-    }
+    since the epoch, for the browser's offset), the time left, tables done —
+    from the round's shared cache entry (:mod:`tournaments.live`)."""
+    entry = live.clock_entry(rnd.pk)
+    if entry is None:
+        raise Http404
+    return live.clock_context(entry) | {"round": rnd}
 
 
-def _format(seconds: int) -> str:
-    h, rest = divmod(max(0, seconds), 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+_SERVER_MS, _STATUS_URL = "@@server-ms@@", "@@status-url@@"
+#: the rendered partial per (round, entry, language, big clock), with the
+#: server time and the poll URL left as markers: rendered once per entry
+#: (about once a second) by each process instead of once per phone. Derived
+#: from the shared entry and keyed by its time, so every process answers the
+#: same; bounded.
+_rendered: dict[tuple, str] = {}
 
 
-def _status_response(
-    request, rnd: Round, status_url: str, template="tournaments/round/status.html"
-):
-    context = clock_status(rnd) | {"status_url": status_url, "big": request.GET.get("big") == "1"}
-    response = render(request, template, context)
+def status_response(request, entry: dict, status_url: str):
+    """The polled status partial. A closed round says so (HX-Trigger
+    "roundClosed"); once nothing is left to wait for (every table done) the
+    answer has htmx's status 286, which stops the poll."""
+    context = live.clock_context(entry)
+    big = request.GET.get("big") == "1"
+    key = (entry["round_id"], entry["computed"], get_language(), big)
+    html = _rendered.get(key)
+    if html is None:
+        html = render_to_string(
+            "tournaments/round/status.html",
+            context | {"status_url": _STATUS_URL, "big": big, "server_ms": _SERVER_MS},
+            request,
+        )
+        if len(_rendered) > 512:
+            _rendered.clear()
+        _rendered[key] = html
+    html = html.replace(_SERVER_MS, str(context["server_ms"]), 1).replace(
+        _STATUS_URL, escape(status_url)
+    )
+    response = HttpResponse(html)
     if context["closed"]:
         response["HX-Trigger"] = "roundClosed"
+    if context["finished"]:
+        response.status_code = 286
     return response
+
+
+def _status_response(request, rnd: Round, status_url: str):
+    entry = live.clock_entry(rnd.pk)
+    if entry is None:
+        raise Http404
+    return status_response(request, entry, status_url)
 
 
 # -- the organizer --------------------------------------------------------------
@@ -289,7 +293,19 @@ def round_public(request, tournament_id, number):
 
 
 def round_public_status(request, tournament_id, number):
+    """Polled by every projector and public page: a public tournament's
+    published round is answered from the cache without a query."""
+    url = reverse("round_public_status", args=[tournament_id, number])
+    round_id = live.round_id_of(tournament_id, number)
+    if round_id is not None:
+        entry = live.clock_entry(round_id)
+        if (
+            entry is not None
+            and entry["tournament_id"] == tournament_id
+            and entry["number"] == number
+            and entry["public"]
+            and entry["published"]
+        ):
+            return status_response(request, entry, url)
     _tournament, rnd, _staff = _public_round(request, tournament_id, number)
-    return _status_response(
-        request, rnd, reverse("round_public_status", args=[tournament_id, number])
-    )
+    return _status_response(request, rnd, url)

@@ -2,11 +2,13 @@
  *
  * The server renders a status partial ([data-clock]) with the round's status,
  * its deadline and the server's time (ms since the epoch); htmx polls it every
- * second and swaps it. This script counts down from the deadline between
- * polls, correcting for the offset between the server's clock and this
- * browser's (measured when each status arrives), so every open browser shows
- * the same time and stops within a poll of a pause. "roundClosed" (an
- * HX-Trigger header of the status response) shows "Time!" at once.
+ * 3 s (10 s after time while sheets are missing; never once every table is
+ * done: the server answers htmx's 286) and swaps it. This script counts down
+ * from the deadline every 200 ms between polls, correcting for the offset
+ * between the server's clock and this browser's (measured when each status
+ * arrives), so every open browser shows the same time and stops within a poll
+ * of a pause. "roundClosed" (an HX-Trigger header of the status response)
+ * shows "Time!" at once.
  * Also: "find your table" ([data-find-table]) filters [data-seating] [data-name].
  */
 (function () {

@@ -1,0 +1,219 @@
+"""Live pages at scale (issue 18): ``python tests/bench/bench_live.py``.
+
+The production configuration — gunicorn as ``docker/Dockerfile`` starts it,
+PostgreSQL, Redis (cache), DEBUG off — on loopback ports 8130-8139, with an
+event of 1,100 players, 250 tables (75 of them digital) and the round
+running, in a database of its own (``tl_bench_live``, dropped at the end) and
+Redis database 3 (flushed at the start and the end).
+
+1×: 1,000 phones ask for their seat's clock partial once a second and 300
+digital players their seat's play poll ("anything new?"); 2×: twice as many.
+Targets: clock p95 ≤ 200 ms with ≥ 99 % served, seat p95 ≤ 300 ms, and at 2×
+the answers per second must not fall below those at 1× (no collapse).
+Bounded: about 15 s of load per phase.
+
+Needs PostgreSQL and Redis: ``BENCH_POSTGRES`` (default
+postgres://postgres@127.0.0.1:5432/postgres) and ``BENCH_REDIS`` (default
+redis://127.0.0.1:6379/3). ``WEB_WORKERS`` / ``WEB_THREADS`` override the
+server's processes and threads to compare configurations.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.bench import loadgen  # noqa: E402
+from tests.bench.bench_venue import free_port, wait_for  # noqa: E402
+
+DB_NAME = "tl_bench_live"
+SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
+WARM_SECONDS = 15
+CLOCK_P95_MS, SEAT_P95_MS, SERVED = 200, 300, 0.99
+
+
+def dockerfile_command() -> list[str]:
+    """The gunicorn command line of docker/Dockerfile (its CMD), so the bench
+    measures exactly the production configuration."""
+    for line in (ROOT / "docker" / "Dockerfile").read_text().splitlines():
+        if line.startswith("CMD "):
+            import json
+
+            return json.loads(line[4:])
+    raise SystemExit("docker/Dockerfile has no CMD")
+
+
+def server_command(port: int) -> list[str]:
+    cmd = dockerfile_command()
+    cmd = [sys.executable, "-m", "gunicorn", *cmd[1:]]
+    out = []
+    skip = False
+    for i, arg in enumerate(cmd):
+        if skip:
+            skip = False
+            continue
+        if arg == "--bind":
+            out += ["--bind", f"127.0.0.1:{port}"]
+            skip = True
+        elif arg == "--workers" and os.environ.get("WEB_WORKERS"):
+            out += ["--workers", os.environ["WEB_WORKERS"]]
+            skip = True
+        elif arg == "--threads" and os.environ.get("WEB_THREADS"):
+            out += ["--threads", os.environ["WEB_THREADS"]]
+            skip = True
+        else:
+            out.append(arg)
+        del i
+    from tournaments.management.commands.runall import _no_control_socket
+
+    return out + _no_control_socket()  # not the home folder's socket other servers use
+
+
+def main() -> int:
+    import psycopg
+    import redis
+
+    server_url = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres")
+    redis_url = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/3")
+    try:
+        with psycopg.connect(server_url, autocommit=True, connect_timeout=3) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+            conn.execute(f"CREATE DATABASE {DB_NAME}")
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+    except (psycopg.Error, redis.RedisError) as exc:
+        print(f"bench_live not run: needs PostgreSQL and Redis ({exc})")
+        return 0
+    database_url = urlparse(server_url)._replace(path=f"/{DB_NAME}").geturl()
+    r = redis.Redis.from_url(redis_url)
+    r.flushdb()
+    tmp = tempfile.TemporaryDirectory(prefix="tl-bench-live-")
+    env = {k: v for k, v in os.environ.items() if k not in ("CACHE_URL", "CELERY_BROKER_URL")} | {
+        "DJANGO_SETTINGS_MODULE": "tournaments.settings",
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-live-secret-key-not-for-production",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "TURNIERLEITER_VAR": tmp.name,
+        "STATIC_ROOT": str(Path(tmp.name) / "static"),
+        "LOG_LEVEL": "WARNING",
+    }
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(ROOT)
+    proc = None
+    ok = True
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connection
+
+        from scoring.links import seat_from_token
+        from tests.bench.event import build
+        from tournaments import play
+
+        call_command("migrate", "--noinput", verbosity=0)
+        call_command("collectstatic", "--noinput", verbosity=0)
+        event = build(players=1100, rounds=2, tables=250, digital=75)
+        versions = {}
+        seat_paths = []
+        for url in event.seat_play_urls:
+            table_id, _ = seat_from_token(url.split("/")[2])
+            if table_id not in versions:
+                versions[table_id] = play.table_version(table_id)
+            seat_paths.append(f"{url}?v={versions[table_id]}")
+        clock_paths = event.seat_clock_urls[:1000]
+        connection.close()
+        port = free_port()
+        cmd = server_command(port)
+        print("server:", shlex.join(cmd[2:]))
+        log = open(Path(tmp.name) / "gunicorn.log", "w")  # noqa: SIM115
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        # behind the TLS proxy of production: the proxy says the request was https
+        headers = {"X-Forwarded-Proto": "https"}
+        wait_for(port, proc)
+        import time
+        import urllib.request
+
+        for path in (clock_paths[0], seat_paths[0]):
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
+            t0 = time.perf_counter()
+            with urllib.request.urlopen(request) as response:
+                print(
+                    f"   one request {path[:40]}…: {response.status}, "
+                    f"{(time.perf_counter() - t0) * 1000:.1f} ms"
+                )
+        # phones arrive over a while, not all in the same second: each opens
+        # its page once (the first answer of a seat link reads the database)
+        warm = loadgen.run(
+            [loadgen.Kind("first poll", clock_paths + seat_paths)],
+            port=port,
+            seconds=WARM_SECONDS,
+            period=WARM_SECONDS,
+            headers=headers,
+            server_pid=proc.pid,
+        )
+        loadgen.show(f"warm-up: every phone's first poll, spread over {WARM_SECONDS} s", warm)
+        phases = {}
+        for factor in (1, 2):
+            kinds = [
+                loadgen.Kind("clock", clock_paths * factor),
+                loadgen.Kind("seat poll", seat_paths * factor),
+            ]
+            result = loadgen.run(
+                kinds, port=port, seconds=SECONDS, headers=headers, server_pid=proc.pid
+            )
+            phases[factor] = {k["kind"]: k for k in result["kinds"]}
+            loadgen.show(
+                f"{factor}×: {len(clock_paths) * factor} clock phones + "
+                f"{len(seat_paths) * factor} digital players, once a second",
+                result,
+            )
+        one, two = phases[1], phases[2]
+        checks = [
+            ("1× clock p95 ≤ 200 ms", one["clock"]["p95"] <= CLOCK_P95_MS),
+            ("1× clock ≥ 99 % served", one["clock"]["served"] >= SERVED),
+            ("1× seat p95 ≤ 300 ms", one["seat poll"]["p95"] <= SEAT_P95_MS),
+            (
+                "2× served throughput ≥ 1×",
+                sum(k["rps"] for k in two.values()) >= 0.98 * sum(k["rps"] for k in one.values()),
+            ),
+        ]
+        for name, good in checks:
+            ok = ok and good
+            print(f"   {name}: {'ok' if good else 'NOT MET'}")
+    finally:
+        if proc is not None:
+            proc.terminate()
+            tail = (Path(tmp.name) / "gunicorn.log").read_text().splitlines()[-8:]
+            if tail:
+                print("   server log (last lines):", *tail, sep="\n   ")
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:
+            pass
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        r.flushdb()
+        tmp.cleanup()
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
