@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http.request import split_domain_port
 from django.urls import reverse
 from django.utils import timezone
@@ -156,6 +157,22 @@ def resolve_seat(token: str) -> SeatAccess:
     """The player's own seat for a seat token, and whether it may act."""
     if not _KEY_SHAPE.fullmatch(token or ""):  # also keeps NUL & co. from the database
         return SeatAccess(INVALID)
+    # the usual case in one query (every phone polls): a live link of a
+    # player still in the tournament, seated in a published round
+    seat = (
+        Seat.objects.select_related("player", "table__round__tournament")
+        .filter(
+            player__seat_links__key=token,
+            player__seat_links__revoked_at__isnull=True,
+            table__round_id=F("player__seat_links__round_id"),
+            player__dropped=False,
+            table__round__published=True,
+            table__round__tournament__archived_at__isnull=True,
+        )
+        .first()
+    )
+    if seat is not None:
+        return SeatAccess(OK, None, seat)
     link = SeatLink.objects.select_related("player", "round__tournament").filter(key=token).first()
     if link is None:
         return SeatAccess(INVALID)

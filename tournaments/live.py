@@ -306,6 +306,19 @@ def _table_saved(sender, instance, **kwargs):
     _drop(f"live:table-versions:{instance.round_id}")
 
 
+def _seat_saved(sender, instance, **kwargs):
+    # a seat given to the bot or handed back changes its table's screens
+    if kwargs.get("created") or (
+        kwargs.get("update_fields") and "bot" not in kwargs["update_fields"]
+    ):
+        return
+    from tournaments.models import Table
+
+    round_id = Table.objects.filter(pk=instance.table_id).values_list("round_id", flat=True).first()
+    if round_id is not None:
+        _drop(f"live:table-versions:{round_id}")
+
+
 def _tournament_saved(sender, instance, **kwargs):
     # its public flag decides who sees the rounds' clocks
     from tournaments.models import Round
@@ -319,8 +332,9 @@ def _tournament_saved(sender, instance, **kwargs):
 def connect() -> None:
     """Called once from the app config: changes saved through the models drop
     the entries; bulk updates call :func:`clock_changed` themselves."""
-    from tournaments.models import Round, Table, Tournament
+    from tournaments.models import Round, Seat, Table, Tournament
 
+    post_save.connect(_seat_saved, sender=Seat, dispatch_uid="live-seat")
     post_save.connect(_round_saved, sender=Round, dispatch_uid="live-round")
     post_delete.connect(_round_saved, sender=Round, dispatch_uid="live-round-del")
     post_save.connect(_table_saved, sender=Table, dispatch_uid="live-table")

@@ -26,7 +26,7 @@ def build(*, players=1100, rounds=3, tables=250, digital=250, seed=1) -> Event:
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
-    from scoring.links import seat_token
+    from scoring.links import seat_keys
     from scoring.models import Submission
     from tournaments import services
     from tournaments.models import Player, Round, Seat, Table
@@ -92,8 +92,9 @@ def build(*, players=1100, rounds=3, tables=250, digital=250, seed=1) -> Event:
     clock.round_start(round=live, by=owner)
     event = Event(t.pk, owner.username, password, live.number)
     event.status_urls = [reverse("round_public_status", args=[t.pk, live.number])]
+    keys = seat_keys(live.pk, [seat.player_id for seat in seats])
     for seat in seats:
-        token = seat_token(seat.table_id, seat.position)
+        token = keys[seat.player_id]
         event.seat_clock_urls.append(reverse("seat_clock", args=[token]))
         if seat.table.digital:
             event.seat_play_urls.append(reverse("seat_play", args=[token]))

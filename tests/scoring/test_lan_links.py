@@ -34,14 +34,17 @@ def venue(settings, monkeypatch):
 
 def test_links_for_a_request_to_the_lan_address_point_there(venue):
     request = request_to(f"{LAN}:8000")
-    assert links.seat_url(7, 2, request).startswith(f"http://{LAN}:8000/p/")
+    assert links.absolute(links.seat_path("K" * 22), request).startswith(f"http://{LAN}:8000/p/")
     assert links.table_sheet_url(7, request).startswith(f"http://{LAN}:8000/")
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "[::1]:8000"])
 def test_links_for_a_request_to_loopback_carry_the_lan_address(venue, host):
     request = request_to(host)
-    for url in (links.seat_url(7, 2, request), links.table_sheet_url(7, request)):
+    for url in (
+        links.absolute(links.seat_path("K" * 22), request),
+        links.table_sheet_url(7, request),
+    ):
         assert url.startswith(f"http://{LAN}:8000/")
     assert links.join_url(request) == f"http://{LAN}:8000/"
     assert links.join_url(request, 12) == f"http://{LAN}:8000/t/12/"
@@ -49,7 +52,7 @@ def test_links_for_a_request_to_loopback_carry_the_lan_address(venue, host):
 
 def test_site_url_wins_when_set(venue, settings):
     settings.SITE_URL = "https://turnier.example.org"
-    assert links.seat_url(7, 2, request_to("127.0.0.1:8000")).startswith(
+    assert links.absolute(links.seat_path("K" * 22), request_to("127.0.0.1:8000")).startswith(
         "https://turnier.example.org/p/"
     )
     assert links.table_sheet_url(7).startswith("https://turnier.example.org/")
@@ -76,7 +79,7 @@ def test_no_link_ever_carries_a_loopback_host(host, port):
     saved = settings.SITE_URL, settings.ALLOWED_HOSTS
     settings.SITE_URL, settings.ALLOWED_HOSTS = "", ["*"]
     try:
-        url = links.seat_url(3, 0, request_to(host + port))
+        url = links.absolute(links.seat_path("K" * 22), request_to(host + port))
     finally:
         settings.SITE_URL, settings.ALLOWED_HOSTS = saved
     linked_host = url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[0]

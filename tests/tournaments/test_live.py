@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import get_engine
 from scoring import services as scoring_services
-from scoring.links import seat_token
+from tests.seat_tokens import token_for
 from tests.timetravel import past_deadline, travel
 from tournaments import live, services
 from tournaments.models import Round, Seat, Table
@@ -67,7 +67,7 @@ def test_every_projector_after_the_first_is_served_without_a_query(
 def test_a_phone_polling_its_seat_clock_costs_no_query_after_the_first(
     client, rnd, django_assert_num_queries
 ):
-    url = reverse("seat_clock", args=[seat_token(rnd.tables.get(number=1).pk, 0)])
+    url = reverse("seat_clock", args=[token_for(rnd.tables.get(number=1), 0)])
     assert client.get(url).status_code == 200
     with django_assert_num_queries(0):
         response = client.get(url)
@@ -127,7 +127,7 @@ def test_a_digital_seat_poll_with_nothing_new_costs_at_most_two_queries(
         p = services.player_add(tournament=t, by=organizer, name=f"D{pos}")
         Seat.objects.create(table=table, player=p, position=pos)
     clock.round_start(round=rnd, by=organizer)
-    url = reverse("seat_play", args=[seat_token(table.pk, 1)])
+    url = reverse("seat_play", args=[token_for(table, 1)])
     first = client.get(url)
     version = data(first, "version")
     cache.clear()  # a poll that finds nothing cached: the version from the database
@@ -155,7 +155,7 @@ def test_the_cache_entry_follows_the_round_number_it_was_asked_for(client, rnd, 
 
 
 def test_each_phone_polls_its_own_link_and_gets_the_time_of_its_request(client, rnd):
-    urls = [reverse("seat_clock", args=[seat_token(table.pk, 0)]) for table in rnd.tables.all()]
+    urls = [reverse("seat_clock", args=[token_for(table, 0)]) for table in rnd.tables.all()]
     answers = [client.get(url) for url in urls]
     for url, answer in zip(urls, answers, strict=True):
         assert f'hx-get="{url}"' in answer.content.decode()
@@ -199,7 +199,7 @@ def test_a_finished_digital_game_stops_the_seat_poll(client, organizer):
         p = services.player_add(tournament=t, by=organizer, name=f"E{pos}")
         Seat.objects.create(table=table, player=p, position=pos)
     clock.round_start(round=rnd, by=organizer)
-    url = reverse("seat_play", args=[seat_token(table.pk, 0)])
+    url = reverse("seat_play", args=[token_for(table, 0)])
     version = data(client.get(url), "version")
     past_deadline(rnd)
     assert clock.close_round(rnd.pk)

@@ -70,10 +70,11 @@ def tables_deal(*, round: Round) -> int:  # noqa: A002
     for seat in (
         Seat.objects.filter(table__in=[t.pk for t in tables])
         .select_related("player")
-        .only("table_id", "position", "player__birth_year")
+        .only("table_id", "position", "bot", "player__birth_year")
         .order_by("table_id", "position")
     ):
         seats[seat.table_id].append(seat)
+    dealt = []
     for table in tables:
         at_table = seats[table.pk]
         if not engine.min_players <= len(at_table) <= engine.max_players:
@@ -100,7 +101,11 @@ def tables_deal(*, round: Round) -> int:  # noqa: A002
                 % {"table": table.number, "why": str(exc)[:200]}
             ) from exc
         table.state = engine.dump(state)
+        dealt.append((table, state, {s.position for s in at_table if s.bot}))
     Table.objects.bulk_update(tables, ["seed", "state"], batch_size=100)
+    for table, state, bots in dealt:  # a bot seat to act first is woken (no query)
+        if bots:
+            wake_bots(table, engine, state, bots)
     return len(tables)
 
 
