@@ -8,7 +8,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES, DeckError
-from tournaments.models import MAX_ROUND_MINUTES, TIEBREAKS, Player, Tournament, game_choices
+from tournaments.models import (
+    MAX_ROUND_MINUTES,
+    TIEBREAKS,
+    Person,
+    Player,
+    Tournament,
+    game_choices,
+)
 
 SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
 MAX_DECK_BYTES = 512 * 1024
@@ -273,3 +280,27 @@ class TeamForm(forms.Form):
 
 class ScorekeeperForm(forms.Form):
     username = forms.CharField(label=_("username"), max_length=150)
+
+
+class PersonForm(forms.ModelForm):
+    """A roster person: name, club, birth year, notes (no contact details)."""
+
+    class Meta:
+        model = Person
+        fields = ["name", "club", "birth_year", "notes"]
+
+
+class PersonMergeForm(forms.Form):
+    kept = forms.ModelChoiceField(queryset=None, label=_("Keep"))
+    merged = forms.ModelChoiceField(queryset=None, label=_("Merge into it"))
+
+    def __init__(self, *args, people=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kept"].queryset = people
+        self.fields["merged"].queryset = people
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kept") and data.get("kept") == data.get("merged"):
+            raise forms.ValidationError(gettext("Choose two different entries to merge."))
+        return data

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from tournaments.views import accounts, organizer, players, public, rounds, seating
+from tournaments.views import accounts, organizer, players, public, roster, rounds, seating
 from tournaments.views import play as play_views
 
 urlpatterns = [
@@ -145,4 +145,14 @@ urlpatterns = [
     path("p/<str:token>/play/", play_views.seat_play, name="seat_play"),
     path("p/<str:token>/move/", play_views.seat_move, name="seat_move"),
     path("p/<str:token>/clock/", play_views.seat_clock, name="seat_clock"),
+    # the club roster
+    path("roster/", roster.roster_list, name="roster"),
+    path("roster/<int:person_id>/", roster.person_detail, name="person_detail"),
+    path("roster/merge/", roster.person_merge, name="person_merge"),
+    path("roster/merges/<int:merge_id>/undo/", roster.person_merge_undo, name="person_merge_undo"),
+    path(
+        "tournaments/<int:tournament_id>/players/roster/",
+        roster.roster_links,
+        name="roster_links",
+    ),
 ]
