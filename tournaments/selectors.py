@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.models import Player, Round, Seat, Tournament
+from tournaments.models import Person, Player, Round, Seat, Tournament
+from tournaments.roster import Candidate, match
 
 
 def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
@@ -170,3 +171,21 @@ def published_rounds(tournament: Tournament) -> QuerySet[Round]:
 def seats_in_order(table) -> list[Seat]:
     """A table's seats with their players, in seat order."""
     return list(table.seats.select_related("player").order_by("position"))
+
+
+def roster_people(owner) -> QuerySet:
+    """An organizer's roster (merged entries left out)."""
+    return Person.objects.filter(owner=owner, merged_into=None)
+
+
+def roster_matches(owner, entries) -> list[tuple]:
+    """For each ``(name, club)`` its roster match: ``(kind, [people])`` with
+    kind ``exact``, ``near`` or ``new`` (``tournaments.roster``)."""
+    people = list(roster_people(owner))
+    by_id = {p.pk: p for p in people}
+    candidates = [Candidate(p.pk, p.name, p.club) for p in people]
+    out = []
+    for name, club in entries:
+        found = match(name, club, candidates)
+        out.append((found.kind, [by_id[c.id] for c in found.candidates]))
+    return out

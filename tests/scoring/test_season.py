@@ -277,3 +277,50 @@ def test_series_form_refuses_a_rising_table(client, organizer):
     )
     assert response.status_code == 200
     assert not Series.objects.exists()
+
+
+# -- the import preview matches the roster ------------------------------------
+
+
+def test_import_preview_offers_exact_near_and_new_and_links_only_what_was_chosen(client, organizer):
+    client.force_login(organizer)
+    groß = roster.person_create(owner=organizer, name="Jürgen Groß", club="SK Nord")
+    anna = roster.person_create(owner=organizer, name="Anna Şahin", club="")
+    t = services.tournament_create(owner=organizer, name="Sept", game="quartett")
+    url = reverse("player_import", args=[t.pk])
+    text = "Anna Şahin,,1500\nJuergen Gross,SK Nord,\nBernd Neu,,\n"
+    preview = client.post(url, {"text": text}).content.decode()
+    assert "exact match" in preview and "similar name" in preview
+    assert f'value="p{anna.pk}" selected' in preview  # exact: offered ready to link
+    assert f'value="p{groß.pk}" selected' not in preview  # near: only a choice
+    assert t.players.count() == 0
+    client.post(
+        url,
+        {
+            "text": text,
+            "confirm": "1",
+            "roster-1": f"p{anna.pk}",
+            "roster-2": "",
+            "roster-3": "new",
+        },
+    )
+    players = {p.name: p for p in t.players.select_related("person")}
+    assert players["Anna Şahin"].person == anna
+    assert players["Juergen Gross"].person is None  # not linked silently
+    assert players["Bernd Neu"].person.name == "Bernd Neu"
+
+
+@pytest.mark.parametrize("value", ["p999999", "x", "p²", "p-1", "pp"])
+def test_import_with_a_bad_roster_choice_saves_nothing(client, organizer, other_user, value):
+    client.force_login(organizer)
+    foreign = roster.person_create(owner=other_user, name="Anna Şahin")
+    t = services.tournament_create(owner=organizer, name="Okt", game="quartett")
+    for choice in (value, f"p{foreign.pk}"):
+        response = client.post(
+            reverse("player_import", args=[t.pk]),
+            {"text": "Anna Şahin,,\n", "confirm": "1", "roster-1": choice},
+        )
+        assert response.status_code == 200
+        assert "roster again" in response.content.decode()
+        assert t.players.count() == 0
+        assert not Person.objects.filter(owner=organizer).exists()

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Person, PersonMerge, Player
-from tournaments.services import ServiceError
+from tournaments.services import ServiceError, players_import
 
 
 def _check_owner(person: Person, owner) -> None:
@@ -138,3 +138,36 @@ def person_merge_undo(*, merge: PersonMerge, by) -> Person:
     merge.undone_by = by
     merge.save(update_fields=["undone_at", "undone_by"])
     return merged
+
+
+#: a preview row's roster choice: don't link, a new roster person, or an existing one
+NO_LINK, NEW_PERSON = "", "new"
+
+
+def person_choice(value: str, owner) -> Person | str:
+    """A preview row's choice as NO_LINK, NEW_PERSON or the chosen person;
+    anything else is refused."""
+    value = (value or "").strip()
+    if value in (NO_LINK, NEW_PERSON):
+        return value
+    if value.startswith("p") and value[1:].isascii() and value[1:].isdigit() and len(value) < 12:
+        person = Person.objects.filter(pk=int(value[1:]), owner=owner, merged_into=None).first()
+        if person is not None:
+            return person
+    raise ServiceError(_("Choose what to do with each player and the roster again."))
+
+
+@transaction.atomic
+def players_import_linked(*, tournament, rows, choices: dict, by) -> list[Player]:
+    """Import the players and, as the organizer chose in the preview for each
+    line, link them to roster people or add them to the roster: all or
+    nothing."""
+    picked = {line: person_choice(choices.get(line, NO_LINK), tournament.owner) for line in choices}
+    created = players_import(tournament=tournament, rows=rows, by=by)
+    for row, player in zip(rows, created, strict=True):
+        choice = picked.get(row.line, NO_LINK)
+        if choice == NEW_PERSON:
+            person_from_player(player=player, by=by)
+        elif isinstance(choice, Person):
+            player_link(player=player, person=choice, by=by)
+    return created

@@ -14,16 +14,17 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import ENGINES
 from scoring.season import selectors as season
 from scoring.season.chart import rating_svg
+from tournaments import selectors
 from tournaments.forms import PersonForm, PersonMergeForm
 from tournaments.models import Person, PersonMerge, Player
 from tournaments.permissions import OWNER, tournament_view
-from tournaments.roster import EXACT, NEAR, Candidate, match
+from tournaments.roster import EXACT, NEAR
 from tournaments.services import ServiceError
 from tournaments.services import roster as services
 
 
 def _people(user):
-    return Person.objects.filter(owner=user, merged_into=None)
+    return selectors.roster_people(user)
 
 
 @login_required
@@ -148,19 +149,16 @@ def roster_links(request, tournament):
     without a press."""
     if request.method == "POST":
         return _roster_link_post(request, tournament)
-    people = list(_people(request.user))
-    candidates = [Candidate(p.pk, p.name, p.club) for p in people]
-    by_id = {p.pk: p for p in people}
-    rows = []
-    for player in tournament.players.select_related("person").order_by("name", "club"):
-        found = match(player.name, player.club, candidates) if player.person_id is None else None
-        rows.append(
-            {
-                "player": player,
-                "kind": found.kind if found else "",
-                "suggestions": [by_id[c.id] for c in found.candidates] if found else [],
-            }
-        )
+    players = list(tournament.players.select_related("person").order_by("name", "club"))
+    found = selectors.roster_matches(request.user, [(p.name, p.club) for p in players])
+    rows = [
+        {
+            "player": player,
+            "kind": "" if player.person_id else kind,
+            "suggestions": [] if player.person_id else people,
+        }
+        for player, (kind, people) in zip(players, found, strict=True)
+    ]
     exact = sum(1 for r in rows if r["kind"] == EXACT and len(r["suggestions"]) == 1)
     return render(
         request,
@@ -179,16 +177,12 @@ def _roster_link_post(request, tournament):
     action = request.POST.get("action", "")
     try:
         if action == "link_exact":
-            people = list(_people(request.user))
-            candidates = [Candidate(p.pk, p.name, p.club) for p in people]
-            by_id = {p.pk: p for p in people}
+            players = list(tournament.players.filter(person=None))
+            found = selectors.roster_matches(request.user, [(p.name, p.club) for p in players])
             linked = 0
-            for player in tournament.players.filter(person=None):
-                found = match(player.name, player.club, candidates)
-                if found.kind == EXACT and len(found.candidates) == 1:
-                    services.player_link(
-                        player=player, person=by_id[found.best.id], by=request.user
-                    )
+            for player, (kind, people) in zip(players, found, strict=True):
+                if kind == EXACT and len(people) == 1:
+                    services.player_link(player=player, person=people[0], by=request.user)
                     linked += 1
             messages.success(
                 request,
