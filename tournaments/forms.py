@@ -304,3 +304,19 @@ class PersonMergeForm(forms.Form):
         if data.get("kept") and data.get("kept") == data.get("merged"):
             raise forms.ValidationError(gettext("Choose two different entries to merge."))
         return data
+
+
+MAX_CLUB_BYTES = 50 * 1024 * 1024
+
+
+class ClubImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Club export (JSON)"),
+        help_text=_("A file saved with “Export the club” on the roster page."),
+    )
+
+    def clean_file(self):
+        f = self.cleaned_data["file"]
+        if f.size > MAX_CLUB_BYTES:
+            raise forms.ValidationError(gettext("The file is too large (at most 50 MB)."))
+        return f

@@ -149,6 +149,8 @@ urlpatterns = [
     path("roster/", roster.roster_list, name="roster"),
     path("roster/<int:person_id>/", roster.person_detail, name="person_detail"),
     path("roster/merge/", roster.person_merge, name="person_merge"),
+    path("roster/club.json", roster.club_export, name="club_export"),
+    path("roster/import/", roster.club_import, name="club_import"),
     path("roster/merges/<int:merge_id>/undo/", roster.person_merge_undo, name="person_merge_undo"),
     path(
         "tournaments/<int:tournament_id>/players/roster/",

@@ -4,6 +4,8 @@ results, the pages and who may see them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -324,3 +326,69 @@ def test_import_with_a_bad_roster_choice_saves_nothing(client, organizer, other_
         assert "roster again" in response.content.decode()
         assert t.players.count() == 0
         assert not Person.objects.filter(owner=organizer).exists()
+
+
+# -- the club export and import ------------------------------------------------
+
+
+def test_club_export_and_import_keep_roster_links_and_series(season, organizer, other_user):
+    from scoring.season.exchange import export_club, import_club
+
+    doc = export_club(organizer)
+    assert [p["name"] for p in doc["roster"]] == ["Anna", "Bernd", "Clara", "Dora"]
+    assert all(p["person"] for t in doc["tournaments"] for p in t["players"])
+    counts = import_club(data=json.dumps(doc), owner=other_user)
+    assert counts == {"people": 4, "known": 0, "tournaments": 2, "series": 1}
+    theirs = Series.objects.get(owner=other_user)
+    mine = totals(season["series"])
+    assert totals(theirs) == mine
+    rows, _ = selectors.series_standings(theirs)
+    assert all(r.person.linked for r in rows)
+    assert Person.objects.filter(owner=other_user).count() == 4
+    # importing again finds the same people by name and club instead of doubling them
+    again = import_club(data=json.dumps(doc), owner=other_user)
+    assert again["known"] == 4 and again["people"] == 0
+    assert Person.objects.filter(owner=other_user).count() == 4
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        lambda d: d["roster"][0].update(name=None),
+        lambda d: d["roster"][0].update(name="A\x00"),
+        lambda d: d["roster"][1].update(key=d["roster"][0]["key"]),
+        lambda d: d["roster"][0].update(merged_into=999),
+        lambda d: d["tournaments"][0]["players"][0].update(person=999),
+        lambda d: d["tournaments"][1].update(players=[[[[]]]]),
+        lambda d: d["series"][0].update(tournaments=[5]),
+        lambda d: d["series"][0].update(scheme="table", table=[1, 5]),
+        lambda d: d["series"][0].update(game="chess"),
+        lambda d: d.update(roster={"a": 1}),
+    ],
+)
+def test_a_broken_club_file_imports_nothing(season, organizer, other_user, breakage):
+    from scoring.exchange import ImportRefused
+    from scoring.season.exchange import export_club, import_club
+
+    doc = export_club(organizer)
+    breakage(doc)
+    with pytest.raises(ImportRefused) as info:
+        import_club(data=json.dumps(doc), owner=other_user)
+    assert info.value.errors
+    assert not Person.objects.filter(owner=other_user).exists()
+    assert not Series.objects.filter(owner=other_user).exists()
+    assert not other_user.owned_tournaments.exists()
+
+
+def test_club_import_page_reports_problems_in_the_users_language(client, other_user):
+    client.force_login(other_user)
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    response = client.post(
+        reverse("club_import"),
+        {"file": SimpleUploadedFile("club.json", b'{"format": "nope"}')},
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert response.status_code == 200
+    assert "Turnierleiter" in response.content.decode()
+    assert not Person.objects.exists()

@@ -6,16 +6,19 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import ENGINES
+from scoring.exchange import ImportRefused
+from scoring.season import exchange as club_exchange
 from scoring.season import selectors as season
 from scoring.season.chart import rating_svg
 from tournaments import selectors
-from tournaments.forms import PersonForm, PersonMergeForm
+from tournaments.forms import ClubImportForm, PersonForm, PersonMergeForm
 from tournaments.models import Person, PersonMerge, Player
 from tournaments.permissions import OWNER, tournament_view
 from tournaments.roster import EXACT, NEAR
@@ -219,3 +222,39 @@ def _int(value) -> int:
     """A positive id from a form value; 0 (never an id) when it isn't one."""
     value = (value or "").strip()
     return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else 0
+
+
+@login_required
+@require_GET
+def club_export(request):
+    """The whole club — roster, tournaments, links, series — as one JSON file."""
+    response = HttpResponse(
+        club_exchange.export_json(request.user).encode(), content_type="application/json"
+    )
+    response["Content-Disposition"] = 'attachment; filename="club.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_import(request):
+    form = ClubImportForm(request.POST or None, request.FILES or None)
+    problems = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            counts = club_exchange.import_club(
+                data=form.cleaned_data["file"].read(), owner=request.user
+            )
+        except ImportRefused as exc:
+            problems = exc.errors
+        else:
+            messages.success(
+                request,
+                _(
+                    "Club imported: %(people)s new people (%(known)s already in the roster), "
+                    "%(tournaments)s tournaments, %(series)s series."
+                )
+                % counts,
+            )
+            return redirect("roster")
+    return render(request, "tournaments/roster/import.html", {"form": form, "problems": problems})
