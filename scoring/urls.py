@@ -5,6 +5,7 @@ from django.urls import path
 from scoring.views import entry
 from scoring.views import exports as export_views
 from scoring.views import printing as print_views
+from scoring.views import season as season_views
 from scoring.views import seat_links as seat_link_views
 from scoring.views import standings as standings_views
 
@@ -113,4 +114,25 @@ urlpatterns = [
         print_views.print_job_download,
         name="print_job_download",
     ),
+    # series and season standings
+    path("series/", season_views.series_list, name="series_list"),
+    path("series/<int:series_id>/", season_views.series_detail, name="series_detail"),
+    path(
+        "series/<int:series_id>/tournaments/add/",
+        season_views.series_tournament_add,
+        name="series_tournament_add",
+    ),
+    path(
+        "series/<int:series_id>/tournaments/remove/",
+        season_views.series_tournament_remove,
+        name="series_tournament_remove",
+    ),
+    path(
+        "series/<int:series_id>/people/<int:person_id>/",
+        season_views.series_person,
+        name="series_person",
+    ),
+    path("series/<int:series_id>/season.csv", season_views.series_csv, name="series_csv"),
+    path("series/<int:series_id>/season.pdf", season_views.series_pdf, name="series_pdf"),
+    path("season/<int:series_id>/", season_views.season_public, name="season_public"),
 ]

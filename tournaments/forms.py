@@ -12,7 +12,14 @@ from django.utils.translation import gettext_lazy as _
 from games import ENGINES, DeckError
 from tournaments import limits, safejson
 from tournaments.collation import sort_by_name
-from tournaments.models import MAX_ROUND_MINUTES, TIEBREAKS, Player, Tournament, game_choices
+from tournaments.models import (
+    MAX_ROUND_MINUTES,
+    TIEBREAKS,
+    Person,
+    Player,
+    Tournament,
+    game_choices,
+)
 from tournaments.player_import import UnreadableFile, decode_upload
 
 SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
@@ -340,3 +347,43 @@ class TeamForm(forms.Form):
 
 class ScorekeeperForm(forms.Form):
     username = forms.CharField(label=_("username"), max_length=150)
+
+
+class PersonForm(forms.ModelForm):
+    """A roster person: name, club, birth year, notes (no contact details)."""
+
+    class Meta:
+        model = Person
+        fields = ["name", "club", "birth_year", "notes"]
+
+
+class PersonMergeForm(forms.Form):
+    kept = forms.ModelChoiceField(queryset=None, label=_("Keep"))
+    merged = forms.ModelChoiceField(queryset=None, label=_("Merge into it"))
+
+    def __init__(self, *args, people=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kept"].queryset = people
+        self.fields["merged"].queryset = people
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kept") and data.get("kept") == data.get("merged"):
+            raise forms.ValidationError(gettext("Choose two different entries to merge."))
+        return data
+
+
+MAX_CLUB_BYTES = 50 * 1024 * 1024
+
+
+class ClubImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Club export (JSON)"),
+        help_text=_("A file saved with “Export the club” on the roster page."),
+    )
+
+    def clean_file(self):
+        f = self.cleaned_data["file"]
+        if f.size > MAX_CLUB_BYTES:
+            raise forms.ValidationError(gettext("The file is too large (at most 50 MB)."))
+        return f

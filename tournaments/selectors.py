@@ -7,7 +7,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.collation import sort_by_name
-from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Tournament
+from tournaments.models import Bye, Person, Player, Round, Seat, SeatingChange, Tournament
+from tournaments.roster import Candidate, match
 
 
 def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
@@ -234,3 +235,21 @@ def seating_log(rnd: Round) -> list[SeatingChange]:
         tournament_id=rnd.tournament_id, round=None, kind="discard", detail__round=rnd.number
     )
     return list(discards.select_related("by")) + list(rnd.seating_changes.select_related("by"))
+
+
+def roster_people(owner) -> QuerySet:
+    """An organizer's roster (merged entries left out)."""
+    return Person.objects.filter(owner=owner, merged_into=None)
+
+
+def roster_matches(owner, entries) -> list[tuple]:
+    """For each ``(name, club)`` its roster match: ``(kind, [people])`` with
+    kind ``exact``, ``near`` or ``new`` (``tournaments.roster``)."""
+    people = list(roster_people(owner))
+    by_id = {p.pk: p for p in people}
+    candidates = [Candidate(p.pk, p.name, p.club) for p in people]
+    out = []
+    for name, club in entries:
+        found = match(name, club, candidates)
+        out.append((found.kind, [by_id[c.id] for c in found.candidates]))
+    return out

@@ -9,6 +9,7 @@ from tournaments.views import (
     players,
     projector,
     public,
+    roster,
     rounds,
     seating,
 )
@@ -226,4 +227,16 @@ urlpatterns = [
     path("p/<str:token>/play/", play_views.seat_play, name="seat_play"),
     path("p/<str:token>/move/", play_views.seat_move, name="seat_move"),
     path("p/<str:token>/clock/", play_views.seat_clock, name="seat_clock"),
+    # the club roster
+    path("roster/", roster.roster_list, name="roster"),
+    path("roster/<int:person_id>/", roster.person_detail, name="person_detail"),
+    path("roster/merge/", roster.person_merge, name="person_merge"),
+    path("roster/club.json", roster.club_export, name="club_export"),
+    path("roster/import/", roster.club_import, name="club_import"),
+    path("roster/merges/<int:merge_id>/undo/", roster.person_merge_undo, name="person_merge_undo"),
+    path(
+        "tournaments/<int:tournament_id>/players/roster/",
+        roster.roster_links,
+        name="roster_links",
+    ),
 ]

@@ -32,6 +32,24 @@ PUBLIC = {
     "table_watch_board",
     "table_review_public",
     "round_projector_tables",
+    # a series' season page (public when the organizer makes it so)
+    "season_public",
+}
+#: the organizer's own pages outside a tournament: the club roster and series
+OWN = {
+    "roster",
+    "person_detail",
+    "person_merge",
+    "person_merge_undo",
+    "club_export",
+    "club_import",
+    "series_list",
+    "series_detail",
+    "series_tournament_add",
+    "series_tournament_remove",
+    "series_person",
+    "series_csv",
+    "series_pdf",
 }
 PASSWORD_RESET = {
     "password_reset",
@@ -122,6 +140,7 @@ def test_the_url_list_is_covered():
         - PASSWORD_RESET
         - {"tournament_list", "tournament_create", "password_change", "password_change_done"}
         - {"tournament_import"}
+        - OWN
     )
     assert not unchecked, f"views without a permission test: {unchecked}"
 
@@ -198,3 +217,55 @@ def test_hidden_tournament_has_no_public_page(client, tournament):
     tournament.public = False
     tournament.save()
     assert client.get(url).status_code == 404
+
+
+@pytest.fixture
+def own_world(organizer, tournament):
+    from scoring.models import Series
+    from tournaments.models import Person, PersonMerge
+
+    person = Person.objects.create(owner=organizer, name="Anna")
+    merged = Person.objects.create(owner=organizer, name="Anna B", merged_into=person)
+    series = Series.objects.create(owner=organizer, name="Saison", game="quartett")
+    series.tournaments.add(tournament)
+    merge = PersonMerge.objects.create(kept=person, merged=merged, by=organizer)
+    return {"series_id": series.pk, "person_id": person.pk, "merge_id": merge.pk}
+
+
+def own_urls(own_world):
+    for p in named_patterns():
+        if p.name in OWN:
+            route = str(p.pattern)
+            kwargs = {k: v for k, v in own_world.items() if f":{k}>" in route}
+            yield reverse(p.name, kwargs=kwargs)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_roster_and_series_pages_are_the_organizers_own(client, own_world, other_user, method):
+    urls = list(own_urls(own_world))
+    assert len(urls) == len(OWN)
+    for url in urls:
+        response = getattr(client, method)(url)
+        assert response.status_code == 302 and response.url.startswith(reverse("login")), url
+    client.force_login(other_user)
+    for url in urls:
+        response = getattr(client, method)(url)
+        # another organizer finds nothing of mine (the lists show his own, empty)
+        if url in (
+            reverse("roster"),
+            reverse("series_list"),
+            reverse("person_merge"),
+            reverse("club_export"),
+            reverse("club_import"),
+        ):
+            assert response.status_code in (200, 302, 405), url
+        else:
+            assert response.status_code in (404, 405), url
+    from scoring.models import Series
+    from tournaments.models import Person, PersonMerge
+
+    assert PersonMerge.objects.get().undone_at is None
+    assert Person.objects.filter(merged_into__isnull=False).count() == 1
+    assert Series.objects.get().tournaments.count() == 1
+    assert not Person.objects.filter(owner=other_user).exists()

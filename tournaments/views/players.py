@@ -15,6 +15,8 @@ from tournaments.collation import fold
 from tournaments.forms import PlayerForm, PlayerImportForm, TeamForm
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.player_import import LineError, parse_players
+from tournaments.roster import EXACT
+from tournaments.services import roster as roster_services
 from tournaments.views.player_rows import player_rows
 
 SORTS = ("name", "surname")
@@ -204,9 +206,14 @@ def player_import(request, tournament):
         content = form.cleaned_data["content"]
         rows, errors = parse_players(content, selectors.registered_names(tournament))
         context.update(rows=rows, errors=errors, content=content)
+        if rows and not errors:
+            context["roster"] = _roster_preview(request, tournament, rows)
         if not errors and request.POST.get("confirm"):
+            choices = {r.line: request.POST.get(f"roster-{r.line}", "") for r in rows}
             try:
-                created = services.players_import(tournament=tournament, rows=rows, by=request.user)
+                created = roster_services.players_import_linked(
+                    tournament=tournament, rows=rows, choices=choices, by=request.user
+                )
             except services.ServiceError as exc:
                 context["errors"] = [LineError(0, str(exc))]
             else:
@@ -217,6 +224,29 @@ def player_import(request, tournament):
                 )
                 return redirect("player_list", tournament.pk)
     return render(request, "tournaments/player_import.html", context)
+
+
+def _roster_preview(request, tournament, rows) -> list[dict]:
+    """Per preview row its roster matches and the choice shown: an exact
+    match is offered ready to link, a near match only as a choice; a new name
+    can be added to the roster. The organizer confirms them all with Save."""
+    found = selectors.roster_matches(tournament.owner, [(r.name, r.club) for r in rows])
+    preview = []
+    for row, (kind, people) in zip(rows, found, strict=True):
+        posted = request.POST.get(f"roster-{row.line}")
+        default = f"p{people[0].pk}" if kind == EXACT and len(people) == 1 else ""
+        chosen = posted if posted is not None and request.POST.get("confirm") else default
+        options = [("", _("don't link"))]
+        options += [(f"p{p.pk}", _("Link to %(person)s") % {"person": p}) for p in people]
+        options.append(("new", _("Add as a new person")))
+        preview.append(
+            {
+                "row": row,
+                "kind": kind,
+                "options": [(value, label, value == chosen) for value, label in options],
+            }
+        )
+    return preview
 
 
 @tournament_view("manage_players")

@@ -1,0 +1,156 @@
+"""Reads for the season: a series' standings, a person's season, ratings.
+
+Everything here is derived from the confirmed results on each request, so a
+correction in any tournament of a series shows in the season at once.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from games import ENGINES
+from scoring import selectors as results
+from scoring.models import Series, Submission
+from scoring.season.ratings import Game, Rating, compute_ratings, sides_of
+from scoring.season.standings import Event, Placing, SeasonRow, season_standings
+from tournaments.models import Person, Player, Seat, Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """Who a season row is: a roster person, or a tournament entry not linked
+    to one yet (shown so the organizer sees whom to link)."""
+
+    person_id: int | None
+    player_id: int | None
+    name: str
+    club: str
+
+    @property
+    def linked(self) -> bool:
+        return self.person_id is not None
+
+    def __str__(self):
+        return self.name
+
+
+def series_tournaments(series: Series) -> list[Tournament]:
+    """The series' tournaments in season order (oldest first)."""
+    return list(series.tournaments.order_by("created_at", "pk"))
+
+
+def _entrants(tournaments: list[Tournament]) -> dict[int, Entrant]:
+    """Per player id of these tournaments: the entrant it counts for."""
+    out = {}
+    players = Player.objects.filter(tournament__in=tournaments).select_related("person")
+    for p in players:
+        person = p.person
+        while person is not None and person.merged_into_id is not None:  # merged: the kept one
+            person = person.merged_into
+        if person is not None:
+            out[p.pk] = Entrant(person.pk, None, person.name, person.club)
+        else:
+            out[p.pk] = Entrant(None, p.pk, p.name, p.club)
+    return out
+
+
+def series_standings(series: Series) -> tuple[list[SeasonRow], list[Tournament]]:
+    """The season standings (rows keyed by :class:`Entrant`) and the tournaments."""
+    tournaments = series_tournaments(series)
+    entrants = _entrants(tournaments)
+    events = []
+    for tournament in tournaments:
+        rows = [r for r in results.standings(tournament) if r.games > 0]
+        events.append(
+            Event(
+                tournament.pk,
+                [Placing(entrants[r.player_id], r.place, r.points) for r in rows],
+                label=tournament.name,
+            )
+        )
+    rows = season_standings(
+        events,
+        scheme=series.scheme,
+        table=series.table or None,
+        best=series.best,
+        minimum=series.minimum,
+    )
+    return rows, tournaments
+
+
+def person_season(series: Series, person: Person) -> SeasonRow | None:
+    rows, _ = series_standings(series)
+    return next((r for r in rows if r.person.person_id == person.pk), None)
+
+
+def _games(owner, game: str) -> list[Game]:
+    """Every confirmed table result of the organizer's tournaments of a game,
+    in play order (tournament, round, table); people keyed by roster person,
+    unlinked entries by a key of their own."""
+    engine = ENGINES[game]
+    person_of: dict[int, object] = {}
+    for pk, person_id, merged_into in Player.objects.filter(
+        tournament__owner=owner, tournament__game=game
+    ).values_list("pk", "person_id", "person__merged_into_id"):
+        person_of[pk] = merged_into or person_id or ("player", pk)
+    seats: dict[int, list[int]] = defaultdict(list)
+    for table_id, player_id in (
+        Seat.objects.filter(
+            table__round__tournament__owner=owner, table__round__tournament__game=game
+        )
+        .order_by("table_id", "position")
+        .values_list("table_id", "player_id")
+    ):
+        seats[table_id].append(player_id)
+    subs = (
+        Submission.objects.filter(
+            status=Submission.CONFIRMED,
+            table__round__tournament__owner=owner,
+            table__round__tournament__game=game,
+        )
+        .order_by(
+            "table__round__tournament__created_at",
+            "table__round__tournament_id",
+            "table__round__number",
+            "table__number",
+        )
+        .values_list(
+            "table_id",
+            "table__round__tournament_id",
+            "table__round__number",
+            "table__number",
+            "ranks",
+            "table__round__tournament__game_options",
+        )
+    )
+    games = []
+    for table_id, tournament_id, rnd, number, ranks, options in subs:
+        people = [person_of[p] for p in seats[table_id]]
+        if len(people) != len(ranks or []):
+            continue
+        teams = engine.teams(len(people), options or {})
+        sides, side_ranks = sides_of(people, ranks, teams)
+        games.append(Game((tournament_id, rnd, number), sides, side_ranks))
+    return games
+
+
+def ratings(owner, game: str) -> dict[int, Rating]:
+    """The roster people's ratings in one game (person id → :class:`Rating`)."""
+    rated = compute_ratings(_games(owner, game))
+    return {k: v for k, v in rated.items() if isinstance(k, int)}
+
+
+def person_ratings(person: Person) -> dict[str, Rating]:
+    """A person's rating in every game the person played (game id → rating)."""
+    games = (
+        Player.objects.filter(person=person, tournament__owner=person.owner_id)
+        .values_list("tournament__game", flat=True)
+        .distinct()
+    )
+    out = {}
+    for game in sorted(set(games)):
+        rating = ratings(person.owner, game).get(person.pk)
+        if rating is not None:
+            out[game] = rating
+    return out
