@@ -187,3 +187,51 @@ def test_a_draft_seated_by_rating_takes_a_drop_and_a_late_arrival(tournament, or
     assert rnd.seating_stats["players"] == 12
     kinds = list(rnd.seating_changes.values_list("kind", flat=True))
     assert kinds == ["seat", "reseat", "late"]
+
+
+def test_club_ratings_seat_round_one_when_players_are_linked_to_the_roster(organizer):
+    """Two earlier tournaments rate four club members; the next tournament
+    seats its round 1 Swiss-style by those ratings (the entered ratings are
+    on another scale and are not mixed in)."""
+    from scoring.models import Submission
+    from tournaments.models import Round, Table
+    from tournaments.services import roster
+
+    names = ["Anna", "Bernd", "Clara", "Dora"]
+    people = {}
+    for month in ("Januar", "Februar"):
+        t = services.tournament_create(owner=organizer, name=month, game="quartett")
+        rnd = Round.objects.create(tournament=t, number=1, status=Round.COMPLETE)
+        table = Table.objects.create(round=rnd, number=1, status=Table.DONE)
+        for pos, name in enumerate(names):  # Anna always first, Dora always last
+            p = services.player_add(tournament=t, by=organizer, name=name)
+            Seat.objects.create(table=table, player=p, position=pos)
+            if name in people:
+                roster.player_link(player=p, person=people[name], by=organizer)
+            else:
+                people[name] = roster.person_from_player(player=p, by=organizer)
+        Submission.objects.create(
+            table=table,
+            version=1,
+            status=Submission.CONFIRMED,
+            ranks=[1, 2, 3, 4],
+            figures=[0, 0, 0, 0],
+        )
+    t = services.tournament_create(owner=organizer, name="März", game="quartett")
+    t.round1_seating = "rating_swiss"
+    t.allowed_sizes = [4]
+    t.save()
+    # entered ratings say the opposite: they must not count
+    entered = {"Anna": 1000, "Bernd": 1100, "Clara": 1200, "Dora": 1300}
+    players = {}
+    for name in [*names, "Emil", "Fritz", "Gerd", "Hanna"]:
+        players[name] = Player.objects.create(
+            tournament=t, name=name, checked_in=True, rating=entered.get(name, 2000)
+        )
+        if name in people:
+            roster.player_link(player=players[name], person=people[name], by=organizer)
+    ratings = seating_services.round1_ratings(t)
+    assert ratings[players["Anna"].pk] > ratings[players["Dora"].pk]
+    assert ratings[players["Emil"].pk] is None  # not in the roster: unrated, seated last
+    rnd = seating_services.round_seat(tournament=t, by=organizer)
+    assert tables_of(rnd)[1] == {players[n].pk for n in names}

@@ -39,6 +39,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import selectors as scoring_selectors
+from scoring.season import selectors as season_selectors
 from tournaments import seating as algo
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
 from tournaments.seating.draft import Draft, describe, manual_pairs
@@ -137,12 +138,24 @@ def standings_scores(tournament: Tournament, up_to_round: int | None = None):
 def round1_ratings(tournament: Tournament) -> dict[int, float | None]:
     """Each player's rating for seating round 1 by rating (player id →
     rating, None for none). The pure package seats players without a rating
-    last, in an order drawn from the round's seed. For now the rating entered
-    with the player (``Player.rating``)."""
-    return {
-        pid: None if rating is None else float(rating)
-        for pid, rating in tournament.players.values_list("pk", "rating")
-    }
+    last, in an order drawn from the round's seed.
+
+    The club's own rating comes first: when players of this tournament are
+    linked to roster people with rated games in this game (openskill, the
+    conservative value; README "A club season"), those ratings are used and
+    the others count as unrated — the rating entered with a player is on
+    another scale and is not mixed in. Without any club rating, the rating
+    entered with the player (``Player.rating``) is used."""
+    players = list(tournament.players.values_list("pk", "rating", "person_id"))
+    linked = {pid: person for pid, _rating, person in players if person}
+    if linked:
+        club = season_selectors.ratings(tournament.owner, tournament.game)
+        if any(person in club for person in linked.values()):
+            return {
+                pid: club[linked[pid]].conservative if linked.get(pid) in club else None
+                for pid, _rating, _person in players
+            }
+    return {pid: None if rating is None else float(rating) for pid, rating, _person in players}
 
 
 def _teams_mode(tournament, clubs_apart):
