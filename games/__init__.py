@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 
 from games.base import (  # noqa: F401 - the package's public names
+    REGISTRY,
     DeckError,
     Engine,
     IllegalAction,
@@ -28,7 +29,9 @@ def _load_engines() -> dict[str, Engine]:
     return {game_id: importlib.import_module(f"games.{game_id}").ENGINE for game_id in GAME_IDS}
 
 
-ENGINES: dict[str, Engine] = _load_engines()
+#: the engines by id (the same dict as ``games.base.REGISTRY``)
+ENGINES: dict[str, Engine] = REGISTRY
+ENGINES.update(_load_engines())
 
 
 def get_engine(game_id: str) -> Engine:

@@ -155,10 +155,17 @@ class Record:
         )
 
 
-def get_engine_by_id(game_id: str) -> Engine:
-    from games import get_engine
+#: the registered engines by id; ``games/__init__.py`` fills it (as
+#: ``games.ENGINES``), so a record can find its engine without this module
+#: importing the package
+REGISTRY: dict[str, Engine] = {}
 
-    return get_engine(game_id)
+
+def get_engine_by_id(game_id: str) -> Engine:
+    try:
+        return REGISTRY[game_id]
+    except (KeyError, TypeError):
+        raise KeyError(f"unknown game {game_id!r}") from None
 
 
 class Bot(Protocol):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Max, OuterRef
 from django.db.models.functions import Now
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -30,8 +30,8 @@ from scoring.models import Confirmation, Submission
 from scoring.standings import compute_standings
 from tournaments import live
 from tournaments.models import Round, Seat, Table, Tournament
-from tournaments.services import ServiceError
-from tournaments.services.clock import db_now, lock_before_time
+from tournaments.services.deadlines import db_now, lock_before_time
+from tournaments.services.errors import ServiceError
 
 PLAYER_SOURCE = "player"
 
@@ -295,6 +295,32 @@ def _confirm(sub: Submission) -> None:
 
 
 # -- services ------------------------------------------------------------------
+
+
+def result_record_engine(
+    *, table: Table, result: TableResult, details: dict | None = None, source: str = "digital"
+) -> Submission | None:
+    """A result computed by the game's engine (a digital table played to its
+    end): recorded as the table's confirmed version by the same path as a
+    confirmed paper sheet, so the table is done and the round completes when
+    it was the last. Inside the caller's transaction, the table locked; None
+    when the table has a confirmed result already (it is done all the same)."""
+    if Submission.objects.filter(table=table, status=Submission.CONFIRMED).exists():
+        Table.objects.filter(pk=table.pk).update(status=Table.DONE)
+        live.clock_changed(table.round_id)
+        return None
+    last = Submission.objects.filter(table=table).aggregate(n=Max("version"))["n"] or 0
+    sub = Submission.objects.create(
+        table=table,
+        version=last + 1,
+        status=Submission.PENDING,
+        ranks=list(result.ranks),
+        figures=list(result.figures),
+        details=dict(result.details if details is None else details),
+        source=source,
+    )
+    _confirm(sub)
+    return sub
 
 
 def result_submit(

@@ -36,7 +36,7 @@ from tests.scoring import handmade
 from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.models import Round, Seat, Table
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = pytest.mark.django_db
 
@@ -264,7 +264,7 @@ def send(world, role, method, path, data, headers=None):
 
 @pytest.fixture
 def world(tournament, organizer, other_user, django_user_model, monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no worker
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker
     handmade.build(tournament, organizer)
     # a running round 4 for the clock's actions
     running = Round.objects.create(tournament=tournament, number=4, published=True)

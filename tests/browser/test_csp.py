@@ -11,7 +11,7 @@ from django.test import Client
 from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.models import ClockActivation, Round, Seat, Table
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +58,7 @@ def open_page(context, url, problems):
 
 
 def test_pages_work_under_the_content_security_policy(browser, live_server, organizer, monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no worker
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker
     t = services.tournament_create(
         owner=organizer, name="CSP-Abend", game="quartett", digital_tables=True
     )

@@ -14,7 +14,7 @@ from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat, Table
 from tournaments.play import seat_version
-from tournaments.services import bots, clock
+from tournaments.services import bots, clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,7 +30,7 @@ HUMAN_MOVES = 8
 def inline_bots(monkeypatch, settings):
     """No worker: the clock's calls are dropped and the bot's wake-up call
     runs the bot task at once, after the move's commit, in the server."""
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     settings.DIGITAL_BOT_DELAY = 0
     monkeypatch.setattr(
         digital, "send_bot_task", lambda table_id, delay: bots.bot_move(table_id=table_id)

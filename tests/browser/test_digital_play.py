@@ -10,7 +10,7 @@ from scoring.links import seat_token
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat, Table, TableAction
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -27,7 +27,7 @@ def test_two_players_play_quartett_through_their_seat_links(
 ):
     from playwright.sync_api import expect
 
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no worker
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker
     t = services.tournament_create(
         owner=organizer, name="Digitalabend", game="quartett", digital_tables=True
     )

@@ -10,7 +10,7 @@ from tests.timetravel import travel
 from tournaments import services
 from tournaments.live import POLL_SECONDS
 from tournaments.models import Round, Seat, Table
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,7 +29,7 @@ def seated_round(tournament, organizer) -> Round:
 def test_projector_counts_down_stops_on_pause_and_shows_time(
     page, live_server, tournament, organizer, monkeypatch
 ):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no worker: the test closes
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker: the test closes
     rnd = seated_round(tournament, organizer)
     clock.round_start(round=rnd, by=organizer, seconds=303)
     page.goto(f"{live_server.url}/t/{tournament.pk}/rounds/1/projector/")

@@ -9,7 +9,7 @@ import pytest
 from scoring import links
 from tournaments import services
 from tournaments.models import Round, Seat, Table
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,7 +21,7 @@ def test_a_reissued_link_stops_the_open_page_and_the_new_one_plays(
 ):
     from playwright.sync_api import expect
 
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no worker
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker
     t = services.tournament_create(
         owner=organizer, name="Digitalabend", game="quartett", digital_tables=True
     )

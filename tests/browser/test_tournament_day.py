@@ -9,7 +9,7 @@ from scoring.models import Submission
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,7 +23,7 @@ def enter_sheet(page, cards: list[int]) -> None:
 
 
 def test_a_round_from_seating_to_standings(page, live_server, organizer, monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no worker: the test closes
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker: the test closes
     t = services.tournament_create(
         owner=organizer, name="Vereinsabend", game="quartett", rounds=3, allowed_sizes=[4]
     )

@@ -11,7 +11,7 @@ from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.collation import sort_by_name
 from tournaments.models import Round, Seat, Table
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -65,7 +65,7 @@ def no_overflow(page) -> list[str]:
 def test_projector_shows_all_150_names_within_one_cycle(
     browser, live_server, tournament, organizer, monkeypatch
 ):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     tournament.public = True
     tournament.save()
     rnd = big_round(tournament, organizer)
@@ -176,7 +176,7 @@ def test_result_form_fits_a_phone_without_sideways_scrolling(
 ):
     from games import ENGINES
 
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     engine = ENGINES[game]
     size = min(max(4, engine.min_players), engine.max_players)
     t = services.tournament_create(owner=organizer, name="Abend", game=game)
@@ -213,7 +213,7 @@ def test_a_digital_table_on_a_phone_shows_the_hand_first_and_fits(
     from games import ENGINES
     from tests.seat_tokens import token_for
 
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     engine = ENGINES[game]
     size = min(max(4, engine.min_players), engine.max_players)
     t = services.tournament_create(owner=organizer, name="Digital", game=game, digital_tables=True)

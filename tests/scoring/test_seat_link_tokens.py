@@ -23,9 +23,9 @@ URL_SAFE = string.ascii_letters + string.digits + "-_.:~"
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    from tournaments.services import clock
+    from tournaments.services import deadlines
 
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 @settings(

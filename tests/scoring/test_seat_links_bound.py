@@ -21,7 +21,7 @@ from tests.scoring.test_result_entry import post_data
 from tests.tournaments.test_play import buttons, hand_ids, shown_cards
 from tournaments import services
 from tournaments.models import Round, Seat, TableAction
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 from tournaments.services import seating as seating_services
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ NAMES = ["Ayşe Şahin", "Łukasz Wróbel", "Jürgen Weiß", "Zoë Berg", "Anna"
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 def seated_round(organizer, *, digital=True, self_report=False, publish=True):

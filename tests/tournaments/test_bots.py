@@ -16,7 +16,7 @@ from tournaments import services
 from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
 from tournaments.play import move as play_move
 from tournaments.play import watch
-from tournaments.services import ServiceError, bots, clock
+from tournaments.services import ServiceError, bots, clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def inline_bots(monkeypatch, settings):
     """No broker: the clock's calls are dropped, the bot's wake-up call runs
     the bot task at once (after commit, as a worker would)."""
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     settings.DIGITAL_BOT_DELAY = 0
     calls = []
 

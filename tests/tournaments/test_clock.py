@@ -13,7 +13,7 @@ from tests.timetravel import travel
 from tournaments import clock as pure
 from tournaments import services, tasks
 from tournaments.models import Round, Seat, SeatingChange, Table
-from tournaments.services import ServiceError, clock
+from tournaments.services import ServiceError, clock, deadlines
 
 T0 = datetime(2026, 10, 3, 14, 0, tzinfo=UTC)
 
@@ -99,7 +99,7 @@ def scheduled(monkeypatch):
     """The wake-up calls the services send on commit (no broker needed)."""
     calls = []
     monkeypatch.setattr(
-        clock, "schedule", lambda task, oid, eta=None: calls.append((task, oid, eta))
+        deadlines, "schedule", lambda task, oid, eta=None: calls.append((task, oid, eta))
     )
     return calls
 

@@ -12,14 +12,14 @@ from django.urls import reverse
 
 from tournaments import services
 from tournaments.models import Round, Seat, Table, Tournament
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 def seated(owner, name, *, digital=False) -> Round:

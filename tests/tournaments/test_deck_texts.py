@@ -27,7 +27,7 @@ from tournaments.play.altruismus import SYMBOLS
 from tournaments.play.base import COLOURS
 from tournaments.play.deck_texts import DECK_TEXTS, deck_text
 from tournaments.play.monddaemmerung import MOONS
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 
@@ -129,7 +129,7 @@ GERMAN = {
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 def quartett_table(organizer, **options):

@@ -7,12 +7,12 @@ from django.core.management import call_command
 from scoring.models import Submission
 from scoring.selectors import standings
 from tournaments.models import ClockActivation, Tournament
-from tournaments.services import clock
+from tournaments.services import deadlines
 
 
 @pytest.mark.django_db
 def test_demo_rounds_have_real_lengths_and_played_results(settings, tmp_path, monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     settings.VAR_DIR = tmp_path
     call_command("demo", "--players", "16", "--played", "2", "--seed", "3")
     demo = Tournament.objects.get()

@@ -12,7 +12,7 @@ from games import get_engine
 from tournaments import services
 from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.play import move as play_move
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     monkeypatch.setattr(digital, "send_bot_task", lambda *a: None)
 
 

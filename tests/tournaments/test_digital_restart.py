@@ -26,7 +26,7 @@ from tests.tournaments.test_clock_celery import (
 )
 from tournaments import services
 from tournaments.models import Round, Seat, Table, TableAction
-from tournaments.services import bots, clock
+from tournaments.services import bots, clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -50,7 +50,7 @@ def test_a_table_interrupted_by_a_restart_goes_on_from_its_record(
     settings.CLOCK_QUEUE = queue
     settings.DIGITAL_BOT_DELAY = 0.05
     monkeypatch.setenv("TURNIERLEITER_BOT_DELAY", "0.05")
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)  # no close in this test
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no close in this test
     env = {
         "queue": queue,
         "db_url": database_url_of_test_db(),

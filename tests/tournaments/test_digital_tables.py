@@ -10,7 +10,7 @@ from scoring.models import Submission
 from tests.timetravel import travel
 from tournaments import services, tasks
 from tournaments.models import Round, Seat, Table
-from tournaments.services import ServiceError, clock
+from tournaments.services import ServiceError, clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 def make_round(organizer, game="quartett", players=2, birth_years=None, grace=60):

@@ -14,14 +14,14 @@ from scoring import services as scoring_services
 from scoring.models import Submission
 from tournaments import services
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from tests.seat_tokens import token_for
 from tests.timetravel import past_deadline, travel
 from tournaments import live, services
 from tournaments.models import Round, Seat, Table
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from scoring import prints
 from scoring.links import resolve_seat, seat_token
 from tournaments import services
 from tournaments.models import Round, Seat, Table, TableAction
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ NAMES = ["Ayşe Şahin", "Łukasz Wróbel", "Jürgen Weiß", "Zoë Berg"]
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 def make_table(organizer, game="quartett", players=2, *, start=True, grace=60, **fields):

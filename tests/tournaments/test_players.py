@@ -162,9 +162,9 @@ def test_demo_command_builds_a_tournament_and_prints_the_login(
 ):
     from django.core.management import call_command
 
-    from tournaments.services import clock
+    from tournaments.services import deadlines
 
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     settings.VAR_DIR = tmp_path
     call_command("demo", "--first-start", "--players", "12")
     out = capsys.readouterr().out

@@ -10,7 +10,7 @@ from django.urls import reverse
 from tests.timetravel import past_deadline, travel
 from tournaments import services
 from tournaments.models import Round, Seat, Table
-from tournaments.services import clock
+from tournaments.services import clock, deadlines
 from tournaments.views.projector import join_qr_svg
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def no_worker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 @pytest.fixture

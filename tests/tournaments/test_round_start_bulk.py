@@ -5,7 +5,7 @@ import pytest
 
 from tournaments import services
 from tournaments.models import Player, Round, Seat, Table
-from tournaments.services import ServiceError, clock
+from tournaments.services import ServiceError, clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 def big_round(organizer, *, tables=250, size=4, game="quartett", published=True):

@@ -17,14 +17,14 @@ from tests.tournaments.test_permissions import named_patterns
 from tournaments import services
 from tournaments.models import Player, Round, Seat, SeatLink, Table, Tournament
 from tournaments.permissions import ACTIONS, SCOREKEEPER_MAY, may
-from tournaments.services import clock
+from tournaments.services import deadlines
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
 
 
 def test_every_organizer_view_names_an_action_of_the_one_list():

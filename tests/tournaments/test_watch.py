@@ -11,7 +11,7 @@ from django.urls import reverse
 from games import get_engine
 from tournaments import services
 from tournaments.models import Round, Seat, Table, TableAction
-from tournaments.services import bots, clock
+from tournaments.services import bots, clock, deadlines
 from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,7 +28,7 @@ CARD = re.compile(r'data-card="([^"]*)"')
 
 @pytest.fixture(autouse=True)
 def inline_bots(monkeypatch, settings):
-    monkeypatch.setattr(clock, "schedule", lambda *a, **k: None)
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     settings.DIGITAL_BOT_DELAY = 0
     monkeypatch.setattr(
         digital, "send_bot_task", lambda table_id, delay: bots.bot_move(table_id=table_id)

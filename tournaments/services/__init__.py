@@ -22,10 +22,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.player_import import ImportRow
-
-
-class ServiceError(Exception):
-    """A change the rules of the tournament refuse; the message says why."""
+from tournaments.services.errors import ServiceError
+from tournaments.services.seating import reseat_dropped_player
 
 
 def game_defaults(game: str) -> dict:
@@ -167,8 +165,6 @@ def player_drop(*, player: Player, by) -> Player:
             list(SeatLink.objects.filter(player=player).values_list("key", flat=True))
         )
         # seated in a round that has not started: the player leaves it (issue 4)
-        from tournaments.services.seating import reseat_dropped_player
-
         reseat_dropped_player(player=player, by=by)
     return player
 

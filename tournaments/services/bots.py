@@ -24,8 +24,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.models import Round, Seat, Table
-from tournaments.services import ServiceError
-from tournaments.services.clock import TimeIsUp, db_now
+from tournaments.services.deadlines import TimeIsUp, db_now
+from tournaments.services.errors import ServiceError
 from tournaments.services.tables import (
     _lock_for_move,
     apply_move,

@@ -17,69 +17,28 @@ import logging
 import math
 from datetime import UTC, datetime
 
-from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
+from scoring.services import round_complete_if_done
 from tournaments import clock as pure
 from tournaments import live
 from tournaments.models import ClockActivation, Round, Table
-from tournaments.services import ServiceError
+from tournaments.services import deadlines
+from tournaments.services import tables as table_services
+from tournaments.services.deadlines import (  # noqa: F401 - the clock's primitives, re-exported
+    TimeIsUp,
+    db_now,
+    lock_before_time,
+    playing_deadline,
+)
+from tournaments.services.errors import ServiceError
+from tournaments.services.seating import seating_publish
 
 log = logging.getLogger(__name__)
 
 #: rounds closed or tables closed by these wake-up calls (ClockActivation.reason)
 VIA_TASK, VIA_SWEEP = "task", "sweep"
-
-
-class TimeIsUp(ServiceError):
-    """A write that must happen before time arrived after the deadline."""
-
-
-def db_now() -> datetime:
-    """The database clock, aware (one clock for every web process and worker).
-    PostgreSQL: ``clock_timestamp()`` — the real time, also inside a long
-    transaction; SQLite: the same process's clock, to the millisecond."""
-    if connection.vendor == "postgresql":
-        sql = "SELECT clock_timestamp()"
-    else:
-        sql = "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')"
-    with connection.cursor() as cursor:
-        cursor.execute(sql)
-        (value,) = cursor.fetchone()
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value).replace(tzinfo=UTC)
-    return value
-
-
-def playing_deadline(table: Table, rnd: Round) -> datetime | None:
-    """The deadline a table plays to now: its own extension or the round's
-    while the round runs; after the round's time was called only a table's
-    own later deadline; None when the table is not on the clock."""
-    if rnd.status == Round.RUNNING:
-        return table.deadline or rnd.deadline
-    if rnd.status == Round.TIME_CALLED:
-        return table.deadline
-    return None
-
-
-def lock_before_time(table: Table) -> Table:
-    """Inside a transaction: lock the table's round and the table, and refuse
-    with :class:`TimeIsUp` unless the table is still playing on the clock —
-    the round is running (or time was called for the round but this table has
-    its own later deadline) — and the database clock is before the table's
-    deadline (its own extension, else the round's). Returns the locked table."""
-    rnd = Round.objects.select_for_update().get(pk=table.round_id)
-    locked = Table.objects.select_for_update().get(pk=table.pk)
-    locked.round = rnd
-    if locked.time_called_at is not None:
-        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
-    deadline = playing_deadline(locked, rnd)
-    if deadline is None:
-        raise TimeIsUp(_("The round is not running."))
-    if db_now() >= deadline:
-        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
-    return locked
 
 
 # -- activations ---------------------------------------------------------------
@@ -143,36 +102,23 @@ def _store(rnd: Round, clock: pure.Clock) -> None:
             scheduled.append((table.pk, table.deadline))
     if rnd.status == Round.RUNNING:
         deadline = rnd.deadline
-        transaction.on_commit(lambda: schedule("clock.close_round", rnd.pk, deadline))
+        transaction.on_commit(lambda: deadlines.schedule("clock.close_round", rnd.pk, deadline))
     for table_id, deadline in scheduled:
-        transaction.on_commit(lambda t=table_id, d=deadline: schedule("clock.close_table", t, d))
-
-
-def schedule(task: str, object_id: int, eta: datetime | None = None) -> None:
-    """Send a wake-up call to the clock queue (after commit). A lost call is
-    covered by the sweep, so a broker that is down only logs."""
-    from tournaments.celery import app
-
-    try:
-        app.send_task(task, args=[object_id], eta=eta, queue=settings.CLOCK_QUEUE)
-    except Exception:  # the sweep closes it; the organizer's click must not fail
-        log.exception("could not schedule %s(%s) at %s", task, object_id, eta)
+        transaction.on_commit(
+            lambda t=table_id, d=deadline: deadlines.schedule("clock.close_table", t, d)
+        )
 
 
 @transaction.atomic
 def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # noqa: A002
     """Start the clock (``seconds``: the round's length, default its minutes).
     A seating still in draft is published; digital tables deal their game."""
-    from tournaments.services import tables as table_services
-
     rnd = _locked_round(round)
     if rnd.status != Round.SEATED:
         raise ServiceError(_("Round %(n)s has started already.") % {"n": rnd.number})
     if not rnd.tables.exists():
         raise ServiceError(_("Round %(n)s has no tables.") % {"n": rnd.number})
     if not rnd.published:
-        from tournaments.services.seating import seating_publish
-
         rnd = seating_publish(round=rnd, by=by)
     length = math.ceil(rnd.minutes * 60 if seconds is None else seconds)
     if length <= 0:
@@ -253,7 +199,7 @@ def round_schedule_start(*, round: Round, at: datetime | None, by) -> Round:  # 
     rnd.starts_at = at
     rnd.save(update_fields=["starts_at"])
     if at is not None:
-        transaction.on_commit(lambda: schedule("clock.start_round", rnd.pk, at))
+        transaction.on_commit(lambda: deadlines.schedule("clock.start_round", rnd.pk, at))
     return rnd
 
 
@@ -396,8 +342,6 @@ def close_round(round_id: int, *, via: str = "") -> bool:
             table.round = rnd
             _table_time_called(table)
         # every table may have finished before time
-        from scoring.services import round_complete_if_done
-
         # robust: a failure there is logged and must not undo or hide the close
         transaction.on_commit(lambda: round_complete_if_done(round_id=round_id), robust=True)
     log.info("round %s closed (%s), late by %s", round_id, via, now - rnd.deadline)
@@ -437,8 +381,6 @@ def _table_time_called(table: Table) -> None:
         table.status = Table.WAITING
         table.save(update_fields=["status"])
         return
-    from tournaments.services import tables as table_services
-
     table_services.table_call_time(table=table)
 
 
@@ -473,8 +415,6 @@ def sweep() -> dict:
     ).values_list("pk", "round_id"):
         closed = guarded(rid, TABLE_CLOSE_FAILED, close_table, tid, via=VIA_SWEEP)
         done["tables"] += bool(closed)
-    from tournaments.services import tables as table_services
-
     try:
         to_finish = list(table_services.tables_to_finish(now))
     except Exception:

@@ -53,7 +53,7 @@ from tournaments.selectors import (
     seat_blocker,
     seatable_players,
 )
-from tournaments.services import ServiceError
+from tournaments.services.errors import ServiceError
 
 MODES = ("swiss", "mixing", "random", "rating_spread", "rating_swiss")
 RATING_MODES = ("rating_spread", "rating_swiss")

@@ -21,11 +21,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.base import TIME_CALLED, IllegalAction, Record
-from scoring.models import Submission
-from tournaments.models import Round, Table, TableAction
+from scoring import services as results
+from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.selectors import seats_in_order
-from tournaments.services import ServiceError
-from tournaments.services.clock import TimeIsUp, db_now, lock_before_time
+from tournaments.services import deadlines
+from tournaments.services.deadlines import TimeIsUp, db_now, lock_before_time
+from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +55,6 @@ def tables_deal(*, round: Round) -> int:  # noqa: A002
     queries for the whole round, however many tables (``round_start`` calls
     it inside its transaction, the round locked). Returns the tables dealt.
     A table whose player count the game can't take refuses the whole deal."""
-    from tournaments.models import Seat
-
     tournament = round.tournament
     engine = tournament.engine
     tables = list(
@@ -282,9 +281,7 @@ def table_call_time(*, table: Table) -> None:
     wake_bots(table, engine, state)  # bot seats finish the open trick too
     grace = table.round.tournament.grace_seconds
     eta = table.time_called_at + timedelta(seconds=grace)
-    from tournaments.services.clock import schedule
-
-    transaction.on_commit(lambda: schedule("clock.finish_table", table.pk, eta))
+    transaction.on_commit(lambda: deadlines.schedule("clock.finish_table", table.pk, eta))
 
 
 class _RecordingBot:
@@ -354,23 +351,10 @@ def _record_result(table: Table, engine, state) -> None:
     bot_seats = list(table.seats.filter(bot_played=True).values_list("position", flat=True))
     if bot_seats:  # marked in standings and exports (README: bots in seats)
         details["bot_seats"] = bot_seats
-    if not table.submissions.filter(status=Submission.CONFIRMED).exists():
-        last = table.submissions.aggregate(n=Max("version"))["n"] or 0
-        Submission.objects.create(
-            table=table,
-            version=last + 1,
-            status=Submission.CONFIRMED,
-            ranks=list(result.ranks),
-            figures=list(result.figures),
-            details=details,
-            source="digital",
-        )
+    # the same service as a confirmed paper sheet: the table is done, the
+    # round completes when it was the last
+    results.result_record_engine(table=table, result=result, details=details)
     table.status = Table.DONE
-    table.save(update_fields=["status"])
-    from scoring.services import round_complete_if_done
-
-    round_id = table.round_id
-    transaction.on_commit(lambda: round_complete_if_done(round_id=round_id))
 
 
 def _dealt(table: Table, engine, state: dict) -> dict:

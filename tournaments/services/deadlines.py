@@ -1,0 +1,84 @@
+"""The clock's primitives, below everything that writes results or moves:
+the database clock, the deadline a table plays to, the lock every write that
+must happen before time takes, and the wake-up call to the clock queue.
+
+Results (``scoring.services``) and digital tables
+(``tournaments.services.tables``) use these; the clock itself
+(``tournaments.services.clock``: activations, the close, the sweep) sits
+above them and calls both.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.db import connection
+from django.utils.translation import gettext as _
+
+from tournaments.models import Round, Table
+from tournaments.services.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+
+class TimeIsUp(ServiceError):
+    """A write that must happen before time arrived after the deadline."""
+
+
+def db_now() -> datetime:
+    """The database clock, aware (one clock for every web process and worker).
+    PostgreSQL: ``clock_timestamp()`` — the real time, also inside a long
+    transaction; SQLite: the same process's clock, to the millisecond."""
+    if connection.vendor == "postgresql":
+        sql = "SELECT clock_timestamp()"
+    else:
+        sql = "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')"
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        (value,) = cursor.fetchone()
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value).replace(tzinfo=UTC)
+    return value
+
+
+def playing_deadline(table: Table, rnd: Round) -> datetime | None:
+    """The deadline a table plays to now: its own extension or the round's
+    while the round runs; after the round's time was called only a table's
+    own later deadline; None when the table is not on the clock."""
+    if rnd.status == Round.RUNNING:
+        return table.deadline or rnd.deadline
+    if rnd.status == Round.TIME_CALLED:
+        return table.deadline
+    return None
+
+
+def lock_before_time(table: Table) -> Table:
+    """Inside a transaction: lock the table's round and the table, and refuse
+    with :class:`TimeIsUp` unless the table is still playing on the clock —
+    the round is running (or time was called for the round but this table has
+    its own later deadline) — and the database clock is before the table's
+    deadline (its own extension, else the round's). Returns the locked table."""
+    rnd = Round.objects.select_for_update().get(pk=table.round_id)
+    locked = Table.objects.select_for_update().get(pk=table.pk)
+    locked.round = rnd
+    if locked.time_called_at is not None:
+        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
+    deadline = playing_deadline(locked, rnd)
+    if deadline is None:
+        raise TimeIsUp(_("The round is not running."))
+    if db_now() >= deadline:
+        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
+    return locked
+
+
+def schedule(task: str, object_id: int, eta: datetime | None = None) -> None:
+    """Send a wake-up call to the clock queue (after commit). A lost call is
+    covered by the sweep, so a broker that is down only logs."""
+    from tournaments.celery import app
+
+    try:
+        app.send_task(task, args=[object_id], eta=eta, queue=settings.CLOCK_QUEUE)
+    except Exception:  # the sweep closes it; the organizer's click must not fail
+        log.exception("could not schedule %s(%s) at %s", task, object_id, eta)
