@@ -9,6 +9,7 @@ from django.conf import settings
 from django.test import Client
 
 from tests.seat_tokens import token_for
+from tournaments.live import POLL_SECONDS
 from tournaments import services
 from tournaments.models import ClockActivation, Round, Seat, Table
 from tournaments.services import clock, deadlines
@@ -78,9 +79,9 @@ def test_pages_work_under_the_content_security_policy(browser, live_server, orga
     page, polls = open_page(context, f"{base}/tournaments/{t.pk}/rounds/1/", problems)
     shown = page.locator("[data-clock-time]")
     first = shown.inner_text()
-    time.sleep(2.5)
+    time.sleep(POLL_SECONDS + 1)
     assert shown.inner_text() != first
-    assert len(polls) >= 2, polls
+    assert len(polls) >= 1, polls
     violations = page.evaluate("window.__cspViolations")
     # the one-table extension form works without inline script
     page.select_option("#table-extend select[name=table]", "2")
@@ -93,9 +94,9 @@ def test_pages_work_under_the_content_security_policy(browser, live_server, orga
     # the projector
     page, polls = open_page(context, f"{base}/t/{t.pk}/rounds/1/projector/", problems)
     first = page.locator("[data-clock-time]").inner_text()
-    time.sleep(2.5)
+    time.sleep(POLL_SECONDS + 1)
     assert page.locator("[data-clock-time]").inner_text() != first
-    assert len(polls) >= 2
+    assert len(polls) >= 1
 
     # a digital seat page (no login: its own context), of the player who waits: it polls
     phone = browser.new_context(locale="en-GB")

@@ -169,7 +169,10 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     }
     clock = _clock(table, rnd)
     screen["clock"] = clock
-    screen["version"] = f"{_version(table, rnd, clock)}.{int(seat.bot)}"
+    bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
+    # as the poll's version (_versions): a seat given to the bot or handed back
+    # changes every screen of the table
+    screen["version"] = f"{_version(table, rnd, clock)}.{len(bots)}"
     if table.state is None:
         screen["polling"] = True
         return screen
@@ -177,7 +180,6 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     position = seat.position
     view = engine.view(state, position)
     over = engine.is_over(state)
-    bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
     screen["bot"] = seat.position in bots
     screen["seen"] = table.actions.count()
     can_move = not over and (clock["running"] or clock["in_grace"]) and not screen["bot"]
