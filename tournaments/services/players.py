@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from tournaments import limits, live
+from tournaments.authors import author
 from tournaments.models import Player, PlayerEvent, SeatLink, Tournament
 from tournaments.player_import import ImportRow
 from tournaments.services.errors import ServiceError
@@ -25,7 +26,7 @@ def _room_for(tournament: Tournament, adding: int) -> None:
 
 
 def _log(player: Player, kind: str, by) -> None:
-    PlayerEvent.objects.create(player=player, kind=kind, by=by if by and by.pk else None)
+    PlayerEvent.objects.create(player=player, kind=kind, by=author(by))
 
 
 @transaction.atomic
@@ -51,7 +52,7 @@ def players_import(*, tournament: Tournament, rows: list[ImportRow], by) -> list
         raise ServiceError(_("Some of these players were registered meanwhile.")) from None
     if late > 1:
         for p in Player.objects.filter(tournament=tournament, first_round=late):
-            _log(p, "late_entry", by)
+            _log(p, PlayerEvent.LATE_ENTRY, by)
     return created
 
 
@@ -84,7 +85,7 @@ def player_add(*, tournament: Tournament, by, **fields) -> Player:
     except IntegrityError:
         raise ServiceError(_duplicate_message(player)) from None
     if player.late_entry:
-        _log(player, "late_entry", by)
+        _log(player, PlayerEvent.LATE_ENTRY, by)
     return player
 
 
@@ -108,7 +109,7 @@ def player_set_checked_in(*, player: Player, checked_in: bool, by) -> Player:
     if player.checked_in != checked_in:
         player.checked_in = checked_in
         player.save(update_fields=["checked_in"])
-        _log(player, "check_in" if checked_in else "check_out", by)
+        _log(player, PlayerEvent.CHECK_IN if checked_in else PlayerEvent.CHECK_OUT, by)
     return player
 
 
@@ -119,7 +120,7 @@ def player_drop(*, player: Player, by) -> Player:
         player.dropped = True
         player.checked_in = False
         player.save(update_fields=["dropped", "checked_in"])
-        _log(player, "drop", by)
+        _log(player, PlayerEvent.DROP, by)
         # the player's links answer "you have left" at their next poll
         live.forget_seats(
             list(SeatLink.objects.filter(player=player).values_list("key", flat=True))
@@ -135,7 +136,7 @@ def player_readd(*, player: Player, by) -> Player:
     if player.dropped:
         player.dropped = False
         player.save(update_fields=["dropped"])
-        _log(player, "readd", by)
+        _log(player, PlayerEvent.READD, by)
     return player
 
 
@@ -151,8 +152,7 @@ def players_check_in(*, tournament: Tournament, player_ids=None, by) -> int:
     if not chosen:
         return 0
     Player.objects.filter(pk__in=[p.pk for p in chosen]).update(checked_in=True)
-    author = by if by and by.pk else None
     PlayerEvent.objects.bulk_create(
-        PlayerEvent(player=p, kind="check_in", by=author) for p in chosen
+        PlayerEvent(player=p, kind=PlayerEvent.CHECK_IN, by=author(by)) for p in chosen
     )
     return len(chosen)

@@ -1,0 +1,47 @@
+"""Each list of names is defined once, in the pure module, and the Django side
+only labels it: a tiebreak, points scheme or seating mode added to the pure
+registry shows up in the tournament's choices and forms (or fails here for a
+missing label)."""
+
+from django.utils import translation
+
+from scoring import points, tiebreaks
+from tournaments.forms import TournamentForm
+from tournaments.models import DEFAULT_TIEBREAKS, POINTS_SCHEMES, TIEBREAKS, Tournament
+from tournaments.seating import request as seating_request
+
+
+def test_tiebreak_choices_follow_the_pure_registry():
+    assert [name for name, _ in TIEBREAKS] == list(tiebreaks.TIEBREAKS)
+    assert list(tiebreaks.DEFAULT_ORDER) == DEFAULT_TIEBREAKS
+
+
+def test_points_scheme_choices_follow_the_pure_registry():
+    assert [name for name, _ in POINTS_SCHEMES] == list(points.SCHEMES)
+    field = Tournament._meta.get_field("points_scheme")
+    assert field.default == points.DEFAULT_SCHEME
+    assert [name for name, _ in field.choices] == list(points.SCHEMES)
+
+
+def test_round1_seating_choices_are_the_seating_packages_round1_modes():
+    field = Tournament._meta.get_field("round1_seating")
+    assert [mode for mode, _ in field.choices] == list(seating_request.ROUND1_MODES)
+    assert set(seating_request.ROUND1_MODES) <= set(seating_request.MODES)
+    assert set(seating_request.RATING_MODES) <= set(seating_request.ROUND1_MODES)
+
+
+def test_labels_are_attached_on_the_django_side_and_translated():
+    field = Tournament._meta.get_field("round1_seating")
+    labelled = [*TIEBREAKS, *POINTS_SCHEMES, *field.choices]
+    with translation.override("en"):
+        english = [str(label) for _, label in labelled]
+    with translation.override("de"):
+        german = [str(label) for _, label in labelled]
+    assert all(english) and all(german)
+    assert [e for e, g in zip(english, german, strict=True) if e == g] == []
+
+
+def test_the_tournament_form_offers_every_tiebreak():
+    form = TournamentForm()
+    offered = [v for v, _ in form.fields["tiebreak_1"].choices if v]
+    assert offered == list(tiebreaks.TIEBREAKS)
