@@ -469,140 +469,206 @@ def import_tournament(*, data, owner) -> Tournament:
 
 
 def _build(doc, owner, rd: _Reader) -> Tournament | None:
-    later: list[tuple[object, dt.datetime]] = []  # auto_now_add times to restore
+    """The tournament of ``doc`` saved for ``owner``, entity by entity; None
+    (with the problems in ``rd.errors``) as soon as a step finds any."""
+    return _Import(doc, owner, rd).run()
 
-    def keep_time(instance, d, path):
-        at = rd.time(d, "at", path)
+
+class _Import:
+    """One import in progress. Each step reads one kind of entity, checks it,
+    and stores it when everything read so far is sound; what a later step
+    needs (players by key, tables by round) is kept here."""
+
+    def __init__(self, doc, owner, rd: _Reader):
+        self.doc, self.owner, self.rd = doc, owner, rd
+        self.tournament: Tournament | None = None
+        self.later: list[tuple[object, dt.datetime]] = []  # auto_now_add times to restore
+        self.teams: dict[str, Team] = {}
+        self.players: dict = {}
+        self.round_rows: list = []
+        self.table_rows: list = []
+
+    def run(self) -> Tournament | None:
+        steps = (
+            self.read_tournament,
+            self.read_teams,
+            self.read_players,
+            self.read_rounds,
+            self.read_round_contents,
+            self.read_table_contents,
+        )
+        for step in steps:
+            if not step():
+                return None
+        self.restore_times()
+        return self.tournament
+
+    # helpers -------------------------------------------------------------
+
+    def keep_time(self, instance, d, path) -> None:
+        at = self.rd.time(d, "at", path)
         if at is not None:
-            later.append((instance, at))
+            self.later.append((instance, at))
         elif "at" not in d or d["at"] is None:
-            rd.error(f"{path}.at", _("missing"))
+            self.rd.error(f"{path}.at", _("missing"))
 
-    full = limits.tournaments_message(Tournament.objects.filter(owner=owner).count())
-    if full:
-        rd.error("", full)
-        return None
-    # tournament
-    td = rd.obj(doc.get("tournament"), "tournament")
-    if not rd.require(td, "name", "tournament") or not rd.require(td, "game", "tournament"):
-        return None
-    if not isinstance(td["game"], str) or td["game"] not in ENGINES:
-        shown = td["game"] if isinstance(td["game"], str) else "?"
-        rd.error("tournament.game", _("unknown game %(g)s") % {"g": shown[:40]})
-        return None
-    t = rd.fill(Tournament(owner=owner), td, TOURNAMENT_FIELDS, "tournament")
-    for name, kind, what in [
-        ("game_options", dict, _("expected an object")),
-        ("allowed_sizes", list, _("expected a list")),
-        ("tiebreaks", list, _("expected a list")),
-    ]:
-        if name in td and not isinstance(td[name], kind):
-            rd.error(f"tournament.{name}", what)
-    if isinstance(td.get("tiebreaks"), list) and not all(
-        isinstance(x, str) for x in td["tiebreaks"]
-    ):
-        rd.error("tournament.tiebreaks", _("expected a list of texts"))
-    if rd.errors:
-        return None
-    rd.clean(t, "tournament", exclude=["owner"])
-    if rd.errors:
-        return None
-    t.save()
-
-    # teams
-    teams = {}
-    for i, d in enumerate(rd.items(doc, "teams", "", limits.MAX_TEAMS)):
-        path = f"teams[{i}]"
-        d = rd.obj(d, path)
-        if not rd.require(d, "name", path):
-            continue
-        if not isinstance(d["name"], str):
-            rd.error(f"{path}.name", _("expected a text"))
-            continue
-        if d["name"] in teams:
-            rd.error(path, _("team %(name)s is listed twice") % {"name": d["name"]})
-            continue
-        team = Team(tournament=t, name=d["name"])
-        rd.clean(team, path, exclude=["tournament"])
-        teams[d["name"]] = team
-    Team.objects.bulk_create(teams.values())
-
-    # players
-    players, player_rows, events, seen = {}, [], [], set()
-    for i, d in enumerate(rd.items(doc, "players", "", limits.MAX_PLAYERS)):
-        path = f"players[{i}]"
-        d = rd.obj(d, path)
-        if not rd.require(d, "key", path) or not rd.require(d, "name", path):
-            continue
-        k = rd.key(d["key"], f"{path}.key")
-        if k is None:
-            continue
-        if k in players:
-            rd.error(f"{path}.key", _("key %(k)s is used twice") % {"k": k})
-            continue
-        p = rd.fill(Player(tournament=t), d, PLAYER_FIELDS, path)
-        if d.get("team") is not None:
-            if not isinstance(d["team"], str) or d["team"] not in teams:
-                shown = d["team"] if isinstance(d["team"], str) else "?"
-                rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
-            else:
-                p.team = teams[d["team"]]
-        rd.clean(p, path, exclude=["tournament", "team"])
-        if isinstance(p.rating, int) and not limits.MIN_RATING <= p.rating <= limits.MAX_RATING:
-            rd.error(
-                f"{path}.rating",
-                _("not between %(min)s and %(max)s")
-                % {"min": limits.MIN_RATING, "max": limits.MAX_RATING},
-            )
-        if (p.name, p.club) in seen:
-            rd.error(path, _("%(name)s is listed twice") % {"name": p})
-        seen.add((p.name, p.club))
-        players[k] = p
-        player_rows.append((p, d, path))
-    if rd.errors:
-        return None
-    Player.objects.bulk_create(players.values())
-    for p, d, path in player_rows:
-        for j, e in enumerate(rd.items(d, "events", path, limits.MAX_LOG_ENTRIES)):
-            epath = f"{path}.events[{j}]"
-            e = rd.obj(e, epath)
-            ev = PlayerEvent(player=p, imported_by=rd.author(e, epath))
-            rd.fill(ev, e, ["kind"], epath)
-            rd.clean(ev, epath, exclude=["player", "by"])
-            keep_time(ev, e, epath)
-            events.append(ev)
-    PlayerEvent.objects.bulk_create(events)
-
-    def player_of(value, path):
+    def player_of(self, value, path):
+        players = self.players
         if isinstance(value, bool) or not isinstance(value, int | str) or value not in players:
             if not isinstance(value, int | str):
                 value = "?"
-            rd.error(path, _("no player with key %(k)s") % {"k": value})
+            self.rd.error(path, _("no player with key %(k)s") % {"k": value})
             return None
         return players[value]
 
-    # rounds
-    rounds, round_rows = {}, []
-    for i, d in enumerate(rd.items(doc, "rounds", "", limits.MAX_ROUNDS)):
-        path = f"rounds[{i}]"
-        d = rd.obj(d, path)
-        if not rd.require(d, "number", path) or rd.whole(d["number"], f"{path}.number") is None:
-            continue
-        r = rd.fill(Round(tournament=t), d, ROUND_FIELDS, path)
-        rd.clean(r, path, exclude=["tournament"])
-        if r.number in rounds:
-            rd.error(f"{path}.number", _("round %(n)s is listed twice") % {"n": r.number})
-            continue
-        rounds[r.number] = r
-        round_rows.append((r, d, path))
-    if rd.errors:
-        return None
-    Round.objects.bulk_create(rounds.values())
+    # the tournament --------------------------------------------------------
 
-    tables, table_rows = [], []
-    byes, clock, changes = [], [], []
-    for r, d, path in round_rows:
-        numbers = {}
+    def read_tournament(self) -> bool:
+        rd, doc, owner = self.rd, self.doc, self.owner
+        full = limits.tournaments_message(Tournament.objects.filter(owner=owner).count())
+        if full:
+            rd.error("", full)
+            return False
+        td = rd.obj(doc.get("tournament"), "tournament")
+        if not rd.require(td, "name", "tournament") or not rd.require(td, "game", "tournament"):
+            return False
+        if not isinstance(td["game"], str) or td["game"] not in ENGINES:
+            shown = td["game"] if isinstance(td["game"], str) else "?"
+            rd.error("tournament.game", _("unknown game %(g)s") % {"g": shown[:40]})
+            return False
+        t = rd.fill(Tournament(owner=owner), td, TOURNAMENT_FIELDS, "tournament")
+        for name, kind, what in [
+            ("game_options", dict, _("expected an object")),
+            ("allowed_sizes", list, _("expected a list")),
+            ("tiebreaks", list, _("expected a list")),
+        ]:
+            if name in td and not isinstance(td[name], kind):
+                rd.error(f"tournament.{name}", what)
+        if isinstance(td.get("tiebreaks"), list) and not all(
+            isinstance(x, str) for x in td["tiebreaks"]
+        ):
+            rd.error("tournament.tiebreaks", _("expected a list of texts"))
+        if rd.errors:
+            return False
+        rd.clean(t, "tournament", exclude=["owner"])
+        if rd.errors:
+            return False
+        t.save()
+        self.tournament = t
+        return True
+
+    # teams and players -----------------------------------------------------
+
+    def read_teams(self) -> bool:
+        rd, teams = self.rd, self.teams
+        for i, d in enumerate(rd.items(self.doc, "teams", "", limits.MAX_TEAMS)):
+            path = f"teams[{i}]"
+            d = rd.obj(d, path)
+            if not rd.require(d, "name", path):
+                continue
+            if not isinstance(d["name"], str):
+                rd.error(f"{path}.name", _("expected a text"))
+                continue
+            if d["name"] in teams:
+                rd.error(path, _("team %(name)s is listed twice") % {"name": d["name"]})
+                continue
+            team = Team(tournament=self.tournament, name=d["name"])
+            rd.clean(team, path, exclude=["tournament"])
+            teams[d["name"]] = team
+        Team.objects.bulk_create(teams.values())
+        return True
+
+    def read_players(self) -> bool:
+        rd, players, teams = self.rd, self.players, self.teams
+        player_rows, seen = [], set()
+        for i, d in enumerate(rd.items(self.doc, "players", "", limits.MAX_PLAYERS)):
+            path = f"players[{i}]"
+            d = rd.obj(d, path)
+            if not rd.require(d, "key", path) or not rd.require(d, "name", path):
+                continue
+            k = rd.key(d["key"], f"{path}.key")
+            if k is None:
+                continue
+            if k in players:
+                rd.error(f"{path}.key", _("key %(k)s is used twice") % {"k": k})
+                continue
+            p = rd.fill(Player(tournament=self.tournament), d, PLAYER_FIELDS, path)
+            if d.get("team") is not None:
+                if not isinstance(d["team"], str) or d["team"] not in teams:
+                    shown = d["team"] if isinstance(d["team"], str) else "?"
+                    rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
+                else:
+                    p.team = teams[d["team"]]
+            rd.clean(p, path, exclude=["tournament", "team"])
+            if isinstance(p.rating, int) and not limits.MIN_RATING <= p.rating <= limits.MAX_RATING:
+                rd.error(
+                    f"{path}.rating",
+                    _("not between %(min)s and %(max)s")
+                    % {"min": limits.MIN_RATING, "max": limits.MAX_RATING},
+                )
+            if (p.name, p.club) in seen:
+                rd.error(path, _("%(name)s is listed twice") % {"name": p})
+            seen.add((p.name, p.club))
+            players[k] = p
+            player_rows.append((p, d, path))
+        if rd.errors:
+            return False
+        Player.objects.bulk_create(players.values())
+        events = []
+        for p, d, path in player_rows:
+            for j, e in enumerate(rd.items(d, "events", path, limits.MAX_LOG_ENTRIES)):
+                epath = f"{path}.events[{j}]"
+                e = rd.obj(e, epath)
+                ev = PlayerEvent(player=p, imported_by=rd.author(e, epath))
+                rd.fill(ev, e, ["kind"], epath)
+                rd.clean(ev, epath, exclude=["player", "by"])
+                self.keep_time(ev, e, epath)
+                events.append(ev)
+        PlayerEvent.objects.bulk_create(events)
+        return True
+
+    # rounds: tables, byes, clock, seating changes --------------------------
+
+    def read_rounds(self) -> bool:
+        rd, rounds = self.rd, {}
+        for i, d in enumerate(rd.items(self.doc, "rounds", "", limits.MAX_ROUNDS)):
+            path = f"rounds[{i}]"
+            d = rd.obj(d, path)
+            if not rd.require(d, "number", path) or rd.whole(d["number"], f"{path}.number") is None:
+                continue
+            r = rd.fill(Round(tournament=self.tournament), d, ROUND_FIELDS, path)
+            rd.clean(r, path, exclude=["tournament"])
+            if r.number in rounds:
+                rd.error(f"{path}.number", _("round %(n)s is listed twice") % {"n": r.number})
+                continue
+            rounds[r.number] = r
+            self.round_rows.append((r, d, path))
+        if rd.errors:
+            return False
+        Round.objects.bulk_create(rounds.values())
+        return True
+
+    def read_round_contents(self) -> bool:
+        tables, byes, clock, changes = [], [], [], []
+        for r, d, path in self.round_rows:
+            numbers = self.tables_of(r, d, path, tables)
+            self.byes_of(r, d, path, byes)
+            self.clock_of(r, d, path, numbers, clock)
+            self.changes_of(r, d, path, changes)
+        rd = self.rd
+        if rd.errors:
+            return False
+        Table.objects.bulk_create(tables)
+        Bye.objects.bulk_create(byes)
+        for act, cpath in clock:
+            rd.clean(act, cpath, exclude=["round", "table", "by"])
+        ClockActivation.objects.bulk_create([a for a, _p in clock])
+        SeatingChange.objects.bulk_create(changes)
+        return True
+
+    def tables_of(self, r: Round, d: dict, path: str, tables: list) -> dict:
+        """The round's tables by number (appended to ``tables``)."""
+        rd, numbers = self.rd, {}
         for j, td_ in enumerate(rd.items(d, "tables", path, limits.MAX_TABLES)):
             tpath = f"{path}.tables[{j}]"
             td_ = rd.obj(td_, tpath)
@@ -617,15 +683,21 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
                 continue
             numbers[table.number] = table
             tables.append(table)
-            table_rows.append((table, td_, tpath))
-        in_round = set()
+            self.table_rows.append((table, td_, tpath))
+        return numbers
+
+    def byes_of(self, r: Round, d: dict, path: str, byes: list) -> None:
+        rd, in_round = self.rd, set()
         for j, k in enumerate(rd.items(d, "byes", path, limits.MAX_PLAYERS)):
-            p = player_of(k, f"{path}.byes[{j}]")
+            p = self.player_of(k, f"{path}.byes[{j}]")
             if p is not None:
                 if k in in_round:
                     rd.error(f"{path}.byes[{j}]", _("player %(k)s has two byes") % {"k": k})
                 in_round.add(k)
                 byes.append(Bye(round=r, player=p))
+
+    def clock_of(self, r: Round, d: dict, path: str, numbers: dict, clock: list) -> None:
+        rd = self.rd
         for j, c in enumerate(rd.items(d, "clock", path, limits.MAX_LOG_ENTRIES)):
             cpath = f"{path}.clock[{j}]"
             c = rd.obj(c, cpath)
@@ -641,6 +713,9 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
                 else:
                     act.table = numbers[c["table"]]
             clock.append((act, cpath))
+
+    def changes_of(self, r: Round, d: dict, path: str, changes: list) -> None:
+        rd = self.rd
         for j, c in enumerate(rd.items(d, "seating_changes", path, limits.MAX_LOG_ENTRIES)):
             cpath = f"{path}.seating_changes[{j}]"
             c = rd.obj(c, cpath)
@@ -649,28 +724,42 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
             if "detail" in c:
                 ch.detail = c["detail"]
             rd.clean(ch, cpath, exclude=["round", "by"])
-            keep_time(ch, c, cpath)
+            self.keep_time(ch, c, cpath)
             changes.append(ch)
-    if rd.errors:
-        return None
-    Table.objects.bulk_create(tables)
-    Bye.objects.bulk_create(byes)
-    for act, cpath in clock:
-        rd.clean(act, cpath, exclude=["round", "table", "by"])
-    ClockActivation.objects.bulk_create([a for a, _p in clock])
-    SeatingChange.objects.bulk_create(changes)
 
-    seats, actions, subs, confs, replaced = [], [], [], [], []
-    for table, d, tpath in table_rows:
-        positions, at_table, links = set(), set(), []
-        for j, s in enumerate(rd.items(d, "seats", tpath, t.engine.max_players)):
+    # tables: seats, actions, submissions -----------------------------------
+
+    def read_table_contents(self) -> bool:
+        seats, actions, subs, confs, replaced = [], [], [], [], []
+        for table, d, tpath in self.table_rows:
+            self.seats_of(table, d, tpath, seats)
+            self.actions_of(table, d, tpath, actions)
+            self.submissions_of(table, d, tpath, subs, confs, replaced)
+        if self.rd.errors:
+            return False
+        Seat.objects.bulk_create(seats)
+        TableAction.objects.bulk_create(actions)
+        Submission.objects.bulk_create(subs)
+        for sub, earlier in replaced:
+            sub.replaces = earlier
+        Submission.objects.bulk_update([s for s, _e in replaced], ["replaces"], batch_size=500)
+        for c in confs:
+            c.submission_id = c.submission.pk
+        Confirmation.objects.bulk_create(confs)
+        return True
+
+    def seats_of(self, table: Table, d: dict, tpath: str, seats: list) -> None:
+        rd = self.rd
+        positions, at_table = set(), set()
+        max_players = self.tournament.engine.max_players
+        for j, s in enumerate(rd.items(d, "seats", tpath, max_players)):
             spath = f"{tpath}.seats[{j}]"
             s = rd.obj(s, spath)
             if not rd.require(s, "position", spath) or not rd.require(s, "player", spath):
                 continue
             if rd.whole(s["position"], f"{spath}.position") is None:
                 continue
-            p = player_of(s["player"], f"{spath}.player")
+            p = self.player_of(s["player"], f"{spath}.player")
             if p is None:
                 continue
             seat = Seat(table=table, player=p, position=s["position"])
@@ -680,16 +769,23 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
             positions.add(seat.position)
             at_table.add(s["player"])
             seats.append(seat)
+
+    def actions_of(self, table: Table, d: dict, tpath: str, actions: list) -> None:
+        rd = self.rd
         for j, a in enumerate(rd.items(d, "actions", tpath, limits.MAX_TABLE_ACTIONS)):
             apath = f"{tpath}.actions[{j}]"
             a = rd.obj(a, apath)
             action = TableAction(table=table)
             rd.fill(action, a, ["number", "seat", "action", "by_bot"], apath)
             rd.clean(action, apath, exclude=["table"])
-            keep_time(action, a, apath)
+            self.keep_time(action, a, apath)
             actions.append(action)
-        versions = {}
-        confirmed = 0
+
+    def submissions_of(
+        self, table: Table, d: dict, tpath: str, subs: list, confs: list, replaced: list
+    ) -> None:
+        rd = self.rd
+        versions, links, confirmed = {}, [], 0
         for j, s in enumerate(rd.items(d, "submissions", tpath, limits.MAX_LOG_ENTRIES)):
             spath = f"{tpath}.submissions[{j}]"
             s = rd.obj(s, spath)
@@ -700,7 +796,7 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
             sub = Submission(table=table, imported_by=rd.author(s, spath))
             rd.fill(sub, s, SUBMISSION_FIELDS, spath)
             rd.clean(sub, spath, exclude=["table", "by", "replaces"])
-            keep_time(sub, s, spath)
+            self.keep_time(sub, s, spath)
             if sub.version in versions:
                 rd.error(
                     f"{spath}.version", _("version %(v)s is listed twice") % {"v": sub.version}
@@ -713,14 +809,7 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
                 if rd.whole(s["replaces"], f"{spath}.replaces") is None:
                     continue
                 links.append((sub, s["replaces"], f"{spath}.replaces"))
-            for m, c in enumerate(rd.items(s, "confirmations", spath, limits.MAX_LOG_ENTRIES)):
-                cpath = f"{spath}.confirmations[{m}]"
-                c = rd.obj(c, cpath)
-                conf = Confirmation(submission=sub, imported_by=rd.author(c, cpath))
-                rd.fill(conf, c, ["by_seat"], cpath)
-                rd.clean(conf, cpath, exclude=["submission", "by"])
-                keep_time(conf, c, cpath)
-                confs.append(conf)
+            self.confirmations_of(sub, s, spath, confs)
         if confirmed > 1:
             rd.error(tpath, _("more than one confirmed result"))
         for sub, version, lpath in links:
@@ -728,23 +817,24 @@ def _build(doc, owner, rd: _Reader) -> Tournament | None:
                 rd.error(lpath, _("no version %(v)s at this table") % {"v": version})
             else:
                 replaced.append((sub, versions[version]))
-    if rd.errors:
-        return None
-    Seat.objects.bulk_create(seats)
-    TableAction.objects.bulk_create(actions)
-    Submission.objects.bulk_create(subs)
-    for sub, earlier in replaced:
-        sub.replaces = earlier
-    Submission.objects.bulk_update([s for s, _e in replaced], ["replaces"], batch_size=500)
-    for c in confs:
-        c.submission_id = c.submission.pk
-    Confirmation.objects.bulk_create(confs)
 
-    # bulk_create stamped auto_now_add fields with now: put the file's times back
-    by_model = defaultdict(list)
-    for instance, at in later:
-        instance.at = at
-        by_model[type(instance)].append(instance)
-    for model, objs in by_model.items():
-        model.objects.bulk_update(objs, ["at"], batch_size=500)
-    return t
+    def confirmations_of(self, sub: Submission, s: dict, spath: str, confs: list) -> None:
+        rd = self.rd
+        for m, c in enumerate(rd.items(s, "confirmations", spath, limits.MAX_LOG_ENTRIES)):
+            cpath = f"{spath}.confirmations[{m}]"
+            c = rd.obj(c, cpath)
+            conf = Confirmation(submission=sub, imported_by=rd.author(c, cpath))
+            rd.fill(conf, c, ["by_seat"], cpath)
+            rd.clean(conf, cpath, exclude=["submission", "by"])
+            self.keep_time(conf, c, cpath)
+            confs.append(conf)
+
+    def restore_times(self) -> None:
+        """bulk_create stamped auto_now_add fields with now: put the file's
+        times back."""
+        by_model = defaultdict(list)
+        for instance, at in self.later:
+            instance.at = at
+            by_model[type(instance)].append(instance)
+        for model, objs in by_model.items():
+            model.objects.bulk_update(objs, ["at"], batch_size=500)
