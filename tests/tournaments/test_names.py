@@ -6,6 +6,8 @@ missing label)."""
 from django.utils import translation
 
 from scoring import points, tiebreaks
+from scoring.models import Series
+from scoring.season import standings as season_standings
 from tournaments.forms import TournamentForm
 from tournaments.models import DEFAULT_TIEBREAKS, POINTS_SCHEMES, TIEBREAKS, Tournament
 from tournaments.seating import request as seating_request
@@ -45,3 +47,9 @@ def test_the_tournament_form_offers_every_tiebreak():
     form = TournamentForm()
     offered = [v for v, _ in form.fields["tiebreak_1"].choices if v]
     assert offered == list(tiebreaks.TIEBREAKS)
+
+
+def test_season_scheme_choices_follow_the_season_registry():
+    field = Series._meta.get_field("scheme")
+    assert [name for name, _ in field.choices] == list(season_standings.SCHEMES)
+    assert field.default in season_standings.SCHEMES
