@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES
 from scoring import points, tiebreaks
+from tournaments import clock as pure_clock
 from tournaments import limits
 from tournaments.seating.request import ROUND1_MODES
 
@@ -307,13 +308,13 @@ class Round(models.Model):
     lock. ``remaining_seconds`` is the time left while seated or paused.
     """
 
-    SEATED, RUNNING, PAUSED, TIME_CALLED, COMPLETE = (
-        "seated",
-        "running",
-        "paused",
-        "time_called",
-        "complete",
+    SEATED, RUNNING, PAUSED, TIME_CALLED = (
+        pure_clock.SEATED,
+        pure_clock.RUNNING,
+        pure_clock.PAUSED,
+        pure_clock.TIME_CALLED,
     )
+    COMPLETE = "complete"
     STATUSES = [
         (SEATED, _("seated")),
         (RUNNING, _("running")),
@@ -483,13 +484,7 @@ class ClockActivation(models.Model):
     """Append-only clock log: start, pause, resume, extend (whole round or one
     table), time called. The round's deadline is derived from these rows."""
 
-    START, PAUSE, RESUME, EXTEND, TIME_CALLED = (
-        "start",
-        "pause",
-        "resume",
-        "extend",
-        "time_called",
-    )
+    START, PAUSE, RESUME, EXTEND, TIME_CALLED = pure_clock.KINDS
     KINDS = [
         (START, _("start")),
         (PAUSE, _("pause")),

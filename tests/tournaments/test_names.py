@@ -8,8 +8,16 @@ from django.utils import translation
 from scoring import points, tiebreaks
 from scoring.models import Series
 from scoring.season import standings as season_standings
+from tournaments import clock as pure_clock
 from tournaments.forms import TournamentForm
-from tournaments.models import DEFAULT_TIEBREAKS, POINTS_SCHEMES, TIEBREAKS, Tournament
+from tournaments.models import (
+    DEFAULT_TIEBREAKS,
+    POINTS_SCHEMES,
+    TIEBREAKS,
+    ClockActivation,
+    Round,
+    Tournament,
+)
 from tournaments.seating import request as seating_request
 
 
@@ -53,3 +61,10 @@ def test_season_scheme_choices_follow_the_season_registry():
     field = Series._meta.get_field("scheme")
     assert [name for name, _ in field.choices] == list(season_standings.SCHEMES)
     assert field.default in season_standings.SCHEMES
+
+
+def test_clock_activation_kinds_are_the_pure_clocks():
+    assert [kind for kind, _ in ClockActivation.KINDS] == list(pure_clock.KINDS)
+    assert {Round.SEATED, Round.RUNNING, Round.PAUSED, Round.TIME_CALLED} <= {
+        status for status, _ in Round.STATUSES
+    }
