@@ -1,62 +1,12 @@
-"""A whole tournament as one JSON document, and back.
-
-``export_tournament(tournament) -> dict`` and ``import_tournament(data=...,
-owner=...) -> Tournament`` (all or nothing; a refused file raises
-:class:`ImportRefused` with every problem found, each prefixed by where it is
-in the file, e.g. ``rounds[2].tables[5].seats[1].player``).
-
-The document (``"format": "turnierleiter.tournament"``, ``"version": 1``)::
-
-    {"format", "version", "exported_at",
-     "tournament": {settings: name, game, game_options, rounds, ...},
-     "teams": [{"name"}],
-     "players": [{"key", "name", "club", "rating", "birth_year", "team" (name),
-                  "checked_in", "dropped", "first_round",
-                  "events": [{"kind", "by", "at"}]}],
-     "rounds": [{"number", "status", "published", "minutes", "deadline", ...,
-                 "tables": [{"number", "digital", "status", "deadline", ...,
-                             "seats": [{"position", "player" (key)}],
-                             "actions": [{"number", "seat", "action", "by_bot", "at"}],
-                             "submissions": [{"version", "status", "sheet", "ranks",
-                                              "figures", "details", "source", "by",
-                                              "by_seat", "from_address",
-                                              "replaces" (version), "reason", "late",
-                                              "at", "confirmations": [{"by", "by_seat",
-                                                                      "at"}]}]}],
-                 "byes": [player keys],
-                 "clock": [{"kind", "table" (number or null), "seconds", "reason",
-                            "by", "at"}],
-                 "seating_changes": [{"kind", "detail", "by", "at"}]}]}
-
-No database id is in the file: players are referred to by ``key`` (their
-1-based place in the list, which is sorted by name and club), teams by name,
-tables by number, submissions by version. Users (``by``) are usernames. On
-import they are kept as text (``imported_by``, shown as "name (imported)") and
-never linked to an account of this site: a file can't put another organizer's
-name into my clock log. Times are ISO 8601 in UTC and are kept on import.
-
-An import is checked before anything is stored: the size limits of
-:mod:`tournaments.limits` (players, rounds, tables, log entries), nesting
-depth and NUL characters (:mod:`tournaments.safejson`), and the type of every
-value (a list where a name or a number belongs is refused with its place).
-A refusal never shows database internals.
-
-Round trip: export → import → export gives the same document except
-``exported_at``. Not in the file at all: the owner (the importing user owns the
-new tournament), the scorekeepers (add them again; a file must not grant
-anyone rights on another site), the tournament's and players' creation times,
-and the database ids. ``seating_changes[].detail`` and a digital table's
-``state`` are copied as they are.
-"""
+"""A NEW tournament from an export document, all or nothing
+(``scoring.exchange``)."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 from collections import defaultdict
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
 from django.utils import timezone
@@ -64,6 +14,18 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games import ENGINES
+from scoring.exchange.format import (
+    DATETIMES,
+    FORMAT,
+    MAX_ERRORS,
+    PLAYER_FIELDS,
+    ROUND_FIELDS,
+    SUBMISSION_FIELDS,
+    TABLE_FIELDS,
+    TOURNAMENT_FIELDS,
+    VERSION,
+    ImportRefused,
+)
 from scoring.models import Confirmation, Submission
 from tournaments import limits, safejson
 from tournaments.models import (
@@ -79,243 +41,8 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.services import ServiceError
 
 log = logging.getLogger(__name__)
-
-FORMAT = "turnierleiter.tournament"
-VERSION = 1
-MAX_ERRORS = 30
-
-TOURNAMENT_FIELDS = [
-    "name",
-    "game",
-    "game_options",
-    "rounds",
-    "round_minutes",
-    "table_size",
-    "allowed_sizes",
-    "team_mode",
-    "points_scheme",
-    "tiebreaks",
-    "public",
-    "digital_tables",
-    "grace_seconds",
-    "confirmation_required",
-    "self_report",
-]
-PLAYER_FIELDS = ["name", "club", "rating", "birth_year", "checked_in", "dropped", "first_round"]
-ROUND_FIELDS = [
-    "number",
-    "status",
-    "published",
-    "minutes",
-    "deadline",
-    "remaining_seconds",
-    "starts_at",
-    "time_called_at",
-    "completed_at",
-    "seating_stats",
-]
-TABLE_FIELDS = [
-    "number",
-    "digital",
-    "status",
-    "deadline",
-    "extra_seconds",
-    "time_called_at",
-    "seed",
-    "state",
-    "why",
-]
-SUBMISSION_FIELDS = [
-    "version",
-    "status",
-    "sheet",
-    "ranks",
-    "figures",
-    "details",
-    "source",
-    "by_seat",
-    "from_address",
-    "reason",
-    "late",
-]
-DATETIMES = {"deadline", "starts_at", "time_called_at", "completed_at", "at"}
-
-
-class ImportRefused(ServiceError):
-    """The file can't be imported; ``errors`` lists every problem found."""
-
-    def __init__(self, errors: list[str]):
-        self.errors = errors
-        super().__init__(
-            _("The file was not imported: %(problems)s") % {"problems": "; ".join(errors)}
-        )
-
-
-# -- export -------------------------------------------------------------------
-
-
-def _time(value) -> str | None:
-    if value is None:
-        return None
-    return value.astimezone(dt.UTC).isoformat()
-
-
-def _value(obj, name):
-    value = getattr(obj, name)
-    return _time(value) if name in DATETIMES else value
-
-
-def export_tournament(tournament: Tournament) -> dict:
-    """The whole tournament as a JSON-ready dict (see the module docstring).
-    A fixed number of queries whatever its size."""
-    rows = _export_rows(tournament)
-    key = {p.pk: i for i, p in enumerate(rows["players"], 1)}
-    by = _authors(rows)
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": _time(timezone.now()),
-        "tournament": {name: getattr(tournament, name) for name in TOURNAMENT_FIELDS},
-        "teams": [{"name": t.name} for t in tournament.teams.order_by("name")],
-        "players": _export_players(rows, key, by),
-        "rounds": _export_rounds(rows, key, by),
-    }
-
-
-def _export_rows(tournament: Tournament) -> dict[str, list]:
-    """Every row the export needs, one query per model."""
-    of_rounds = {"round__tournament": tournament}
-    of_tables = {"table__round__tournament": tournament}
-    return {
-        "rounds": list(Round.objects.filter(tournament=tournament).order_by("number")),
-        "tables": list(Table.objects.filter(**of_rounds).order_by("round_id", "number")),
-        "players": list(
-            Player.objects.filter(tournament=tournament)
-            .select_related("team")
-            .order_by("name", "club", "pk")
-        ),
-        "events": list(
-            PlayerEvent.objects.filter(player__tournament=tournament).order_by("at", "pk")
-        ),
-        "subs": list(Submission.objects.filter(**of_tables).order_by("table_id", "version")),
-        "confs": list(
-            Confirmation.objects.filter(submission__table__round__tournament=tournament).order_by(
-                "at", "pk"
-            )
-        ),
-        "activations": list(ClockActivation.objects.filter(**of_rounds).order_by("at", "pk")),
-        "changes": list(SeatingChange.objects.filter(**of_rounds).order_by("at", "pk")),
-        "actions": list(TableAction.objects.filter(**of_tables).order_by("table_id", "number")),
-        "seats": list(Seat.objects.filter(**of_tables).order_by("table_id", "position")),
-        "byes": list(Bye.objects.filter(**of_rounds).select_related("round")),
-    }
-
-
-def _authors(rows: dict[str, list]):
-    """``by(row)``: a username, the account's or the name an imported file gave."""
-    logs = ("events", "subs", "confs", "activations", "changes")
-    user_ids = {o.by_id for name in logs for o in rows[name]} - {None}
-    users = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
-
-    def by(obj) -> str | None:
-        return users.get(obj.by_id) or obj.imported_by or None
-
-    return by
-
-
-def _export_players(rows: dict[str, list], key: dict, by) -> list[dict]:
-    player_events = defaultdict(list)
-    for e in rows["events"]:
-        player_events[e.player_id].append({"kind": e.kind, "by": by(e), "at": _time(e.at)})
-    return [
-        {
-            "key": key[p.pk],
-            **{name: getattr(p, name) for name in PLAYER_FIELDS},
-            "team": p.team.name if p.team else None,
-            "events": player_events[p.pk],
-        }
-        for p in rows["players"]
-    ]
-
-
-def _export_tables(rows: dict[str, list], key: dict, by) -> dict[int, list]:
-    """Each round's tables (by round id) with seats, actions and results."""
-    version_of = {s.pk: s.version for s in rows["subs"]}
-    sub_confs = defaultdict(list)
-    for c in rows["confs"]:
-        sub_confs[c.submission_id].append({"by": by(c), "by_seat": c.by_seat, "at": _time(c.at)})
-    table_subs = defaultdict(list)
-    for s in rows["subs"]:
-        d = {name: _value(s, name) for name in SUBMISSION_FIELDS}
-        d["by"] = by(s)
-        d["replaces"] = version_of.get(s.replaces_id)
-        d["at"] = _time(s.at)
-        d["confirmations"] = sub_confs[s.pk]
-        table_subs[s.table_id].append(d)
-    table_seats = defaultdict(list)
-    for s in rows["seats"]:
-        table_seats[s.table_id].append({"position": s.position, "player": key[s.player_id]})
-    table_actions = defaultdict(list)
-    for a in rows["actions"]:
-        table_actions[a.table_id].append(
-            {
-                "number": a.number,
-                "seat": a.seat,
-                "action": a.action,
-                "by_bot": a.by_bot,
-                "at": _time(a.at),
-            }
-        )
-    round_tables = defaultdict(list)
-    for t in rows["tables"]:
-        d = {name: _value(t, name) for name in TABLE_FIELDS}
-        d["seats"] = table_seats[t.pk]
-        d["actions"] = table_actions[t.pk]
-        d["submissions"] = table_subs[t.pk]
-        round_tables[t.round_id].append(d)
-    return round_tables
-
-
-def _export_rounds(rows: dict[str, list], key: dict, by) -> list[dict]:
-    round_tables = _export_tables(rows, key, by)
-    table_number = {t.pk: t.number for t in rows["tables"]}
-    round_byes = defaultdict(list)
-    for b in rows["byes"]:
-        round_byes[b.round_id].append(key[b.player_id])
-    round_clock = defaultdict(list)
-    for a in rows["activations"]:
-        round_clock[a.round_id].append(
-            {
-                "kind": a.kind,
-                "table": table_number.get(a.table_id),
-                "seconds": a.seconds,
-                "reason": a.reason,
-                "by": by(a),
-                "at": _time(a.at),
-            }
-        )
-    round_changes = defaultdict(list)
-    for c in rows["changes"]:
-        round_changes[c.round_id].append(
-            {"kind": c.kind, "detail": c.detail, "by": by(c), "at": _time(c.at)}
-        )
-    out = []
-    for r in rows["rounds"]:
-        d = {name: _value(r, name) for name in ROUND_FIELDS}
-        d["tables"] = round_tables[r.pk]
-        d["byes"] = sorted(round_byes[r.pk])
-        d["clock"] = round_clock[r.pk]
-        d["seating_changes"] = round_changes[r.pk]
-        out.append(d)
-    return out
-
-
-def export_json(tournament: Tournament) -> str:
-    return json.dumps(export_tournament(tournament), ensure_ascii=False, indent=1)
-
 
 # -- import -------------------------------------------------------------------
 
