@@ -13,7 +13,7 @@ from games import ENGINES
 from scoring import points, tiebreaks
 from tournaments import clock as pure_clock
 from tournaments import limits
-from tournaments.seating.request import ROUND1_MODES
+from tournaments.seating.request import MODES, ROUND1_MODES
 
 MAX_ROUND_MINUTES = 600
 
@@ -36,6 +36,17 @@ TIEBREAK_LABELS = {
 TIEBREAKS = [(name, TIEBREAK_LABELS[name]) for name in tiebreaks.TIEBREAKS]
 DEFAULT_TIEBREAKS = list(tiebreaks.DEFAULT_ORDER)
 
+#: the seating modes as the organizer picks one for a round
+SEATING_MODE_LABELS = {
+    "swiss": _("By standings (Swiss)"),
+    "mixing": _("Mixing: meet as many different players as possible"),
+    "random": _("Random"),
+    "rating_spread": _("By rating: strong players spread"),
+    "rating_swiss": _("By rating: neighbours in the rating order (Swiss)"),
+}
+SEATING_MODES = [(mode, SEATING_MODE_LABELS[mode]) for mode in MODES]
+
+#: the same modes as a tournament's setting for round 1
 ROUND1_SEATING_LABELS = {
     "random": _("random draw"),
     "rating_spread": _("by rating: strong players spread over the tables"),

@@ -13,6 +13,7 @@ from tournaments.forms import TournamentForm
 from tournaments.models import (
     DEFAULT_TIEBREAKS,
     POINTS_SCHEMES,
+    SEATING_MODES,
     TIEBREAKS,
     ClockActivation,
     Round,
@@ -40,9 +41,13 @@ def test_round1_seating_choices_are_the_seating_packages_round1_modes():
     assert set(seating_request.RATING_MODES) <= set(seating_request.ROUND1_MODES)
 
 
+def test_the_round_seating_form_offers_every_seating_mode():
+    assert [mode for mode, _ in SEATING_MODES] == list(seating_request.MODES)
+
+
 def test_labels_are_attached_on_the_django_side_and_translated():
     field = Tournament._meta.get_field("round1_seating")
-    labelled = [*TIEBREAKS, *POINTS_SCHEMES, *field.choices]
+    labelled = [*TIEBREAKS, *POINTS_SCHEMES, *field.choices, *SEATING_MODES]
     with translation.override("en"):
         english = [str(label) for _, label in labelled]
     with translation.override("de"):
