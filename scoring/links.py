@@ -33,6 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments import live
+from tournaments.authors import author
 from tournaments.models import Player, Round, Seat, SeatLink
 from tournaments.services import ServiceError
 
@@ -63,10 +64,6 @@ def _new_key() -> str:
     return secrets.token_urlsafe(KEY_BYTES)
 
 
-def _by(user):
-    return user if user is not None and getattr(user, "pk", None) else None
-
-
 def seat_keys(round_id: int, player_ids, *, by=None) -> dict[int, str]:
     """The active seat key of each player in the round, issuing the missing
     ones (race-safe: one active key per player and round is a constraint)."""
@@ -82,7 +79,7 @@ def seat_keys(round_id: int, player_ids, *, by=None) -> dict[int, str]:
     if missing:
         SeatLink.objects.bulk_create(
             [
-                SeatLink(round_id=round_id, player_id=pid, key=_new_key(), issued_by=_by(by))
+                SeatLink(round_id=round_id, player_id=pid, key=_new_key(), issued_by=author(by))
                 for pid in sorted(missing)
             ],
             ignore_conflicts=True,
@@ -118,11 +115,11 @@ def seat_link_reissue(*, round: Round, player: Player, by) -> SeatLink:  # noqa:
     now = timezone.now()
     old = SeatLink.objects.filter(round=rnd, player=player, revoked_at__isnull=True)
     live.forget_seats(list(old.values_list("key", flat=True)))
-    old.update(revoked_at=now, revoked_by=_by(by))
+    old.update(revoked_at=now, revoked_by=author(by))
     try:
         with transaction.atomic():
             return SeatLink.objects.create(
-                round=rnd, player=player, key=_new_key(), issued_by=_by(by)
+                round=rnd, player=player, key=_new_key(), issued_by=author(by)
             )
     except IntegrityError:  # pragma: no cover - a key collision of 128 random bits
         raise ServiceError(_("The link could not be issued; try again.")) from None

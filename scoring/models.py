@@ -8,6 +8,15 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from scoring.season import standings as season_standings
+
+#: labels of the season points schemes (``scoring.season.standings.SCHEMES``)
+SEASON_SCHEME_LABELS = {
+    "placement": _("Placement points by field size"),
+    "points": _("Tournament points summed"),
+    "table": _("Fixed table by place"),
+}
+
 
 class Submission(models.Model):
     """One version of a table's result, as entered from the paper sheet (or
@@ -144,18 +153,14 @@ class Series(models.Model):
     """A season: tournaments of one game whose final standings add up
     (``scoring.season.standings``)."""
 
-    SCHEMES = [
-        ("placement", _("Placement points by field size")),
-        ("points", _("Tournament points summed")),
-        ("table", _("Fixed table by place")),
-    ]
+    SCHEMES = [(name, SEASON_SCHEME_LABELS[name]) for name in season_standings.SCHEMES]
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="series"
     )
     name = models.CharField(_("name"), max_length=200)
     game = models.CharField(_("game"), max_length=40)
     scheme = models.CharField(
-        _("season points"), max_length=20, choices=SCHEMES, default="placement"
+        _("season points"), max_length=20, choices=SCHEMES, default=season_standings.SCHEMES[0]
     )
     #: the fixed table's points by place (scheme "table")
     table = models.JSONField(_("points by place"), default=list, blank=True)

@@ -232,29 +232,15 @@ def prepare(
             for key, pts in patterns.items()
         }
 
-    winner_seat = {r: (r.index(1) if r.count(1) == 1 else -1) for r in norm_cache.values()}
     for t, key in tables:
         sp = scaled[key]
         pts = t.points
-        figs = t.figures
         rnd = t.round
-        players_t = t.players
-        for i, p in enumerate(players_t):
-            d = data[p]
-            d.games.append(Game(rnd, t, i, pts[i]))
-            d.points += sp[i]
-            d.figures += figs[i]
-        w = winner_seat[t.ranks]
-        if w >= 0:
-            data[players_t[w]].wins += 1
-    for d in data.values():
-        d.played = len(d.games)
+        for i, p in enumerate(t.players):
+            data[p].add(Game(rnd, t, i, pts[i]), sp[i])
     for rnd, p in byes:
         v = bye_value[rnd]
-        d = data[p]
-        d.games.append(Game(rnd, None, -1, v))
-        d.points += v.numerator * (unit // v.denominator)
-        d.byes += 1
+        data[p].add(Game(rnd, None, -1, v), v.numerator * (unit // v.denominator))
 
     if not ordered:
         for d in data.values():

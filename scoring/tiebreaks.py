@@ -111,14 +111,17 @@ class PlayerData:
     byes: int = 0
 
     def add(self, game: Game, points=None) -> Game:
-        """Record a game; ``points`` (default ``game.points``) adds to the total."""
+        """Record a game (the one way totals grow: :mod:`scoring.standings`
+        builds every player's data with it); ``points`` (default
+        ``game.points``) adds to the total, in the caller's unit."""
         self.games.append(game)
         self.points += game.points if points is None else points
-        if game.table is None:
+        table = game.table
+        if table is None:
             self.byes += 1
         else:
             self.played += 1
-            self.figures += game.figure
+            self.figures += table.figures[game.seat]
             if game.won:
                 self.wins += 1
         return game

@@ -20,7 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+#: the clock's states (a round's statuses, besides "complete")
 SEATED, RUNNING, PAUSED, TIME_CALLED = "seated", "running", "paused", "time_called"
+#: the kinds of activation (the one list; ``ClockActivation`` labels them)
+START, PAUSE, RESUME, EXTEND = "start", "pause", "resume", "extend"
+KINDS = (START, PAUSE, RESUME, EXTEND, TIME_CALLED)
 
 
 @dataclass(frozen=True)
@@ -88,35 +92,35 @@ def step(c: Clock, a: Activation) -> Clock:
         early_extra=c.early_extra,
     )
     kind = a.kind
-    if kind == "time_called":
+    if kind == TIME_CALLED:
         if a.table is None:
             if c.status == RUNNING:
                 c.remaining = max(0.0, (c.deadline - a.at).total_seconds())
             c.status, c.time_called_at, c.since = TIME_CALLED, a.at, None
         return c
     if c.status == TIME_CALLED:
-        if kind == "extend" and a.table is not None:
+        if kind == EXTEND and a.table is not None:
             c.table_extra[a.table] = c.table_extra.get(a.table, 0) + a.seconds
             return c
         raise ClockError("time has been called")
-    if kind == "start":
+    if kind == START:
         if c.status != SEATED:
             raise ClockError("the round has started already")
         c.remaining = float(a.seconds) + c.early_extra
         c.early_extra = 0.0
         c.status, c.since = RUNNING, a.at
         c.deadline = a.at + timedelta(seconds=c.remaining)
-    elif kind == "pause":
+    elif kind == PAUSE:
         if c.status != RUNNING:
             raise ClockError("the clock is not running")
         c.remaining = max(0.0, (c.deadline - a.at).total_seconds())
         c.status, c.deadline, c.since = PAUSED, None, None
-    elif kind == "resume":
+    elif kind == RESUME:
         if c.status != PAUSED:
             raise ClockError("the clock is not paused")
         c.status, c.since = RUNNING, a.at
         c.deadline = a.at + timedelta(seconds=c.remaining)
-    elif kind == "extend":
+    elif kind == EXTEND:
         if a.table is not None:
             c.table_extra[a.table] = c.table_extra.get(a.table, 0) + a.seconds
         elif c.status == RUNNING:

@@ -174,7 +174,7 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        from tournaments.services import game_defaults
+        from tournaments.services.tournaments import game_defaults
 
         data["round1_seating"] = data.get("round1_seating") or self.instance.round1_seating
         if data.get("team_mode") and data["round1_seating"] != "random":

@@ -10,25 +10,48 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import ENGINES
+from scoring import points, tiebreaks
+from tournaments import clock as pure_clock
 from tournaments import limits
+from tournaments.seating.request import MODES, ROUND1_MODES
 
 MAX_ROUND_MINUTES = 600
 
-POINTS_SCHEMES = [
-    ("placement", _("Placement points scaled to table size")),
-    ("win_draw_loss", _("Win / draw / loss")),
-    ("figure", _("The game's own figure")),
-]
+#: labels of the pure modules' registries (plain ids there, translated here)
+POINTS_SCHEME_LABELS = {
+    "placement": _("Placement points scaled to table size"),
+    "win_draw_loss": _("Win / draw / loss"),
+    "figure": _("The game's own figure"),
+}
+POINTS_SCHEMES = [(name, POINTS_SCHEME_LABELS[name]) for name in points.SCHEMES]
 
-TIEBREAKS = [
-    ("points", _("Tournament points")),
-    ("figures", _("Sum of game figures")),
-    ("opponents", _("Opponents' average points")),
-    ("wins", _("Wins")),
-    ("head_to_head", _("Head-to-head")),
-    ("rating", _("Rating / seed")),
-]
-DEFAULT_TIEBREAKS = ["points", "figures", "opponents", "wins", "head_to_head", "rating"]
+TIEBREAK_LABELS = {
+    "points": _("Tournament points"),
+    "figures": _("Sum of game figures"),
+    "opponents": _("Opponents' average points"),
+    "wins": _("Wins"),
+    "head_to_head": _("Head-to-head"),
+    "rating": _("Rating / seed"),
+}
+TIEBREAKS = [(name, TIEBREAK_LABELS[name]) for name in tiebreaks.TIEBREAKS]
+DEFAULT_TIEBREAKS = list(tiebreaks.DEFAULT_ORDER)
+
+#: the seating modes as the organizer picks one for a round
+SEATING_MODE_LABELS = {
+    "swiss": _("By standings (Swiss)"),
+    "mixing": _("Mixing: meet as many different players as possible"),
+    "random": _("Random"),
+    "rating_spread": _("By rating: strong players spread"),
+    "rating_swiss": _("By rating: neighbours in the rating order (Swiss)"),
+}
+SEATING_MODES = [(mode, SEATING_MODE_LABELS[mode]) for mode in MODES]
+
+#: the same modes as a tournament's setting for round 1
+ROUND1_SEATING_LABELS = {
+    "random": _("random draw"),
+    "rating_spread": _("by rating: strong players spread over the tables"),
+    "rating_swiss": _("by rating: neighbours in the rating order together"),
+}
 
 
 def game_choices():
@@ -78,11 +101,7 @@ class Tournament(models.Model):
     allowed_sizes = models.JSONField(_("allowed table sizes"), default=list)
     team_mode = models.BooleanField(_("team mode"), default=False)
     #: how round 1 is seated (the seating modes of ``tournaments.seating``)
-    ROUND1_SEATING = [
-        ("random", _("random draw")),
-        ("rating_spread", _("by rating: strong players spread over the tables")),
-        ("rating_swiss", _("by rating: neighbours in the rating order together")),
-    ]
+    ROUND1_SEATING = [(mode, ROUND1_SEATING_LABELS[mode]) for mode in ROUND1_MODES]
     round1_seating = models.CharField(
         _("seating of round 1"),
         max_length=20,
@@ -91,7 +110,7 @@ class Tournament(models.Model):
         help_text=_("By rating: players without a rating are seated last, in a random order."),
     )
     points_scheme = models.CharField(
-        _("points scheme"), max_length=20, choices=POINTS_SCHEMES, default="placement"
+        _("points scheme"), max_length=20, choices=POINTS_SCHEMES, default=points.DEFAULT_SCHEME
     )
     tiebreaks = models.JSONField(_("tiebreak order"), default=list)
     public = models.BooleanField(_("public pages"), default=True)
@@ -263,12 +282,19 @@ class Player(models.Model):
 class PlayerEvent(models.Model):
     """Append-only log of check-ins, drops and re-entries (who and when)."""
 
+    CHECK_IN, CHECK_OUT, DROP, READD, LATE_ENTRY = (
+        "check_in",
+        "check_out",
+        "drop",
+        "readd",
+        "late_entry",
+    )
     KINDS = [
-        ("check_in", _("checked in")),
-        ("check_out", _("check-in undone")),
-        ("drop", _("dropped")),
-        ("readd", _("re-added")),
-        ("late_entry", _("late entry")),
+        (CHECK_IN, _("checked in")),
+        (CHECK_OUT, _("check-in undone")),
+        (DROP, _("dropped")),
+        (READD, _("re-added")),
+        (LATE_ENTRY, _("late entry")),
     ]
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=KINDS)
@@ -293,13 +319,13 @@ class Round(models.Model):
     lock. ``remaining_seconds`` is the time left while seated or paused.
     """
 
-    SEATED, RUNNING, PAUSED, TIME_CALLED, COMPLETE = (
-        "seated",
-        "running",
-        "paused",
-        "time_called",
-        "complete",
+    SEATED, RUNNING, PAUSED, TIME_CALLED = (
+        pure_clock.SEATED,
+        pure_clock.RUNNING,
+        pure_clock.PAUSED,
+        pure_clock.TIME_CALLED,
     )
+    COMPLETE = "complete"
     STATUSES = [
         (SEATED, _("seated")),
         (RUNNING, _("running")),
@@ -421,15 +447,25 @@ class SeatingChange(models.Model):
     (``detail["round"]``: the round's number), shown at the head of the log of
     the round seated next under that number."""
 
+    SEAT, SWAP, MOVE, RESEAT, LATE, PUBLISH, UNPUBLISH, DISCARD = (
+        "seat",
+        "swap",
+        "move",
+        "reseat",
+        "late",
+        "publish",
+        "unpublish",
+        "discard",
+    )
     KINDS = [
-        ("seat", _("seated")),
-        ("swap", _("swapped")),
-        ("move", _("moved")),
-        ("reseat", _("re-seated after a drop")),
-        ("late", _("late arrival added")),
-        ("publish", _("published")),
-        ("unpublish", _("unpublished")),
-        ("discard", _("draft discarded")),
+        (SEAT, _("seated")),
+        (SWAP, _("swapped")),
+        (MOVE, _("moved")),
+        (RESEAT, _("re-seated after a drop")),
+        (LATE, _("late arrival added")),
+        (PUBLISH, _("published")),
+        (UNPUBLISH, _("unpublished")),
+        (DISCARD, _("draft discarded")),
     ]
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="seating_changes", null=True, blank=True
@@ -459,13 +495,7 @@ class ClockActivation(models.Model):
     """Append-only clock log: start, pause, resume, extend (whole round or one
     table), time called. The round's deadline is derived from these rows."""
 
-    START, PAUSE, RESUME, EXTEND, TIME_CALLED = (
-        "start",
-        "pause",
-        "resume",
-        "extend",
-        "time_called",
-    )
+    START, PAUSE, RESUME, EXTEND, TIME_CALLED = pure_clock.KINDS
     KINDS = [
         (START, _("start")),
         (PAUSE, _("pause")),

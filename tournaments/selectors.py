@@ -6,6 +6,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.models import Submission
 from tournaments.collation import sort_by_name
 from tournaments.models import Bye, Person, Player, Round, Seat, SeatingChange, Tournament
 from tournaments.roster import Candidate, match
@@ -83,7 +84,7 @@ def late_candidates(rnd: Round) -> list[Player]:
 def missing_results(rnd) -> list[int]:
     """Numbers of the round's tables without a confirmed result."""
     return list(
-        rnd.tables.exclude(submissions__status="confirmed")
+        rnd.tables.exclude(submissions__status=Submission.CONFIRMED)
         .order_by("number")
         .values_list("number", flat=True)
     )
@@ -232,7 +233,10 @@ def seating_log(rnd: Round) -> list[SeatingChange]:
     """The round's seating changes, after the discards of earlier drafts of
     this round number (logged on the tournament: their round is gone)."""
     discards = SeatingChange.objects.filter(
-        tournament_id=rnd.tournament_id, round=None, kind="discard", detail__round=rnd.number
+        tournament_id=rnd.tournament_id,
+        round=None,
+        kind=SeatingChange.DISCARD,
+        detail__round=rnd.number,
     )
     return list(discards.select_related("by")) + list(rnd.seating_changes.select_related("by"))
 

@@ -24,7 +24,8 @@ def table(rnd, players, ranks, points, figures=None):
 
 
 def build(tables, byes=(), ratings=None):
-    """PlayerData straight from Table objects (points as given)."""
+    """PlayerData from Table objects (points as given), recorded with
+    ``PlayerData.add`` as ``scoring.standings.prepare`` records them."""
     data = {}
     ratings = ratings or {}
     for t in tables:

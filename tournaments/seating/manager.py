@@ -31,8 +31,8 @@ from tournaments.seating.groups import seat_groups
 from tournaments.seating.mixing import mixing_round
 from tournaments.seating.order import seat_order
 from tournaments.seating.pairs import _seat_pairs
-from tournaments.seating.rating import RATING_MODES, rating_order, seat_by_rating
-from tournaments.seating.request import SeatingRequest, parse
+from tournaments.seating.rating import rating_order, seat_by_rating
+from tournaments.seating.request import RATING_MODES, SeatingRequest, parse
 from tournaments.seating.sizes import (
     big_sizes,
     closed_under_teams,

@@ -41,8 +41,6 @@ from tournaments.seating.errors import SeatingError
 from tournaments.seating.reasons import Reason
 from tournaments.seating.sizes import rule_pick
 
-RATING_MODES = ("rating_spread", "rating_swiss")
-
 
 def rating_order(req) -> list[int]:
     """Player numbers, strongest first; those without a rating last, drawn."""

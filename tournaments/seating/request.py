@@ -30,7 +30,11 @@ from dataclasses import dataclass, field
 
 from tournaments.seating.errors import SeatingError, bad_request
 
-MODES = ("swiss", "mixing", "random", "rating_spread", "rating_swiss")
+#: the seating modes (the one list of them; the Django side labels them)
+RATING_MODES = ("rating_spread", "rating_swiss")
+#: how round 1 may be seated (a tournament's setting)
+ROUND1_MODES = ("random", *RATING_MODES)
+MODES = ("swiss", "mixing", "random", *RATING_MODES)
 TEAM_MODES = ("together", "apart", None)
 
 

@@ -13,6 +13,7 @@ import itertools
 import random
 
 from tournaments.seating.errors import SeatingError
+from tournaments.seating.request import RATING_MODES
 
 
 def plan_sizes(n, allowed, preferred, byes=False):
@@ -71,7 +72,7 @@ def rule_pick(req, candidates, k, had, salt="small"):
     Returned in ``candidates`` order."""
     if k <= 0:
         return []
-    if req.mode in ("swiss", "rating_spread", "rating_swiss"):
+    if req.mode in ("swiss", *RATING_MODES):
         key = {p: (had[p], -x) for x, p in enumerate(candidates)}
     else:
         draw = random.Random(f"{salt}:{req.seed}")

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from scoring.services import round_complete_if_done
 from tournaments import clock as pure
 from tournaments import live
+from tournaments.authors import author
 from tournaments.models import ClockActivation, Round, Table
 from tournaments.services import deadlines
 from tournaments.services import tables as table_services
@@ -42,10 +43,6 @@ VIA_TASK, VIA_SWEEP = "task", "sweep"
 
 
 # -- activations ---------------------------------------------------------------
-
-
-def _by(user):
-    return user if user is not None and getattr(user, "pk", None) else None
 
 
 def _derive(rnd: Round) -> pure.Clock:
@@ -80,7 +77,13 @@ def _activate(
             % {"status": rnd.get_status_display()}
         ) from None
     ClockActivation.objects.create(
-        round=rnd, table=table, kind=kind, seconds=int(seconds), reason=reason, by=_by(by), at=now
+        round=rnd,
+        table=table,
+        kind=kind,
+        seconds=int(seconds),
+        reason=reason,
+        by=author(by),
+        at=now,
     )
     _store(rnd, clock)
     return clock

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import Round, Tournament
-from tournaments.services import ServiceError
+from tournaments.services.errors import ServiceError
 
 
 def tournament_finish(*, tournament: Tournament) -> Tournament:

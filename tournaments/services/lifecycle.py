@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Bye, Round, Seat, Tournament
-from tournaments.services import ServiceError
+from tournaments.services.errors import ServiceError
 
 ON_THE_CLOCK = (Round.RUNNING, Round.PAUSED)
 

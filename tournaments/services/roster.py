@@ -12,7 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Person, PersonMerge, Player
-from tournaments.services import ServiceError, players_import
+from tournaments.services.errors import ServiceError
+from tournaments.services.players import players_import
 
 
 def _check_owner(person: Person, owner) -> None:

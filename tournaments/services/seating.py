@@ -41,9 +41,11 @@ from django.utils.translation import ngettext
 from scoring import selectors as scoring_selectors
 from scoring.season import selectors as season_selectors
 from tournaments import seating as algo
+from tournaments.authors import author
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
 from tournaments.seating.draft import Draft, describe, manual_pairs
 from tournaments.seating.order import team_seat_order as _team_seat_order
+from tournaments.seating.request import MODES, RATING_MODES
 from tournaments.seating.sizes import size_ok
 from tournaments.selectors import (
     allowed_sizes,
@@ -55,9 +57,6 @@ from tournaments.selectors import (
 )
 from tournaments.services.errors import ServiceError
 
-MODES = ("swiss", "mixing", "random", "rating_spread", "rating_swiss")
-RATING_MODES = ("rating_spread", "rating_swiss")
-
 
 def derive_seed(*parts) -> int:
     """A stable 60-bit seed from any parts (fits a BigIntegerField)."""
@@ -65,13 +64,9 @@ def derive_seed(*parts) -> int:
     return int(digest[:15], 16)
 
 
-def _by(user):
-    return user if user is not None and getattr(user, "pk", None) else None
-
-
 def _log(rnd: Round, kind: str, by, detail: dict) -> SeatingChange:
     return SeatingChange.objects.create(
-        round=rnd, tournament_id=rnd.tournament_id, kind=kind, by=_by(by), detail=detail
+        round=rnd, tournament_id=rnd.tournament_id, kind=kind, by=author(by), detail=detail
     )
 
 
@@ -495,7 +490,7 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
     )
     Bye.objects.bulk_create([Bye(round=rnd, player_id=p) for p in answer["byes"]])
     summary = {k: v for k, v in stats.items() if k not in ("scores", "bye_why")}
-    _log(rnd, "seat", by, summary)
+    _log(rnd, SeatingChange.SEAT, by, summary)
     return rnd
 
 
@@ -607,7 +602,7 @@ def seating_swap(*, round: Round, player_a: Player, player_b: Player, by) -> dic
         "tables": sorted(touched),
         "repeats": _repeats_of(rnd, [player_a.pk, player_b.pk]),
     }
-    _log(rnd, "swap", by, detail)
+    _log(rnd, SeatingChange.SWAP, by, detail)
     return detail
 
 
@@ -667,7 +662,7 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
         "to": target.number,
         "repeats": _repeats_of(rnd, [player.pk]),
     }
-    _log(rnd, "move", by, detail)
+    _log(rnd, SeatingChange.MOVE, by, detail)
     return detail
 
 
@@ -676,7 +671,7 @@ def seating_publish(*, round: Round, by) -> Round:  # noqa: A002
     rnd = _lock_draft(round)
     rnd.published = True
     rnd.save(update_fields=["published"])
-    _log(rnd, "publish", by, {})
+    _log(rnd, SeatingChange.PUBLISH, by, {})
     return rnd
 
 
@@ -688,7 +683,7 @@ def seating_unpublish(*, round: Round, by) -> Round:  # noqa: A002
         raise ServiceError(_("The seating of round %(n)s is not published.") % {"n": rnd.number})
     rnd.published = False
     rnd.save(update_fields=["published"])
-    _log(rnd, "unpublish", by, {})
+    _log(rnd, SeatingChange.UNPUBLISH, by, {})
     return rnd
 
 
@@ -708,8 +703,8 @@ def seating_discard(*, round: Round, by) -> int:  # noqa: A002
     SeatingChange.objects.create(
         round=None,
         tournament_id=rnd.tournament_id,
-        kind="discard",
-        by=_by(by),
+        kind=SeatingChange.DISCARD,
+        by=author(by),
         detail={
             "round": number,
             "tables": len(tables),
@@ -755,7 +750,7 @@ def seating_add_player(*, round: Round, player: Player, by) -> dict:  # noqa: A0
     _save_state(rnd, change)
     detail = {"player": player.pk, "name": player.name, **change["detail"]}
     detail["tables"] = change["changed"]
-    _log(rnd, "late", by, detail)
+    _log(rnd, SeatingChange.LATE, by, detail)
     return detail
 
 
@@ -776,7 +771,7 @@ def seating_reseat_after_drop(*, round: Round, player: Player, by) -> dict:  # n
     detail = {"player": player.pk, "name": player.name, **change["detail"]}
     detail["tables"] = change["changed"]
     detail["removed"] = change["removed"]
-    _log(rnd, "reseat", by, detail)
+    _log(rnd, SeatingChange.RESEAT, by, detail)
     return detail
 
 

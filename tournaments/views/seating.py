@@ -13,18 +13,11 @@ from django.views.decorators.http import require_POST
 
 from tournaments import selectors
 from tournaments.collation import sort_by_name
+from tournaments.models import SEATING_MODES as MODE_CHOICES
 from tournaments.models import Round
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import ServiceError
 from tournaments.services import seating as seating_services
-
-MODE_CHOICES = [
-    ("swiss", gettext_lazy("By standings (Swiss)")),
-    ("mixing", gettext_lazy("Mixing: meet as many different players as possible")),
-    ("random", gettext_lazy("Random")),
-    ("rating_spread", gettext_lazy("By rating: strong players spread")),
-    ("rating_swiss", gettext_lazy("By rating: neighbours in the rating order (Swiss)")),
-]
 
 #: reason codes of ``tournaments.seating.reasons`` → message (params fill the placeholders)
 WHY_MESSAGES = {

@@ -1,0 +1,587 @@
+"""A NEW tournament from an export document, all or nothing
+(``scoring.exchange``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections import defaultdict
+
+from django.core.exceptions import ValidationError
+from django.db import DatabaseError, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from games import ENGINES
+from scoring.exchange.format import (
+    DATETIMES,
+    FORMAT,
+    MAX_ERRORS,
+    PLAYER_FIELDS,
+    ROUND_FIELDS,
+    SUBMISSION_FIELDS,
+    TABLE_FIELDS,
+    TOURNAMENT_FIELDS,
+    VERSION,
+    ImportRefused,
+)
+from scoring.models import Confirmation, Submission
+from tournaments import limits, safejson
+from tournaments.models import (
+    Bye,
+    ClockActivation,
+    Player,
+    PlayerEvent,
+    Round,
+    Seat,
+    SeatingChange,
+    Table,
+    TableAction,
+    Team,
+    Tournament,
+)
+
+log = logging.getLogger(__name__)
+
+# -- import -------------------------------------------------------------------
+
+
+class _Reader:
+    """Walks the document, collecting problems with their place in the file."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+
+    def error(self, path: str, message: str) -> None:
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(f"{path}: {message}" if path else message)
+
+    def obj(self, value, path) -> dict:
+        if not isinstance(value, dict):
+            self.error(path, _("expected an object"))
+            return {}
+        return value
+
+    def items(self, parent: dict, name: str, path: str, limit: int | None = None) -> list:
+        value = parent.get(name, [])
+        where = f"{path}.{name}" if path else name
+        if not isinstance(value, list):
+            self.error(where, _("expected a list"))
+            return []
+        if limit is not None and len(value) > limit:
+            self.error(where, _("more than %(n)s entries") % {"n": limit})
+            return []
+        return value
+
+    def whole(self, value, path: str) -> int | None:
+        """A whole number (not true/false), else an error and None."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(path, _("expected a whole number"))
+            return None
+        return value
+
+    def key(self, value, path: str):
+        """A player key: a whole number or a text."""
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            self.error(path, _("expected a player key (a number or a text)"))
+            return None
+        return value
+
+    def author(self, d: dict, path: str) -> str:
+        """The ``by`` of an entry: a username kept as text (never an account)."""
+        value = d.get("by")
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            self.error(f"{path}.by", _("expected a text"))
+            return ""
+        return value.strip()[:150]
+
+    def typed(self, instance, name: str, value, path: str) -> bool:
+        """Whether ``value`` has the type of the model field ``name``."""
+        field = instance._meta.get_field(name)
+        if value is None or isinstance(field, models.JSONField):
+            return True
+        if isinstance(field, models.BooleanField):
+            ok, what = isinstance(value, bool), _("expected true or false")
+        elif isinstance(field, models.IntegerField):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            what = _("expected a whole number")
+        elif isinstance(field, models.CharField | models.TextField):
+            ok, what = isinstance(value, str), _("expected a text")
+        else:
+            return True
+        if not ok:
+            self.error(f"{path}.{name}", what)
+        return ok
+
+    def require(self, d: dict, name: str, path: str) -> bool:
+        if name not in d or d[name] is None:
+            self.error(f"{path}.{name}", _("missing"))
+            return False
+        return True
+
+    def time(self, d: dict, name: str, path: str):
+        value = d.get(name)
+        if value is None:
+            return None
+        parsed = parse_datetime(value) if isinstance(value, str) else None
+        if parsed is None or timezone.is_naive(parsed):
+            shown = value[:40] if isinstance(value, str) else "?"
+            self.error(
+                f"{path}.{name}", _("not a date and time with time zone: %(v)s") % {"v": shown}
+            )
+            return None
+        return parsed
+
+    def fill(self, instance, d: dict, names: list[str], path: str):
+        for name in names:
+            if name not in d:
+                continue
+            if name not in DATETIMES and not self.typed(instance, name, d[name], path):
+                continue
+            value = self.time(d, name, path) if name in DATETIMES else d[name]
+            if value is None and not instance._meta.get_field(name).null:
+                if name in d and d[name] is not None:
+                    continue  # a bad time, already reported
+                self.error(f"{path}.{name}", _("must not be empty"))
+                continue
+            setattr(instance, name, value)
+        return instance
+
+    def clean(self, instance, path: str, exclude=()):
+        # JSON fields hold any JSON, empty ones included ({} and [] are "blank")
+        exclude = [*exclude] + [
+            f.name for f in instance._meta.fields if isinstance(f, models.JSONField)
+        ]
+        try:
+            instance.full_clean(
+                exclude=list(exclude), validate_unique=False, validate_constraints=False
+            )
+        except ValidationError as exc:
+            for field, messages in exc.message_dict.items():
+                where = path if field == "__all__" else f"{path}.{field}"
+                for message in messages:
+                    self.error(where, message)
+
+
+def _load(data) -> dict:
+    try:
+        if isinstance(data, bytes | bytearray | str):
+            data = safejson.loads(data)
+        else:
+            safejson.check(data)
+    except safejson.BadJSON as exc:
+        raise ImportRefused([str(exc)]) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRefused([_("This is not a Turnierleiter tournament export.")])
+    version = data.get("version")
+    if isinstance(version, bool) or version != VERSION:
+        shown = version if isinstance(version, int | str) else "?"
+        raise ImportRefused(
+            [
+                _("Export format version %(v)s is not supported (this site reads %(ok)s).")
+                % {"v": str(shown)[:20], "ok": VERSION}
+            ]
+        )
+    return data
+
+
+def import_tournament(*, data, owner) -> Tournament:
+    """A NEW tournament owned by ``owner`` from an export (bytes, text or the
+    parsed dict). All or nothing: any problem raises :class:`ImportRefused`
+    listing them, and nothing is created."""
+    doc = _load(data)
+    rd = _Reader()
+    try:
+        with transaction.atomic():
+            tournament = _build(doc, owner, rd)
+            if rd.errors:
+                raise ImportRefused(rd.errors)
+    except ImportRefused:
+        raise
+    except DatabaseError:
+        # a constraint the checks above don't know: never show the database's words
+        log.warning("tournament import refused by the database", exc_info=True)
+        raise ImportRefused(
+            [_("The file contradicts itself: it can't be stored as a tournament.")]
+        ) from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        log.warning("tournament import with values of the wrong kind", exc_info=True)
+        raise ImportRefused(
+            [_("The file has values of the wrong kind where the tournament expects others.")]
+        ) from None
+    return tournament
+
+
+def _build(doc, owner, rd: _Reader) -> Tournament | None:
+    """The tournament of ``doc`` saved for ``owner``, entity by entity; None
+    (with the problems in ``rd.errors``) as soon as a step finds any."""
+    return _Import(doc, owner, rd).run()
+
+
+class _Import:
+    """One import in progress. Each step reads one kind of entity, checks it,
+    and stores it when everything read so far is sound; what a later step
+    needs (players by key, tables by round) is kept here."""
+
+    def __init__(self, doc, owner, rd: _Reader):
+        self.doc, self.owner, self.rd = doc, owner, rd
+        self.tournament: Tournament | None = None
+        self.later: list[tuple[object, dt.datetime]] = []  # auto_now_add times to restore
+        self.teams: dict[str, Team] = {}
+        self.players: dict = {}
+        self.round_rows: list = []
+        self.table_rows: list = []
+
+    def run(self) -> Tournament | None:
+        steps = (
+            self.read_tournament,
+            self.read_teams,
+            self.read_players,
+            self.read_rounds,
+            self.read_round_contents,
+            self.read_table_contents,
+        )
+        for step in steps:
+            if not step():
+                return None
+        self.restore_times()
+        return self.tournament
+
+    # helpers -------------------------------------------------------------
+
+    def keep_time(self, instance, d, path) -> None:
+        at = self.rd.time(d, "at", path)
+        if at is not None:
+            self.later.append((instance, at))
+        elif "at" not in d or d["at"] is None:
+            self.rd.error(f"{path}.at", _("missing"))
+
+    def player_of(self, value, path):
+        players = self.players
+        if isinstance(value, bool) or not isinstance(value, int | str) or value not in players:
+            if not isinstance(value, int | str):
+                value = "?"
+            self.rd.error(path, _("no player with key %(k)s") % {"k": value})
+            return None
+        return players[value]
+
+    # the tournament --------------------------------------------------------
+
+    def read_tournament(self) -> bool:
+        rd, doc, owner = self.rd, self.doc, self.owner
+        full = limits.tournaments_message(Tournament.objects.filter(owner=owner).count())
+        if full:
+            rd.error("", full)
+            return False
+        td = rd.obj(doc.get("tournament"), "tournament")
+        if not rd.require(td, "name", "tournament") or not rd.require(td, "game", "tournament"):
+            return False
+        if not isinstance(td["game"], str) or td["game"] not in ENGINES:
+            shown = td["game"] if isinstance(td["game"], str) else "?"
+            rd.error("tournament.game", _("unknown game %(g)s") % {"g": shown[:40]})
+            return False
+        t = rd.fill(Tournament(owner=owner), td, TOURNAMENT_FIELDS, "tournament")
+        for name, kind, what in [
+            ("game_options", dict, _("expected an object")),
+            ("allowed_sizes", list, _("expected a list")),
+            ("tiebreaks", list, _("expected a list")),
+        ]:
+            if name in td and not isinstance(td[name], kind):
+                rd.error(f"tournament.{name}", what)
+        if isinstance(td.get("tiebreaks"), list) and not all(
+            isinstance(x, str) for x in td["tiebreaks"]
+        ):
+            rd.error("tournament.tiebreaks", _("expected a list of texts"))
+        if rd.errors:
+            return False
+        rd.clean(t, "tournament", exclude=["owner"])
+        if rd.errors:
+            return False
+        t.save()
+        self.tournament = t
+        return True
+
+    # teams and players -----------------------------------------------------
+
+    def read_teams(self) -> bool:
+        rd, teams = self.rd, self.teams
+        for i, d in enumerate(rd.items(self.doc, "teams", "", limits.MAX_TEAMS)):
+            path = f"teams[{i}]"
+            d = rd.obj(d, path)
+            if not rd.require(d, "name", path):
+                continue
+            if not isinstance(d["name"], str):
+                rd.error(f"{path}.name", _("expected a text"))
+                continue
+            if d["name"] in teams:
+                rd.error(path, _("team %(name)s is listed twice") % {"name": d["name"]})
+                continue
+            team = Team(tournament=self.tournament, name=d["name"])
+            rd.clean(team, path, exclude=["tournament"])
+            teams[d["name"]] = team
+        Team.objects.bulk_create(teams.values())
+        return True
+
+    def read_players(self) -> bool:
+        rd, players, teams = self.rd, self.players, self.teams
+        player_rows, seen = [], set()
+        for i, d in enumerate(rd.items(self.doc, "players", "", limits.MAX_PLAYERS)):
+            path = f"players[{i}]"
+            d = rd.obj(d, path)
+            if not rd.require(d, "key", path) or not rd.require(d, "name", path):
+                continue
+            k = rd.key(d["key"], f"{path}.key")
+            if k is None:
+                continue
+            if k in players:
+                rd.error(f"{path}.key", _("key %(k)s is used twice") % {"k": k})
+                continue
+            p = rd.fill(Player(tournament=self.tournament), d, PLAYER_FIELDS, path)
+            if d.get("team") is not None:
+                if not isinstance(d["team"], str) or d["team"] not in teams:
+                    shown = d["team"] if isinstance(d["team"], str) else "?"
+                    rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
+                else:
+                    p.team = teams[d["team"]]
+            rd.clean(p, path, exclude=["tournament", "team"])
+            if isinstance(p.rating, int) and not limits.MIN_RATING <= p.rating <= limits.MAX_RATING:
+                rd.error(
+                    f"{path}.rating",
+                    _("not between %(min)s and %(max)s")
+                    % {"min": limits.MIN_RATING, "max": limits.MAX_RATING},
+                )
+            if (p.name, p.club) in seen:
+                rd.error(path, _("%(name)s is listed twice") % {"name": p})
+            seen.add((p.name, p.club))
+            players[k] = p
+            player_rows.append((p, d, path))
+        if rd.errors:
+            return False
+        Player.objects.bulk_create(players.values())
+        events = []
+        for p, d, path in player_rows:
+            for j, e in enumerate(rd.items(d, "events", path, limits.MAX_LOG_ENTRIES)):
+                epath = f"{path}.events[{j}]"
+                e = rd.obj(e, epath)
+                ev = PlayerEvent(player=p, imported_by=rd.author(e, epath))
+                rd.fill(ev, e, ["kind"], epath)
+                rd.clean(ev, epath, exclude=["player", "by"])
+                self.keep_time(ev, e, epath)
+                events.append(ev)
+        PlayerEvent.objects.bulk_create(events)
+        return True
+
+    # rounds: tables, byes, clock, seating changes --------------------------
+
+    def read_rounds(self) -> bool:
+        rd, rounds = self.rd, {}
+        for i, d in enumerate(rd.items(self.doc, "rounds", "", limits.MAX_ROUNDS)):
+            path = f"rounds[{i}]"
+            d = rd.obj(d, path)
+            if not rd.require(d, "number", path) or rd.whole(d["number"], f"{path}.number") is None:
+                continue
+            r = rd.fill(Round(tournament=self.tournament), d, ROUND_FIELDS, path)
+            rd.clean(r, path, exclude=["tournament"])
+            if r.number in rounds:
+                rd.error(f"{path}.number", _("round %(n)s is listed twice") % {"n": r.number})
+                continue
+            rounds[r.number] = r
+            self.round_rows.append((r, d, path))
+        if rd.errors:
+            return False
+        Round.objects.bulk_create(rounds.values())
+        return True
+
+    def read_round_contents(self) -> bool:
+        tables, byes, clock, changes = [], [], [], []
+        for r, d, path in self.round_rows:
+            numbers = self.tables_of(r, d, path, tables)
+            self.byes_of(r, d, path, byes)
+            self.clock_of(r, d, path, numbers, clock)
+            self.changes_of(r, d, path, changes)
+        rd = self.rd
+        if rd.errors:
+            return False
+        Table.objects.bulk_create(tables)
+        Bye.objects.bulk_create(byes)
+        for act, cpath in clock:
+            rd.clean(act, cpath, exclude=["round", "table", "by"])
+        ClockActivation.objects.bulk_create([a for a, _p in clock])
+        SeatingChange.objects.bulk_create(changes)
+        return True
+
+    def tables_of(self, r: Round, d: dict, path: str, tables: list) -> dict:
+        """The round's tables by number (appended to ``tables``)."""
+        rd, numbers = self.rd, {}
+        for j, td_ in enumerate(rd.items(d, "tables", path, limits.MAX_TABLES)):
+            tpath = f"{path}.tables[{j}]"
+            td_ = rd.obj(td_, tpath)
+            if not rd.require(td_, "number", tpath):
+                continue
+            if rd.whole(td_["number"], f"{tpath}.number") is None:
+                continue
+            table = rd.fill(Table(round=r), td_, TABLE_FIELDS, tpath)
+            rd.clean(table, tpath, exclude=["round"])
+            if table.number in numbers:
+                rd.error(f"{tpath}.number", _("table %(n)s is listed twice") % {"n": table.number})
+                continue
+            numbers[table.number] = table
+            tables.append(table)
+            self.table_rows.append((table, td_, tpath))
+        return numbers
+
+    def byes_of(self, r: Round, d: dict, path: str, byes: list) -> None:
+        rd, in_round = self.rd, set()
+        for j, k in enumerate(rd.items(d, "byes", path, limits.MAX_PLAYERS)):
+            p = self.player_of(k, f"{path}.byes[{j}]")
+            if p is not None:
+                if k in in_round:
+                    rd.error(f"{path}.byes[{j}]", _("player %(k)s has two byes") % {"k": k})
+                in_round.add(k)
+                byes.append(Bye(round=r, player=p))
+
+    def clock_of(self, r: Round, d: dict, path: str, numbers: dict, clock: list) -> None:
+        rd = self.rd
+        for j, c in enumerate(rd.items(d, "clock", path, limits.MAX_LOG_ENTRIES)):
+            cpath = f"{path}.clock[{j}]"
+            c = rd.obj(c, cpath)
+            act = ClockActivation(round=r, imported_by=rd.author(c, cpath))
+            rd.fill(act, c, ["kind", "seconds", "reason", "at"], cpath)
+            if c.get("at") is None:
+                rd.error(f"{cpath}.at", _("missing"))
+            if c.get("table") is not None:
+                if rd.whole(c["table"], f"{cpath}.table") is None:
+                    continue
+                if c["table"] not in numbers:
+                    rd.error(f"{cpath}.table", _("no table %(n)s") % {"n": c["table"]})
+                else:
+                    act.table = numbers[c["table"]]
+            clock.append((act, cpath))
+
+    def changes_of(self, r: Round, d: dict, path: str, changes: list) -> None:
+        rd = self.rd
+        for j, c in enumerate(rd.items(d, "seating_changes", path, limits.MAX_LOG_ENTRIES)):
+            cpath = f"{path}.seating_changes[{j}]"
+            c = rd.obj(c, cpath)
+            ch = SeatingChange(round=r, imported_by=rd.author(c, cpath))
+            rd.fill(ch, c, ["kind"], cpath)
+            if "detail" in c:
+                ch.detail = c["detail"]
+            rd.clean(ch, cpath, exclude=["round", "by"])
+            self.keep_time(ch, c, cpath)
+            changes.append(ch)
+
+    # tables: seats, actions, submissions -----------------------------------
+
+    def read_table_contents(self) -> bool:
+        seats, actions, subs, confs, replaced = [], [], [], [], []
+        for table, d, tpath in self.table_rows:
+            self.seats_of(table, d, tpath, seats)
+            self.actions_of(table, d, tpath, actions)
+            self.submissions_of(table, d, tpath, subs, confs, replaced)
+        if self.rd.errors:
+            return False
+        Seat.objects.bulk_create(seats)
+        TableAction.objects.bulk_create(actions)
+        Submission.objects.bulk_create(subs)
+        for sub, earlier in replaced:
+            sub.replaces = earlier
+        Submission.objects.bulk_update([s for s, _e in replaced], ["replaces"], batch_size=500)
+        for c in confs:
+            c.submission_id = c.submission.pk
+        Confirmation.objects.bulk_create(confs)
+        return True
+
+    def seats_of(self, table: Table, d: dict, tpath: str, seats: list) -> None:
+        rd = self.rd
+        positions, at_table = set(), set()
+        max_players = self.tournament.engine.max_players
+        for j, s in enumerate(rd.items(d, "seats", tpath, max_players)):
+            spath = f"{tpath}.seats[{j}]"
+            s = rd.obj(s, spath)
+            if not rd.require(s, "position", spath) or not rd.require(s, "player", spath):
+                continue
+            if rd.whole(s["position"], f"{spath}.position") is None:
+                continue
+            p = self.player_of(s["player"], f"{spath}.player")
+            if p is None:
+                continue
+            seat = Seat(table=table, player=p, position=s["position"])
+            rd.clean(seat, spath, exclude=["table", "player"])
+            if seat.position in positions or s["player"] in at_table:
+                rd.error(spath, _("seat or player twice at the table"))
+            positions.add(seat.position)
+            at_table.add(s["player"])
+            seats.append(seat)
+
+    def actions_of(self, table: Table, d: dict, tpath: str, actions: list) -> None:
+        rd = self.rd
+        for j, a in enumerate(rd.items(d, "actions", tpath, limits.MAX_TABLE_ACTIONS)):
+            apath = f"{tpath}.actions[{j}]"
+            a = rd.obj(a, apath)
+            action = TableAction(table=table)
+            rd.fill(action, a, ["number", "seat", "action", "by_bot"], apath)
+            rd.clean(action, apath, exclude=["table"])
+            self.keep_time(action, a, apath)
+            actions.append(action)
+
+    def submissions_of(
+        self, table: Table, d: dict, tpath: str, subs: list, confs: list, replaced: list
+    ) -> None:
+        rd = self.rd
+        versions, links, confirmed = {}, [], 0
+        for j, s in enumerate(rd.items(d, "submissions", tpath, limits.MAX_LOG_ENTRIES)):
+            spath = f"{tpath}.submissions[{j}]"
+            s = rd.obj(s, spath)
+            if not rd.require(s, "version", spath):
+                continue
+            if rd.whole(s["version"], f"{spath}.version") is None:
+                continue
+            sub = Submission(table=table, imported_by=rd.author(s, spath))
+            rd.fill(sub, s, SUBMISSION_FIELDS, spath)
+            rd.clean(sub, spath, exclude=["table", "by", "replaces"])
+            self.keep_time(sub, s, spath)
+            if sub.version in versions:
+                rd.error(
+                    f"{spath}.version", _("version %(v)s is listed twice") % {"v": sub.version}
+                )
+                continue
+            confirmed += sub.status == Submission.CONFIRMED
+            versions[sub.version] = sub
+            subs.append(sub)
+            if s.get("replaces") is not None:
+                if rd.whole(s["replaces"], f"{spath}.replaces") is None:
+                    continue
+                links.append((sub, s["replaces"], f"{spath}.replaces"))
+            self.confirmations_of(sub, s, spath, confs)
+        if confirmed > 1:
+            rd.error(tpath, _("more than one confirmed result"))
+        for sub, version, lpath in links:
+            if version not in versions:
+                rd.error(lpath, _("no version %(v)s at this table") % {"v": version})
+            else:
+                replaced.append((sub, versions[version]))
+
+    def confirmations_of(self, sub: Submission, s: dict, spath: str, confs: list) -> None:
+        rd = self.rd
+        for m, c in enumerate(rd.items(s, "confirmations", spath, limits.MAX_LOG_ENTRIES)):
+            cpath = f"{spath}.confirmations[{m}]"
+            c = rd.obj(c, cpath)
+            conf = Confirmation(submission=sub, imported_by=rd.author(c, cpath))
+            rd.fill(conf, c, ["by_seat"], cpath)
+            rd.clean(conf, cpath, exclude=["submission", "by"])
+            self.keep_time(conf, c, cpath)
+            confs.append(conf)
+
+    def restore_times(self) -> None:
+        """bulk_create stamped auto_now_add fields with now: put the file's
+        times back."""
+        by_model = defaultdict(list)
+        for instance, at in self.later:
+            instance.at = at
+            by_model[type(instance)].append(instance)
+        for model, objs in by_model.items():
+            model.objects.bulk_update(objs, ["at"], batch_size=500)
