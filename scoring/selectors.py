@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -287,3 +287,9 @@ def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[
         sub.rows = _rows(sub, seats)
         sub.confirmed_by = [_confirmer(c, names) for c in sub.confirmations.all()]
     return submissions
+
+
+def with_result_flag(tables: QuerySet) -> QuerySet:
+    """Tables annotated with ``has_result``: a counted (confirmed) result."""
+    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
+    return tables.annotate(has_result=Exists(confirmed))

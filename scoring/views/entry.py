@@ -29,6 +29,10 @@ from tournaments.params import parse_int
 from tournaments.permissions import may, tournament_view
 from tournaments.problems import problem
 from tournaments.selectors import seats_in_order
+from tournaments.views._helpers import (
+    digital_seat_context,
+    seat_link_refused,
+)
 
 # -- reads ---------------------------------------------------------------------
 
@@ -299,9 +303,7 @@ def seat_link(request, token):
     confirmation of a reported result."""
     access = links.resolve_seat(token)
     if not access.ok:  # replaced, left, draft, unknown: a clear page, no action
-        from scoring.views.seat_links import refused
-
-        return refused(request, access)
+        return seat_link_refused(request, access)
     seat = access.seat
     table = seat.table
     tournament = table.round.tournament
@@ -310,9 +312,7 @@ def seat_link(request, token):
     context = _entry_context(tournament, table, seats, history, None)
     context.update(me=seat, token=token)
     if table.digital:  # played in the browser: the game instead of the result form
-        from tournaments.views.play import page_context
-
-        context.update(page_context(seat, token))
+        context.update(digital_seat_context(seat, token))
         if request.method == "POST":
             context["error"] = _("This table plays in the browser: its result comes from the game.")
             return render(request, "scoring/seat.html", context, status=400)
