@@ -15,13 +15,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring import links
 from scoring.printing.slips import render_seat_slip
-from tournaments.models import Round, Seat
+from tournaments.models import Seat
 from tournaments.permissions import tournament_view
-from tournaments.services import ServiceError
+from tournaments.selectors import round_or_404
+from tournaments.views._helpers import service_error_as_message
 
 
 def _round_and_player(tournament, number, player_id):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_or_404(tournament, number)
     player = get_object_or_404(tournament.players, pk=player_id)
     return rnd, player
 
@@ -31,11 +32,8 @@ def _round_and_player(tournament, number, player_id):
 def seat_link_reissue(request, tournament, number, player_id):
     """A new link for one player in one round; the old one stops at once."""
     rnd, player = _round_and_player(tournament, number, player_id)
-    try:
+    with service_error_as_message(request):
         links.seat_link_reissue(round=rnd, player=player, by=request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
         messages.success(
             request,
             _("New seat link for %(name)s issued; the old one no longer works. Print the new slip.")

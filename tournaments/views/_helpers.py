@@ -25,9 +25,9 @@ from tournaments.services.errors import ServiceError
 
 
 @contextmanager
-def service_error_as_message(request, *, form=None) -> Iterator[None]:
+def service_error_as_message(request, *, form=None, field: str | None = None) -> Iterator[None]:
     """Run a service call; a refusal (:class:`ServiceError`) becomes an error
-    message — on ``form`` when given, else a flash message — and the rest of
+    message — on ``form`` (its ``field``, else the whole form) when given, else a flash message — and the rest of
     the ``with`` block (the success message, the redirect) is skipped::
 
         with service_error_as_message(request):
@@ -39,7 +39,7 @@ def service_error_as_message(request, *, form=None) -> Iterator[None]:
         yield
     except ServiceError as exc:
         if form is not None:
-            form.add_error(None, str(exc))
+            form.add_error(field, str(exc))
         else:
             messages.error(request, str(exc))
 
