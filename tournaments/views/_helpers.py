@@ -27,8 +27,9 @@ from tournaments.services.errors import ServiceError
 @contextmanager
 def service_error_as_message(request, *, form=None, field: str | None = None) -> Iterator[None]:
     """Run a service call; a refusal (:class:`ServiceError`) becomes an error
-    message — on ``form`` (its ``field``, else the whole form) when given, else a flash message — and the rest of
-    the ``with`` block (the success message, the redirect) is skipped::
+    message — on ``form`` (its ``field``, else the whole form) when given,
+    else a flash message — and the rest of the ``with`` block (the success
+    message, the redirect) is skipped::
 
         with service_error_as_message(request):
             seating_publish(round=rnd, by=request.user)
