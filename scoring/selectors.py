@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -287,3 +288,63 @@ def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[
         sub.rows = _rows(sub, seats)
         sub.confirmed_by = [_confirmer(c, names) for c in sub.confirmations.all()]
     return submissions
+
+
+def with_result_flag(tables: QuerySet) -> QuerySet:
+    """Tables annotated with ``has_result``: a counted (confirmed) result."""
+    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
+    return tables.annotate(has_result=Exists(confirmed))
+
+
+# -- the result pages -----------------------------------------------------------
+
+
+def table_or_404(tournament: Tournament, number: int, table: int) -> Table:
+    """A table of the tournament by round and table number, or a 404 page."""
+    return get_object_or_404(
+        Table.objects.select_related("round__tournament"),
+        round__tournament=tournament,
+        round__number=number,
+        number=table,
+    )
+
+
+def submission_of(table: Table, version: int | None) -> Submission | None:
+    """A version of the table's result, or None (no such version)."""
+    return Submission.objects.filter(table=table, version=version or 0).first()
+
+
+def result_page(tournament: Tournament, table: Table, seats: list, role) -> dict:
+    """The page data of a table's result (the staff form and a player's
+    seat page): the table, its seats, the versions of its result (described
+    for the seats), the counted one and the one waiting for confirmation."""
+    history = result_versions(table)
+    describe_versions(history, seats)
+    return {
+        "tournament": tournament,
+        "role": role,
+        "round": table.round,
+        "table": table,
+        "seats": seats,
+        "history": history,
+        "current": next((s for s in history if s.status == Submission.CONFIRMED), None),
+        "pending": next((s for s in history if s.status == Submission.PENDING), None),
+        "latest": history[0] if history else None,
+        "engine": tournament.engine,
+    }
+
+
+def confirmed_by_seat(pending: Submission | None, position: int) -> bool:
+    """Whether the player at ``position`` has confirmed the version that a
+    player reported and that waits for confirmation."""
+    if pending is None or pending.by_seat is None:
+        return False
+    return any(c.by_seat == position for c in pending.confirmations.all())
+
+
+def table_by_id(table_id: int | None) -> Table | None:
+    """The table a printed sheet's QR code names, with its round and
+    tournament; None for no table."""
+    if table_id is None:
+        return None
+    return Table.objects.select_related("round__tournament").filter(pk=table_id).first()

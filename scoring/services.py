@@ -579,3 +579,24 @@ def result_preview_correction(*, table: Table, sheet: dict, expected_version=_AN
                 )
             )
     return Preview(result=result, changes=changes)
+
+
+# -- the result pages' decisions ------------------------------------------------
+
+
+def result_sheet_schema(*, tournament: Tournament, players: int) -> tuple[list[dict] | None, str]:
+    """The fields of a table's result sheet, or None and why the table has no
+    form (its number of players is not one the game is played by)."""
+    engine = tournament.engine
+    if not engine.min_players <= players <= engine.max_players:
+        return None, _(
+            "%(game)s is played by %(lo)s to %(hi)s players; this table has %(n)s. "
+            "Fix the seating before entering a result."
+        ) % {"game": engine.name, "lo": engine.min_players, "hi": engine.max_players, "n": players}
+    return engine.sheet_schema(players, tournament.game_options or None), ""
+
+
+def player_report_ended_before_time(*, table: Table) -> bool:
+    """A result players report while their round is still open is a game
+    that ended before time (checked against the deadline when it is saved)."""
+    return table.round.status in (Round.SEATED, Round.RUNNING, Round.PAUSED)

@@ -1,4 +1,12 @@
-"""Scoring URLs: result entry and signed links; standings, exports, printing."""
+"""Scoring URLs: result entry and signed links; standings, exports, printing;
+series and season standings.
+
+Grouped by audience, like ``tournaments/urls.py`` which includes them:
+``organizer_patterns`` below ``tournaments/<id>/`` (the organizer and the
+scorekeepers), ``public_patterns`` below ``t/<id>/`` (anyone, a public
+tournament), ``player_patterns`` below ``p/<token>/`` (a player's signed seat
+link), and ``urlpatterns`` for the pages that belong to no one tournament.
+"""
 
 from django.urls import path
 
@@ -9,111 +17,63 @@ from scoring.views import season as season_views
 from scoring.views import seat_links as seat_link_views
 from scoring.views import standings as standings_views
 
-_TABLE = "tournaments/<int:tournament_id>/rounds/<int:number>/tables/<int:table>/"
+_TABLE = "rounds/<int:number>/tables/<int:table>/"
+_PLAYER = "rounds/<int:number>/players/<int:player_id>/"
 
-urlpatterns = [
+#: below ``tournaments/<int:tournament_id>/``
+organizer_patterns = [
+    # result entry
     path(_TABLE + "result/", entry.result_entry, name="result_entry"),
-    path(
-        _TABLE + "result/<int:version>/confirm/",
-        entry.result_confirm,
-        name="result_confirm",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/rounds/<int:number>/results/enter/",
-        entry.result_find,
-        name="result_find",
-    ),
-    path("s/<str:token>/", entry.sheet_link, name="sheet_link"),
-    path("p/<str:token>/", entry.seat_link, name="seat_link"),
-    path(
-        "tournaments/<int:tournament_id>/rounds/<int:number>/players/<int:player_id>/seat-link/",
-        seat_link_views.seat_link_reissue,
-        name="seat_link_reissue",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/rounds/<int:number>/players/<int:player_id>/slip.pdf",
-        seat_link_views.seat_slip,
-        name="seat_slip",
-    ),
+    path(_TABLE + "result/<int:version>/confirm/", entry.result_confirm, name="result_confirm"),
+    path("rounds/<int:number>/results/enter/", entry.result_find, name="result_find"),
+    # seat links
+    path(_PLAYER + "seat-link/", seat_link_views.seat_link_reissue, name="seat_link_reissue"),
+    path(_PLAYER + "slip.pdf", seat_link_views.seat_slip, name="seat_slip"),
     # standings, exports and printing
+    path("standings/", standings_views.standings_page, name="standings"),
     path(
-        "tournaments/<int:tournament_id>/standings/",
-        standings_views.standings_page,
-        name="standings",
-    ),
-    path(
-        "t/<int:tournament_id>/standings/",
-        standings_views.standings_public,
-        name="standings_public",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/players/<int:player_id>/history/",
+        "players/<int:player_id>/history/",
         standings_views.player_history,
         name="player_history",
     ),
+    path("rounds/<int:number>/results/", standings_views.round_results, name="round_results"),
+    path("export/", export_views.export_center, name="export_center"),
+    path("export/tournament.json", export_views.tournament_export, name="tournament_export"),
+    path("export/<slug:what>.<slug:fmt>", export_views.export_download, name="export"),
+    path("print/", print_views.print_center, name="print_center"),
+    path("print/standings.pdf", print_views.print_standings, name="print_standings"),
+    path("print/final.pdf", print_views.print_final, {"kind": "final"}, name="print_final"),
     path(
-        "tournaments/<int:tournament_id>/rounds/<int:number>/results/",
-        standings_views.round_results,
-        name="round_results",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/export/",
-        export_views.export_center,
-        name="export_center",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/export/tournament.json",
-        export_views.tournament_export,
-        name="tournament_export",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/export/<slug:what>.<slug:fmt>",
-        export_views.export_download,
-        name="export",
-    ),
-    path("tournaments/import/", export_views.tournament_import, name="tournament_import"),
-    path(
-        "tournaments/<int:tournament_id>/print/",
-        print_views.print_center,
-        name="print_center",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/print/standings.pdf",
-        print_views.print_standings,
-        name="print_standings",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/print/final.pdf",
-        print_views.print_final,
-        {"kind": "final"},
-        name="print_final",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/print/certificates.pdf",
+        "print/certificates.pdf",
         print_views.print_final,
         {"kind": "certificates"},
         name="print_certificates",
     ),
+    path("rounds/<int:number>/print/<slug:kind>.pdf", print_views.print_round, name="print_round"),
+    path("print/jobs/", print_views.print_job_start, name="print_job_start"),
+    path("print/jobs/<int:job_id>/", print_views.print_job, name="print_job"),
     path(
-        "tournaments/<int:tournament_id>/rounds/<int:number>/print/<slug:kind>.pdf",
-        print_views.print_round,
-        name="print_round",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/print/jobs/",
-        print_views.print_job_start,
-        name="print_job_start",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/print/jobs/<int:job_id>/",
-        print_views.print_job,
-        name="print_job",
-    ),
-    path(
-        "tournaments/<int:tournament_id>/print/jobs/<int:job_id>/download/",
+        "print/jobs/<int:job_id>/download/",
         print_views.print_job_download,
         name="print_job_download",
     ),
+]
+
+#: below ``t/<int:tournament_id>/``
+public_patterns = [
+    path("standings/", standings_views.standings_public, name="standings_public"),
+]
+
+#: below ``p/<str:token>/``
+player_patterns = [
+    path("", entry.seat_link, name="seat_link"),
+]
+
+#: pages of no one tournament
+urlpatterns = [
+    # the QR code on a printed sheet: the table's result form, for its staff
+    path("s/<str:token>/", entry.sheet_link, name="sheet_link"),
+    path("tournaments/import/", export_views.tournament_import, name="tournament_import"),
     # series and season standings
     path("series/", season_views.series_list, name="series_list"),
     path("series/<int:series_id>/", season_views.series_detail, name="series_detail"),

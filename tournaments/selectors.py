@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from django.db.models import Count, Q, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.models import Submission
+from tournaments import live
 from tournaments.collation import sort_by_name
 from tournaments.models import Bye, Person, Player, Round, Seat, SeatingChange, Tournament
 from tournaments.roster import Candidate, match
@@ -257,3 +260,38 @@ def roster_matches(owner, entries) -> list[tuple]:
         found = match(name, club, candidates)
         out.append((found.kind, [by_id[c.id] for c in found.candidates]))
     return out
+
+
+# -- the views' page data -------------------------------------------------------
+
+
+def round_or_404(tournament: Tournament, number: int) -> Round:
+    """The one way a view loads a tournament's round by its number: the
+    round, or a 404 page (another tournament's round is not found either)."""
+    return get_object_or_404(Round, tournament=tournament, number=number)
+
+
+def clock_status(rnd: Round) -> dict:
+    """The context of a round's clock partial: the status, the deadline and
+    the server's time (ms since the epoch, for the browser's offset), the time
+    left, tables done — from the round's shared cache entry
+    (:mod:`tournaments.live`) — and the round."""
+    entry = live.clock_entry(rnd.pk)
+    if entry is None:
+        raise Http404
+    return live.clock_context(entry) | {"round": rnd}
+
+
+def public_round(user, tournament_id: int, number: int) -> tuple[Tournament, Round, bool]:
+    """The round for the public pages: a public tournament's published round,
+    and whether ``user`` is its staff. Its organizer and scorekeepers may open
+    them also when the tournament is hidden or the seating still a draft (to
+    set up the projector); anyone else gets a 404."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    staff = tournament.role_of(user) is not None
+    if (not tournament.public or tournament.archived_at is not None) and not staff:
+        raise Http404
+    rnd = round_or_404(tournament, number)
+    if not rnd.published and not staff:
+        raise Http404
+    return tournament, rnd, staff

@@ -14,65 +14,22 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import links, services
+from scoring import links, selectors, services
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
-from scoring.selectors import (
-    describe_versions,
-    next_table_without_result,
-    prefill_version,
-    result_versions,
-    round_tables_with_results,
-)
-from tournaments.models import Round, Table
 from tournaments.params import parse_int
 from tournaments.permissions import may, tournament_view
 from tournaments.problems import problem
-from tournaments.selectors import seats_in_order
-
-# -- reads ---------------------------------------------------------------------
-
-
-def _table_of(tournament, number: int, table: int) -> Table:
-    return get_object_or_404(
-        Table.objects.select_related("round__tournament"),
-        round__tournament=tournament,
-        round__number=number,
-        number=table,
-    )
-
-
-def _schema(tournament, players: int) -> tuple[list[dict] | None, str]:
-    """The sheet's fields, or None and why there is no form."""
-    engine = tournament.engine
-    if not engine.min_players <= players <= engine.max_players:
-        return None, _(
-            "%(game)s is played by %(lo)s to %(hi)s players; this table has %(n)s. "
-            "Fix the seating before entering a result."
-        ) % {"game": engine.name, "lo": engine.min_players, "hi": engine.max_players, "n": players}
-    return engine.sheet_schema(players, tournament.game_options or None), ""
+from tournaments.selectors import round_or_404, seats_in_order
+from tournaments.views._helpers import (
+    digital_seat_context,
+    seat_link_refused,
+    service_error_as_message,
+)
 
 
 def _client_address(request) -> str | None:
     return request.META.get("REMOTE_ADDR") or None
-
-
-def _entry_context(tournament, table, seats, history, role) -> dict:
-    current = next((s for s in history if s.status == Submission.CONFIRMED), None)
-    pending = next((s for s in history if s.status == Submission.PENDING), None)
-    describe_versions(history, seats)
-    return {
-        "tournament": tournament,
-        "role": role,
-        "round": table.round,
-        "table": table,
-        "seats": seats,
-        "history": history,
-        "current": current,
-        "pending": pending,
-        "latest": history[0] if history else None,
-        "engine": tournament.engine,
-    }
 
 
 # -- staff pages ---------------------------------------------------------------
@@ -82,110 +39,122 @@ def _entry_context(tournament, table, seats, history, role) -> dict:
 @require_http_methods(["GET", "POST"])
 def result_entry(request, tournament, number, table):
     """The result form of one table, its current result and its versions."""
-    table = _table_of(tournament, number, table)
+    table = selectors.table_or_404(tournament, number, table)
     seats = seats_in_order(table)
-    schema, unplayable = _schema(tournament, len(seats))
-    names = [s.player.name for s in seats]
+    schema, unplayable = services.result_sheet_schema(tournament=tournament, players=len(seats))
     extra = {"unplayable": unplayable}
+    names = [s.player.name for s in seats]
+    if schema is not None and request.method == "GET":
+        extra.update(_blank_entry_forms(request, table, schema, names))
+    status = 200
+    if schema is not None and request.method == "POST":
+        saved, status = _entry_post(request, table, seats, schema, names, extra)
+        if saved is not None:
+            return saved
+    # the page's reads, only when a page is shown (a save redirects)
+    context = selectors.result_page(tournament, table, seats, request.tournament_role)
+    return render(request, "scoring/entry.html", context | extra, status=status)
 
-    def page(status=200):
-        # the page's reads, only when a page is shown (a save redirects)
-        history = result_versions(table)
-        context = _entry_context(tournament, table, seats, history, request.tournament_role)
-        context.update(extra)
-        return render(request, "scoring/entry.html", context, status=status)
 
-    if schema is None:
-        return page()
-    if request.method == "GET":
-        latest = prefill_version(table)
-        extra["sheet_form"] = SheetForm(
-            initial=dict(latest[0].sheet) if latest[0] else None,
+def _blank_entry_forms(request, table, schema, names) -> dict:
+    """The form of a GET: the counted version (else the latest) filled in."""
+    latest, version = selectors.prefill_version(table)
+    return {
+        "sheet_form": SheetForm(
+            initial=dict(latest.sheet) if latest else None,
             schema=schema,
             names=names,
             autofocus=True,
-        )
-        extra["meta"] = EntryMetaForm(
+        ),
+        "meta": EntryMetaForm(
             initial={
-                "expected_version": latest[1],
+                "expected_version": version,
                 "via": "qr" if request.GET.get("via") == "qr" else "form",
             }
-        )
-        return page()
+        ),
+    }
 
+
+def _entry_post(request, table, seats, schema, names, extra) -> tuple[object, int]:
+    """A press on the result form: the redirect after a save, else None and
+    the page's status with what the page shows in ``extra``."""
     sheet_form = SheetForm(request.POST, schema=schema, names=names, autofocus=True)
     data = request.POST.copy()
     action = request.POST.get("action", "save")
     if action == "early":  # "yes, this table ended before time"
         data["early"] = request.POST.get("early_answer", "")
     meta = EntryMetaForm(data)
-    status = 200
-    if sheet_form.is_valid() and meta.is_valid():
-        sheet = sheet_form.sheet()
-        try:
-            step = services.staff_entry_step(
+    extra.update(sheet_form=sheet_form, meta=meta, action=action)
+    if not (sheet_form.is_valid() and meta.is_valid()):
+        return None, 200
+    sheet = sheet_form.sheet()
+    try:
+        step = services.staff_entry_step(
+            table=table,
+            sheet=sheet,
+            wants_check=action == "check",
+            previewed=meta.previewed(sheet),
+            before_time_confirmed=meta.ended_before_time(sheet),
+        )
+        if step.step == services.PREVIEW:
+            _show_preview(extra, table, sheet, meta, names)
+            data["checked"] = EntryMetaForm.token_for(sheet)
+            if step.reason_needed and not meta.cleaned_data["reason"]:
+                # type the reason, press Enter: saved
+                meta.fields["reason"].widget.attrs["autofocus"] = True
+        elif step.step == services.ASK_BEFORE_TIME:
+            extra["before_time"] = {"why": step.why, "token": EntryMetaForm.early_token_for(sheet)}
+        else:
+            sub = services.result_submit(
                 table=table,
                 sheet=sheet,
-                wants_check=action == "check",
-                previewed=meta.previewed(sheet),
-                before_time_confirmed=meta.ended_before_time(sheet),
+                by=request.user,
+                source=meta.cleaned_data.get("via") or "form",
+                from_address=_client_address(request),
+                expected_version=meta.cleaned_data["expected_version"],
+                reason=meta.cleaned_data["reason"],
+                ended_before_time=step.ended_before_time,
+                handed_in_late=meta.cleaned_data["handed_in_late"],
             )
-            if step.step == services.PREVIEW:
-                _show_preview(extra, table, sheet, meta, names)
+            _saved_message(request, table, sub)
+            return _after_save(request, table, action), 200
+    except services.ResultInvalid as exc:
+        sheet_form.add_problems(exc.problems)
+    except services.ResultConflict as exc:
+        _show_conflict(extra, exc, seats)
+        # saving again is a decision taken after seeing the other's entry:
+        # the preview against the version now there, so one press saves
+        data["expected_version"] = exc.other.version if exc.other else ""
+        data["checked"] = ""
+        if exc.other is not None:
+            try:
+                _show_preview(extra, table, sheet, None, names)
                 data["checked"] = EntryMetaForm.token_for(sheet)
-                if step.reason_needed and not meta.cleaned_data["reason"]:
-                    # type the reason, press Enter: saved
-                    meta.fields["reason"].widget.attrs["autofocus"] = True
-            elif step.step == services.ASK_BEFORE_TIME:
-                extra["before_time"] = {
-                    "why": step.why,
-                    "token": EntryMetaForm.early_token_for(sheet),
-                }
-            else:
-                sub = services.result_submit(
-                    table=table,
-                    sheet=sheet,
-                    by=request.user,
-                    source=meta.cleaned_data.get("via") or "form",
-                    from_address=_client_address(request),
-                    expected_version=meta.cleaned_data["expected_version"],
-                    reason=meta.cleaned_data["reason"],
-                    ended_before_time=step.ended_before_time,
-                    handed_in_late=meta.cleaned_data["handed_in_late"],
-                )
-                _saved_message(request, table, sub)
-                # the question before time keeps the press that led to it
-                if action == "next" or (action == "early" and request.POST.get("then") == "next"):
-                    nxt = next_table_without_result(table)
-                    if nxt is not None:
-                        return redirect("result_entry", tournament.pk, number, nxt.number)
-                    messages.info(
-                        request,
-                        _("Every table of round %(round)s has a result now.") % {"round": number},
-                    )
-                    return redirect("result_find", tournament.pk, number)
-                return redirect("result_entry", tournament.pk, number, table.number)
-        except services.ResultInvalid as exc:
-            sheet_form.add_problems(exc.problems)
-        except services.ResultConflict as exc:
-            status = 409
-            _show_conflict(extra, exc, seats)
-            # saving again is a decision taken after seeing the other's entry:
-            # the preview against the version now there, so one press saves
-            data["expected_version"] = exc.other.version if exc.other else ""
-            data["checked"] = ""
-            if exc.other is not None:
-                try:
-                    _show_preview(extra, table, sheet, None, names)
-                    data["checked"] = EntryMetaForm.token_for(sheet)
-                except services.ServiceError:
-                    pass
-        except services.ReasonRequired as exc:
-            meta.add_error("reason", str(exc))
-        except services.ServiceError as exc:
-            extra["error"] = str(exc)
-    extra.update(sheet_form=sheet_form, meta=meta, action=action)
-    return page(status)
+            except services.ServiceError:
+                pass
+        return None, 409
+    except services.ReasonRequired as exc:
+        meta.add_error("reason", str(exc))
+    except services.ServiceError as exc:
+        extra["error"] = str(exc)
+    return None, 200
+
+
+def _after_save(request, table, action: str):
+    """Where a save leads: the same table, or with "save and next" the next
+    table without a result (the question before time keeps the press that
+    led to it)."""
+    tournament_id, number = table.round.tournament_id, table.round.number
+    if action == "next" or (action == "early" and request.POST.get("then") == "next"):
+        nxt = selectors.next_table_without_result(table)
+        if nxt is not None:
+            return redirect("result_entry", tournament_id, number, nxt.number)
+        messages.info(
+            request,
+            _("Every table of round %(round)s has a result now.") % {"round": number},
+        )
+        return redirect("result_find", tournament_id, number)
+    return redirect("result_entry", tournament_id, number, table.number)
 
 
 def _show_preview(extra: dict, table, sheet: dict, meta, names: list[str]) -> None:
@@ -215,20 +184,17 @@ def _show_conflict(extra: dict, exc, seats) -> None:
     extra["conflict"] = str(exc)
     extra["other"] = exc.other
     if exc.other is not None:
-        describe_versions([exc.other], seats)
+        selectors.describe_versions([exc.other], seats)
 
 
 @tournament_view("confirm_results")
 @require_POST
 def result_confirm(request, tournament, number, table, version):
     """A second person confirms a version waiting for confirmation."""
-    table = _table_of(tournament, number, table)
+    table = selectors.table_or_404(tournament, number, table)
     sub = get_object_or_404(Submission, table=table, version=version)
-    try:
+    with service_error_as_message(request):
         services.result_confirm(submission=sub, by=request.user)
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
         messages.success(
             request,
             _("Table %(table)s: version %(version)s confirmed.")
@@ -241,7 +207,7 @@ def result_confirm(request, tournament, number, table, version):
 @require_http_methods(["GET"])
 def result_find(request, tournament, number):
     """'Go to table N' and the round's tables with their result status."""
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_or_404(tournament, number)
     form = TableFindForm(request.GET if "table" in request.GET else None)
     if form.is_bound and form.is_valid():
         wanted = form.cleaned_data["table"]
@@ -251,7 +217,7 @@ def result_find(request, tournament, number):
             "table",
             _("Round %(round)s has no table %(table)s.") % {"round": number, "table": wanted},
         )
-    tables = round_tables_with_results(rnd)
+    tables = selectors.round_tables_with_results(rnd)
     return render(
         request,
         "scoring/entry/find.html",
@@ -275,12 +241,7 @@ def _invalid_link(request, kind: str):
 
 def sheet_link(request, token):
     """The QR code on a printed sheet: the table's result form, for its staff."""
-    table_id = links.table_from_token(token)
-    table = (
-        Table.objects.select_related("round__tournament").filter(pk=table_id).first()
-        if table_id is not None
-        else None
-    )
+    table = selectors.table_by_id(links.table_from_token(token))
     if table is None:
         return _invalid_link(request, "sheet")
     if not request.user.is_authenticated:
@@ -294,37 +255,27 @@ def sheet_link(request, token):
 
 @require_http_methods(["GET", "POST"])
 def seat_link(request, token):
-    """A player's page (no account): his table and seat, the players in seat
+    """A player's page (no account): the table and seat, the players in seat
     order, the current result; with self-report on, the result form and the
     confirmation of a reported result."""
     access = links.resolve_seat(token)
     if not access.ok:  # replaced, left, draft, unknown: a clear page, no action
-        from scoring.views.seat_links import refused
-
-        return refused(request, access)
+        return seat_link_refused(request, access)
     seat = access.seat
     table = seat.table
     tournament = table.round.tournament
     seats = seats_in_order(table)
-    history = result_versions(table)
-    context = _entry_context(tournament, table, seats, history, None)
+    context = selectors.result_page(tournament, table, seats, None)
     context.update(me=seat, token=token)
     if table.digital:  # played in the browser: the game instead of the result form
-        from tournaments.views.play import page_context
-
-        context.update(page_context(seat, token))
+        context.update(digital_seat_context(seat, token))
         if request.method == "POST":
             context["error"] = _("This table plays in the browser: its result comes from the game.")
             return render(request, "scoring/seat.html", context, status=400)
         return render(request, "scoring/seat.html", context)
-    schema, unplayable = _schema(tournament, len(seats))
+    schema, unplayable = services.result_sheet_schema(tournament=tournament, players=len(seats))
     context["unplayable"] = unplayable
-    names = [s.player.name for s in seats]
-    pending = context["pending"]
-    if pending is not None and pending.by_seat is not None:
-        context["pending_mine"] = any(
-            c.by_seat == seat.position for c in pending.confirmations.all()
-        )
+    context["pending_mine"] = selectors.confirmed_by_seat(context["pending"], seat.position)
     if not tournament.self_report or schema is None:
         if request.method == "POST":
             context["error"] = unplayable or _(
@@ -333,57 +284,72 @@ def seat_link(request, token):
             )
             return render(request, "scoring/seat.html", context, status=403)
         return render(request, "scoring/seat.html", context)
-
-    status = 200
-    sheet_form = SheetForm(schema=schema, names=names)
-    meta = EntryMetaForm(
+    names = [s.player.name for s in seats]
+    context["sheet_form"] = SheetForm(schema=schema, names=names)
+    context["meta"] = EntryMetaForm(
         initial={"expected_version": context["latest"].version if context["latest"] else None}
     )
     if request.method == "POST" and request.POST.get("action") == "confirm":
-        version = parse_int(request.POST.get("version", ""), minimum=1)
-        sub = Submission.objects.filter(table=table, version=version or 0).first()
-        if sub is None:
-            return problem(request, _("That result version does not exist."), status=404)
-        try:
-            services.result_confirm(submission=sub, by_seat=seat.position)
-        except services.ServiceError as exc:
-            context["error"] = str(exc)
-            status = 409 if isinstance(exc, services.ResultConflict) else 400
-        else:
-            messages.success(request, _("Thank you: your confirmation is saved."))
-            return redirect("seat_link", token)
-    elif request.method == "POST":
-        sheet_form = SheetForm(request.POST, schema=schema, names=names)
-        data = request.POST.copy()
-        meta = EntryMetaForm(data)
-        if sheet_form.is_valid() and meta.is_valid():
-            rnd = table.round
-            try:
-                services.result_submit(
-                    table=table,
-                    sheet=sheet_form.sheet(),
-                    by_seat=seat.position,
-                    source="player",
-                    from_address=_client_address(request),
-                    expected_version=meta.cleaned_data["expected_version"],
-                    ended_before_time=rnd.status in (Round.SEATED, Round.RUNNING, Round.PAUSED),
-                )
-            except services.ResultInvalid as exc:
-                sheet_form.add_problems(exc.problems)
-            except services.ResultConflict as exc:
-                status = 409
-                _show_conflict(context, exc, seats)
-                data["expected_version"] = exc.other.version if exc.other else ""
-                meta = EntryMetaForm(data)
-                meta.is_valid()
-            except services.ServiceError as exc:
-                context["error"] = str(exc)
-                status = 400
-            else:
-                messages.success(
-                    request,
-                    _("Result saved. It counts when every player of the table confirms it."),
-                )
-                return redirect("seat_link", token)
-    context.update(sheet_form=sheet_form, meta=meta)
+        return _seat_confirm(request, seat, token, context)
+    status = 200
+    if request.method == "POST":
+        saved, status = _seat_report(request, seat, token, schema, names, context)
+        if saved is not None:
+            return saved
     return render(request, "scoring/seat.html", context, status=status)
+
+
+def _seat_confirm(request, seat, token, context):
+    """A player confirms the version another player of the table reported."""
+    version = parse_int(request.POST.get("version", ""), minimum=1)
+    sub = selectors.submission_of(seat.table, version)
+    if sub is None:
+        return problem(request, _("That result version does not exist."), status=404)
+    try:
+        services.result_confirm(submission=sub, by_seat=seat.position)
+    except services.ServiceError as exc:
+        context["error"] = str(exc)
+        status = 409 if isinstance(exc, services.ResultConflict) else 400
+        return render(request, "scoring/seat.html", context, status=status)
+    messages.success(request, _("Thank you: your confirmation is saved."))
+    return redirect("seat_link", token)
+
+
+def _seat_report(request, seat, token, schema, names, context) -> tuple[object, int]:
+    """A player reports the table's result: the redirect after a save, else
+    None and the page's status with the forms and the error in ``context``."""
+    table = seat.table
+    sheet_form = SheetForm(request.POST, schema=schema, names=names)
+    data = request.POST.copy()
+    meta = EntryMetaForm(data)
+    context.update(sheet_form=sheet_form, meta=meta)
+    if not (sheet_form.is_valid() and meta.is_valid()):
+        return None, 200
+    try:
+        services.result_submit(
+            table=table,
+            sheet=sheet_form.sheet(),
+            by_seat=seat.position,
+            source="player",
+            from_address=_client_address(request),
+            expected_version=meta.cleaned_data["expected_version"],
+            ended_before_time=services.player_report_ended_before_time(table=table),
+        )
+    except services.ResultInvalid as exc:
+        sheet_form.add_problems(exc.problems)
+    except services.ResultConflict as exc:
+        _show_conflict(context, exc, context["seats"])
+        data["expected_version"] = exc.other.version if exc.other else ""
+        context["meta"] = EntryMetaForm(data)
+        context["meta"].is_valid()
+        return None, 409
+    except services.ServiceError as exc:
+        context["error"] = str(exc)
+        return None, 400
+    else:
+        messages.success(
+            request,
+            _("Result saved. It counts when every player of the table confirms it."),
+        )
+        return redirect("seat_link", token), 200
+    return None, 200

@@ -18,11 +18,11 @@ from scoring import links, prints
 from scoring.links import table_sheet_url
 from scoring.models import PrintJob
 from scoring.tasks import prints_dir, render_print_job
-from scoring.views.standings import round_problem
 from tournaments import limits
 from tournaments.params import parse_int
 from tournaments.permissions import tournament_view
 from tournaments.problems import problem
+from tournaments.views._helpers import round_problem
 
 
 def _pdf(request, tournament, kind, number, **options):

@@ -18,7 +18,7 @@ from scoring.season import services as series_services
 from scoring.season.forms import SeriesForm, SeriesTournamentForm
 from tournaments import csvfile
 from tournaments.models import Person, Tournament
-from tournaments.services import ServiceError
+from tournaments.views._helpers import service_error_as_message
 
 
 def _own(request, series_id) -> Series:
@@ -45,11 +45,8 @@ def series_list(request):
     if request.method == "POST" and form.is_valid():
         series = form.save(commit=False)
         series.owner = request.user
-        try:
+        with service_error_as_message(request, form=form):
             series_services.series_save(series=series)
-        except ServiceError as exc:
-            form.add_error(None, str(exc))
-        else:
             messages.success(request, _("Series created."))
             return redirect("series_detail", series.pk)
     return render(
@@ -65,11 +62,8 @@ def series_detail(request, series_id):
     series = _own(request, series_id)
     form = SeriesForm(request.POST or None, instance=series)
     if request.method == "POST" and form.is_valid():
-        try:
+        with service_error_as_message(request, form=form):
             series_services.series_save(series=form.save(commit=False))
-        except ServiceError as exc:
-            form.add_error(None, str(exc))
-        else:
             messages.success(request, _("Series saved."))
             return redirect("series_detail", series.pk)
     candidates = Tournament.objects.filter(owner=request.user, game=series.game).exclude(
@@ -94,12 +88,10 @@ def series_tournament_add(request, series_id):
         request.POST, tournaments=Tournament.objects.filter(owner=request.user)
     )
     if form.is_valid():
-        try:
+        with service_error_as_message(request):
             series_services.series_add_tournament(
                 series=series, tournament=form.cleaned_data["tournament"], by=request.user
             )
-        except ServiceError as exc:
-            messages.error(request, str(exc))
     else:
         messages.error(request, _("Choose one of your tournaments."))
     return redirect("series_detail", series.pk)

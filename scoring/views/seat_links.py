@@ -9,81 +9,20 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import links
 from scoring.printing.slips import render_seat_slip
-from tournaments.models import Round, Seat
+from tournaments.models import Seat
 from tournaments.permissions import tournament_view
-from tournaments.services import ServiceError
-
-_STATUS = {
-    links.INVALID: 404,
-    links.REPLACED: 410,
-    links.LEFT: 403,
-    links.NOT_PUBLISHED: 403,
-    links.NOT_SEATED: 403,
-    links.ARCHIVED: 410,
-}
-
-
-def _texts(access: links.SeatAccess) -> tuple[str, str]:
-    number = access.link.round.number if access.link else None
-    if access.state == links.REPLACED:
-        return _("This link has been replaced"), _(
-            "The Turnierleitung has issued a new link for this seat; this one no longer "
-            "works. Use your new slip or ask the Turnierleitung."
-        )
-    if access.state == links.LEFT:
-        return _("You have left the tournament"), _(
-            "You have dropped out of this tournament, so this link can no longer be used "
-            "to play or to report or confirm results. If this is a mistake, talk to the "
-            "Turnierleitung."
-        )
-    if access.state == links.NOT_PUBLISHED:
-        return _("The seating is not published yet"), _(
-            "The seating of round %(n)s is still being prepared. Your link works once "
-            "the Turnierleitung publishes it."
-        ) % {"n": number}
-    if access.state == links.NOT_SEATED:
-        return _("You have no seat in this round"), _(
-            "You are not seated in round %(n)s (any more). Ask the Turnierleitung where you play."
-        ) % {"n": number}
-    if access.state == links.ARCHIVED:
-        return _("This tournament is archived"), _(
-            "This tournament is over and archived; its seat links no longer work."
-        )
-    return _("This link is not valid"), _(
-        "This seat link is damaged, out of date or was not issued by this tournament. "
-        "Scan the QR code on your current slip or ask the Turnierleitung for your link."
-    )
-
-
-def refused(request, access: links.SeatAccess):
-    """The clear page of a seat link that can't act (never a 500)."""
-    heading, text = _texts(access)
-    link = access.link
-    context = {
-        "state": access.state,
-        "heading": heading,
-        "text": text,
-        "tournament": link.round.tournament if link else None,
-        "round_number": link.round.number if link else None,
-    }
-    response = render(
-        request, "scoring/seat_link_state.html", context, status=_STATUS[access.state]
-    )
-    response["Cache-Control"] = "no-store"
-    if getattr(request, "htmx", False):
-        # a polling partial of an open seat page: reload it, so the player sees why
-        response["HX-Refresh"] = "true"
-    return response
+from tournaments.selectors import round_or_404
+from tournaments.views._helpers import service_error_as_message
 
 
 def _round_and_player(tournament, number, player_id):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_or_404(tournament, number)
     player = get_object_or_404(tournament.players, pk=player_id)
     return rnd, player
 
@@ -93,11 +32,8 @@ def _round_and_player(tournament, number, player_id):
 def seat_link_reissue(request, tournament, number, player_id):
     """A new link for one player in one round; the old one stops at once."""
     rnd, player = _round_and_player(tournament, number, player_id)
-    try:
+    with service_error_as_message(request):
         links.seat_link_reissue(round=rnd, player=player, by=request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
         messages.success(
             request,
             _("New seat link for %(name)s issued; the old one no longer works. Print the new slip.")

@@ -6,12 +6,11 @@ from django.utils import formats
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext as _
 
 from scoring import reports
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
-from tournaments.problems import problem
+from tournaments.views._helpers import round_problem
 
 
 class BadRound(Exception):
@@ -27,14 +26,6 @@ def _after_round(request, tournament) -> int | None:
     if number is None or not tournament.round_set.filter(number=number).exists():
         raise BadRound(value)
     return number
-
-
-def round_problem(request, value):
-    return problem(
-        request,
-        _("“%(value)s” is not a round of this tournament.") % {"value": value},
-        status=404,
-    )
 
 
 def _number(decimal_separator: str):

@@ -1,6 +1,8 @@
 """Every organizer view refuses anonymous visitors and users of other
 tournaments — checked over the whole URL list, not a hand-picked few."""
 
+from dataclasses import dataclass
+
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
@@ -59,6 +61,15 @@ PASSWORD_RESET = {
 }
 
 
+@dataclass(frozen=True)
+class Route:
+    """A named URL with its whole route (the prefixes of its include()s too)."""
+
+    name: str
+    pattern: str
+    callback: object
+
+
 def named_patterns(resolver=None, prefix=""):
     resolver = resolver or get_resolver()
     for p in resolver.url_patterns:
@@ -67,7 +78,7 @@ def named_patterns(resolver=None, prefix=""):
                 continue
             yield from named_patterns(p, prefix + str(p.pattern))
         elif isinstance(p, URLPattern) and p.name:
-            yield p
+            yield Route(p.name, prefix + str(p.pattern), p.callback)
 
 
 def tournament_patterns():

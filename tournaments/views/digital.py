@@ -19,16 +19,14 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.models import Round, Table, Tournament
 from tournaments.permissions import OWNER, STAFF, tournament_view
 from tournaments.play import watch
+from tournaments.selectors import round_or_404
 from tournaments.services import ServiceError
 from tournaments.services import bots as bot_services
+from tournaments.views._helpers import service_error_as_message
 
 
 def _table(rnd: Round, number: int) -> Table:
     return get_object_or_404(Table, round=rnd, number=number, digital=True)
-
-
-def _round(tournament: Tournament, number: int) -> Round:
-    return get_object_or_404(Round, tournament=tournament, number=number)
 
 
 def _step(request) -> int | None:
@@ -48,7 +46,7 @@ def _public(request, tournament_id: int, number: int, table: int) -> Table:
     staff = tournament.role_of(request.user) is not None
     if not tournament.public and not staff:
         raise Http404
-    rnd = _round(tournament, number)
+    rnd = round_or_404(tournament, number)
     if not rnd.published and not staff:
         raise Http404
     return _table(rnd, table)
@@ -62,7 +60,7 @@ def _public(request, tournament_id: int, number: int, table: int) -> Table:
 def round_digital(request, tournament, number):
     """The digital tables of the round page: who plays, who is a bot, who
     has been idle; the organizer hands seats to the bot here."""
-    return _digital_partial(request, tournament, _round(tournament, number))
+    return _digital_partial(request, tournament, round_or_404(tournament, number))
 
 
 def _digital_partial(request, tournament, rnd):
@@ -83,10 +81,10 @@ def _digital_partial(request, tournament, rnd):
 @require_POST
 def seat_bot(request, tournament, number, table, position):
     """Give a seat to the bot (``to=bot``) or back to its player (``to=player``)."""
-    rnd = _round(tournament, number)
+    rnd = round_or_404(tournament, number)
     t = _table(rnd, table)
     to = request.POST.get("to", "")
-    try:
+    with service_error_as_message(request):
         if to == "bot":
             seat = bot_services.seat_to_bot(table=t, position=position, by=request.user)
             done = _("The bot plays for %(name)s at table %(table)s now.")
@@ -95,9 +93,6 @@ def seat_bot(request, tournament, number, table, position):
             done = _("%(name)s plays at table %(table)s again.")
         else:
             raise ServiceError(_("Choose the bot or the player."))
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
         messages.success(request, done % {"name": seat.player.name, "table": t.number})
     if request.htmx:
         return _digital_partial(request, tournament, rnd)
@@ -109,7 +104,7 @@ def seat_bot(request, tournament, number, table, position):
 def table_review(request, tournament, number, table):
     """The organizer's replay: every seat's hand at every step (a paper
     table has no record: the page says so)."""
-    rnd = _round(tournament, number)
+    rnd = round_or_404(tournament, number)
     t = get_object_or_404(Table, round=rnd, number=table)
     if not t.digital:
         context = {"tournament": tournament, "round": rnd, "table": t, "paper": True}

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods
 
 from tournaments.permissions import tournament_view
 from tournaments.services import ServiceError, lifecycle
+from tournaments.views._helpers import service_error_as_message
 
 
 @tournament_view("archive")
@@ -18,7 +19,7 @@ def tournament_archive(request, tournament):
     ``action=archive|restore``."""
     if request.method == "POST":
         action = request.POST.get("action")
-        try:
+        with service_error_as_message(request):
             if action == "archive":
                 lifecycle.tournament_archive(tournament=tournament, by=request.user)
                 messages.success(request, _("Tournament archived: it is hidden and read-only."))
@@ -27,8 +28,6 @@ def tournament_archive(request, tournament):
                 messages.success(request, _("Tournament restored."))
             else:
                 messages.error(request, _("Choose archive or restore."))
-        except ServiceError as exc:
-            messages.error(request, str(exc))
         return redirect("tournament_archive", tournament.pk)
     return render(request, "tournaments/archive.html", {"tournament": tournament})
 

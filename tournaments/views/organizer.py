@@ -10,6 +10,7 @@ from tournaments import limits, selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import event
+from tournaments.views._helpers import service_error_as_message
 
 
 @login_required
@@ -77,7 +78,7 @@ def tournament_detail(request, tournament):
 @tournament_view("manage")
 @require_POST
 def tournament_finish(request, tournament):
-    try:
+    with service_error_as_message(request):
         if request.POST.get("undo"):
             event.tournament_reopen(tournament=tournament)
             messages.success(request, _("The tournament is open again: results can be changed."))
@@ -87,8 +88,6 @@ def tournament_finish(request, tournament):
                 request,
                 _("The tournament is finished. Results now change only by you, with a reason."),
             )
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
     return redirect(tournament)
 
 
@@ -97,13 +96,10 @@ def tournament_finish(request, tournament):
 def scorekeepers(request, tournament):
     form = ScorekeeperForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with service_error_as_message(request, form=form, field="username"):
             user = services.scorekeeper_add(
                 tournament=tournament, username=form.cleaned_data["username"]
             )
-        except services.ServiceError as exc:
-            form.add_error("username", str(exc))
-        else:
             messages.success(request, _("%(name)s is now a scorekeeper.") % {"name": user})
             return redirect("scorekeepers", tournament.pk)
     return render(

@@ -16,30 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring import links
 from tournaments import live, play
 from tournaments.models import Seat
-from tournaments.views.rounds import clock_status, status_response
-
-
-def seat_from(token: str) -> links.SeatAccess:
-    """What a seat token leads to: the player's own seat in that round (looked
-    up from the player, never from a position), or why it can't act."""
-    return links.resolve_seat(token)
-
-
-def _invalid(request, access: links.SeatAccess):
-    from scoring.views.seat_links import refused
-
-    return refused(request, access)
-
-
-def page_context(seat: Seat, token: str) -> dict:
-    """What the seat page adds for a digital table: the play screen, the
-    clock and the partials' URLs."""
-    rnd = seat.table.round
-    return clock_status(rnd) | {
-        "play": play.seat_screen(seat),
-        "play_token": token,
-        "status_url": reverse("seat_clock", args=[token]),
-    }
+from tournaments.views._helpers import seat_link_refused, status_response
 
 
 def _panel(request, seat: Seat, token: str, *, error: str = ""):
@@ -58,9 +35,9 @@ def seat_play(request, token):
         known = live.seat_table(token)
         if known is not None and shown == live.table_version(*known, play.round_table_versions):
             return HttpResponse(status=204)
-    access = seat_from(token)
+    access = links.resolve_seat(token)
     if not access.ok:
-        return _invalid(request, access)
+        return seat_link_refused(request, access)
     seat = access.seat
     table_id, round_id = seat.table_id, seat.table.round_id
     live.remember_seat_table(token, table_id, round_id)
@@ -76,9 +53,9 @@ def seat_play(request, token):
 @require_POST
 def seat_move(request, token):
     """A move: applied, or refused with the reason (nothing changes)."""
-    access = seat_from(token)
+    access = links.resolve_seat(token)
     if not access.ok:
-        return _invalid(request, access)
+        return seat_link_refused(request, access)
     seat = access.seat
     error = play.move(seat, request.POST.get("action", ""), request.POST.get("seen"))
     if request.htmx:
@@ -94,12 +71,12 @@ def seat_clock(request, token):
     shared cache, without a query while the link's round is known."""
     round_id = live.seat_round(token)
     if round_id is None:
-        access = seat_from(token)
+        access = links.resolve_seat(token)
         if not access.ok:
-            return _invalid(request, access)
+            return seat_link_refused(request, access)
         round_id = access.seat.table.round_id
         live.remember_seat_round(token, round_id)
     entry = live.clock_entry(round_id)
     if entry is None:
-        return _invalid(request, links.resolve_seat(token))
+        return seat_link_refused(request, links.resolve_seat(token))
     return status_response(request, entry, reverse("seat_clock", args=[token]))

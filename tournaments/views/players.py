@@ -17,7 +17,8 @@ from tournaments.permissions import STAFF, tournament_view
 from tournaments.player_import import LineError, parse_players
 from tournaments.roster import EXACT
 from tournaments.services import roster as roster_services
-from tournaments.views.player_rows import player_rows
+from tournaments.views._helpers import service_error_as_message
+from tournaments.views._player_rows import player_rows
 
 SORTS = ("name", "surname")
 
@@ -151,11 +152,8 @@ def player_add(request, tournament):
     form = PlayerForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data.items())
-        try:
+        with service_error_as_message(request, form=form):
             player = services.player_add(tournament=tournament, by=request.user, **data)
-        except services.ServiceError as exc:
-            form.add_error(None, str(exc))
-        else:
             messages.success(request, _("%(name)s registered.") % {"name": player.name})
             return redirect("player_list", tournament.pk)
     return render(request, "tournaments/player_form.html", {"tournament": tournament, "form": form})
@@ -186,11 +184,8 @@ def player_edit(request, tournament, player_id):
 @require_POST
 def player_remove(request, tournament, player_id):
     player = get_object_or_404(tournament.players, pk=player_id)
-    try:
+    with service_error_as_message(request):
         services.player_remove(player=player, by=request.user)
-    except services.ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
         messages.success(request, _("%(name)s removed.") % {"name": player.name})
     return redirect("player_list", tournament.pk)
 
@@ -254,15 +249,12 @@ def _roster_preview(request, tournament, rows) -> list[dict]:
 def team_add(request, tournament):
     form = TeamForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
-        try:
+        with service_error_as_message(request, form=form):
             team = services.team_register(
                 tournament=tournament,
                 name=form.cleaned_data["name"],
                 members=[form.cleaned_data["first"], form.cleaned_data["second"]],
             )
-        except services.ServiceError as exc:
-            form.add_error(None, str(exc))
-        else:
             messages.success(request, _("Team %(name)s registered.") % {"name": team.name})
             return redirect("player_list", tournament.pk)
     return render(request, "tournaments/team_form.html", {"tournament": tournament, "form": form})

@@ -18,9 +18,9 @@ from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 
 from scoring.links import absolute
+from scoring.selectors import with_result_flag
 from tournaments import selectors
 from tournaments.models import Round
-from tournaments.views.rounds import _public_round, _with_result, clock_status
 
 #: the slides in the order they rotate (the round page offers them)
 SLIDES = ("clock", "seating", "standings", "tables")
@@ -65,7 +65,7 @@ def _tables_context(rnd: Round) -> dict:
     """The tables still playing and those whose sheet is missing, with the
     per-table extensions."""
     rows = (
-        _with_result(rnd.tables)
+        with_result_flag(rnd.tables)
         .order_by("number")
         .values_list("number", "status", "has_result", "extra_seconds", "time_called_at")
     )
@@ -112,10 +112,10 @@ def _standings(tournament, rnd: Round) -> tuple[int, list[dict]]:
 
 
 def round_projector(request, tournament_id, number):
-    tournament, rnd, _staff = _public_round(request, tournament_id, number)
+    tournament, rnd, _staff = selectors.public_round(request.user, tournament_id, number)
     slides = _chosen_slides(request)
     join_url = absolute(reverse("tournament_public", args=[tournament.pk]), request)
-    context = clock_status(rnd) | {
+    context = selectors.clock_status(rnd) | {
         "tournament": tournament,
         "round": rnd,
         "slides": slides,
@@ -135,6 +135,6 @@ def round_projector(request, tournament_id, number):
 
 def round_projector_tables(request, tournament_id, number):
     """The "tables still playing" slide, polled by the projector."""
-    _tournament, rnd, _staff = _public_round(request, tournament_id, number)
+    _tournament, rnd, _staff = selectors.public_round(request.user, tournament_id, number)
     context = {"tables": _tables_context(rnd), "compact": request.GET.get("compact") == "1"}
     return render(request, "tournaments/projector/tables.html", context)

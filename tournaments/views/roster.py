@@ -22,8 +22,8 @@ from tournaments.forms import ClubImportForm, PersonForm, PersonMergeForm
 from tournaments.models import Person, PersonMerge, Player
 from tournaments.permissions import tournament_view
 from tournaments.roster import EXACT, NEAR
-from tournaments.services import ServiceError
 from tournaments.services import roster as services
+from tournaments.views._helpers import service_error_as_message
 
 
 def _people(user):
@@ -35,11 +35,8 @@ def _people(user):
 def roster_list(request):
     form = PersonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
+        with service_error_as_message(request, form=form):
             person = services.person_create(owner=request.user, **form.cleaned_data)
-        except ServiceError as exc:
-            form.add_error(None, str(exc))
-        else:
             messages.success(request, _("%(name)s added to the roster.") % {"name": person})
             return redirect("roster")
     query = request.GET.get("q", "")[:100].strip()
@@ -112,13 +109,10 @@ def person_detail(request, person_id):
 def person_merge(request):
     form = PersonMergeForm(request.POST, people=_people(request.user))
     if form.is_valid():
-        try:
+        with service_error_as_message(request):
             services.person_merge(
                 kept=form.cleaned_data["kept"], merged=form.cleaned_data["merged"], by=request.user
             )
-        except ServiceError as exc:
-            messages.error(request, str(exc))
-        else:
             messages.success(
                 request,
                 _("%(merged)s merged into %(kept)s.")
@@ -135,11 +129,8 @@ def person_merge(request):
 @require_POST
 def person_merge_undo(request, merge_id):
     merge = get_object_or_404(PersonMerge, pk=merge_id, kept__owner=request.user)
-    try:
+    with service_error_as_message(request):
         person = services.person_merge_undo(merge=merge, by=request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
         messages.success(request, _("Merge undone: %(name)s is back.") % {"name": person})
     return redirect("roster")
 
@@ -178,7 +169,7 @@ def roster_links(request, tournament):
 
 def _roster_link_post(request, tournament):
     action = request.POST.get("action", "")
-    try:
+    with service_error_as_message(request):
         if action == "link_exact":
             players = list(tournament.players.filter(person=None))
             found = selectors.roster_matches(request.user, [(p.name, p.club) for p in players])
@@ -213,8 +204,6 @@ def _roster_link_post(request, tournament):
             messages.success(request, _("%(player)s unlinked.") % {"player": player})
         else:
             messages.error(request, _("Unknown action."))
-    except ServiceError as exc:
-        messages.error(request, str(exc))
     return redirect("roster_links", tournament.pk)
 
 

@@ -7,24 +7,22 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib import messages
-from django.db.models import Exists, OuterRef, Prefetch
-from django.http import Http404, HttpResponse
+from django.db.models import Prefetch
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.utils.html import escape
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.models import Submission
+from scoring.selectors import with_result_flag
 from tournaments import live
-from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.models import Round, Seat, Table
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, tournament_view
-from tournaments.services import ServiceError
+from tournaments.selectors import clock_status, public_round, round_or_404
 from tournaments.services import clock as clock_services
+from tournaments.views._helpers import service_error_as_message, status_response
 
 CLOSED = (Round.TIME_CALLED, Round.COMPLETE)
 
@@ -32,18 +30,9 @@ CLOSED = (Round.TIME_CALLED, Round.COMPLETE)
 # -- reads ----------------------------------------------------------------------
 
 
-def _round(tournament: Tournament, number: int) -> Round:
-    return get_object_or_404(Round, tournament=tournament, number=number)
-
-
-def _with_result(tables):
-    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
-    return tables.annotate(has_result=Exists(confirmed))
-
-
 def _tables(rnd: Round):
     return (
-        _with_result(rnd.tables)
+        with_result_flag(rnd.tables)
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
         )
@@ -70,53 +59,6 @@ def _result_url(tournament_id: int, number: int, table: int) -> str | None:
         return None
 
 
-def clock_status(rnd: Round) -> dict:
-    """What a clock needs: the status, the deadline and the server's time (ms
-    since the epoch, for the browser's offset), the time left, tables done —
-    from the round's shared cache entry (:mod:`tournaments.live`)."""
-    entry = live.clock_entry(rnd.pk)
-    if entry is None:
-        raise Http404
-    return live.clock_context(entry) | {"round": rnd}
-
-
-_SERVER_MS, _STATUS_URL = "@@server-ms@@", "@@status-url@@"
-#: the rendered partial per (round, entry, language, big clock), with the
-#: server time and the poll URL left as markers: rendered once per entry
-#: (about once a second) by each process instead of once per phone. Derived
-#: from the shared entry and keyed by its time, so every process answers the
-#: same; bounded.
-_rendered: dict[tuple, str] = {}
-
-
-def status_response(request, entry: dict, status_url: str):
-    """The polled status partial. A closed round says so (HX-Trigger
-    "roundClosed"); once nothing is left to wait for (every table done) the
-    answer has htmx's status 286, which stops the poll."""
-    context = live.clock_context(entry)
-    big = request.GET.get("big") == "1"
-    key = (entry["round_id"], entry["computed"], get_language(), big)
-    html = _rendered.get(key)
-    if html is None:
-        html = render_to_string(
-            "tournaments/round/status.html",
-            context | {"status_url": _STATUS_URL, "big": big, "server_ms": _SERVER_MS},
-            request,
-        )
-        if len(_rendered) > 512:
-            _rendered.clear()
-        _rendered[key] = html
-    html = html.replace(_SERVER_MS, str(context["server_ms"]), 1).replace(
-        _STATUS_URL, escape(status_url)
-    )
-    response = HttpResponse(html)
-    if context["closed"]:
-        response["HX-Trigger"] = "roundClosed"
-    if context["finished"]:
-        response.status_code = 286
-    return response
-
-
 def _status_response(request, rnd: Round, status_url: str):
     entry = live.clock_entry(rnd.pk)
     if entry is None:
@@ -129,7 +71,7 @@ def _status_response(request, rnd: Round, status_url: str):
 
 @tournament_view(STAFF)
 def round_detail(request, tournament, number):
-    rnd = _round(tournament, number)
+    rnd = round_or_404(tournament, number)
     tables = list(_tables(rnd))
     for t in tables:
         t.state_code = _table_state(t)
@@ -154,16 +96,14 @@ def round_detail(request, tournament, number):
 
 @tournament_view(STAFF)
 def round_status(request, tournament, number):
-    rnd = _round(tournament, number)
+    rnd = round_or_404(tournament, number)
     return _status_response(request, rnd, reverse("round_status", args=[tournament.pk, number]))
 
 
 def _clock_action(request, tournament, number, action) -> object:
-    rnd = _round(tournament, number)
-    try:
+    rnd = round_or_404(tournament, number)
+    with service_error_as_message(request):
         action(rnd)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
     return redirect("round_detail", tournament.pk, number)
 
 
@@ -215,7 +155,7 @@ def round_extend(request, tournament, number):
 def table_extend(request, tournament, number, table):
     """Extra time for one table: the table chosen in the form (a "table"
     field) or the one in the URL."""
-    rnd = _round(tournament, number)
+    rnd = round_or_404(tournament, number)
     if "table" in request.POST:
         table = parse_int(request.POST["table"], minimum=1)
         if table is None:
@@ -226,7 +166,7 @@ def table_extend(request, tournament, number, table):
     if minutes is None:
         messages.error(request, _("Give a whole number of minutes from 1 to 720."))
         return redirect("round_detail", tournament.pk, number)
-    try:
+    with service_error_as_message(request):
         clock_services.table_extend(
             table=tbl,
             by=request.user,
@@ -234,15 +174,13 @@ def table_extend(request, tournament, number, table):
             # NUL can't be stored (PostgreSQL): a pasted reason loses it
             reason=request.POST.get("reason", "").replace("\x00", "").strip(),
         )
-    except ServiceError as exc:
-        messages.error(request, str(exc))
     return redirect("round_detail", tournament.pk, number)
 
 
 @tournament_view("clock")
 @require_POST
 def round_schedule(request, tournament, number):
-    rnd = _round(tournament, number)
+    rnd = round_or_404(tournament, number)
     raw = request.POST.get("starts_at", "").strip()
     at = None
     if raw:
@@ -253,32 +191,16 @@ def round_schedule(request, tournament, number):
             return redirect("round_detail", tournament.pk, number)
         if timezone.is_naive(at):
             at = timezone.make_aware(at)
-    try:
+    with service_error_as_message(request):
         clock_services.round_schedule_start(round=rnd, at=at, by=request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
     return redirect("round_detail", tournament.pk, number)
 
 
 # -- public pages ---------------------------------------------------------------
 
 
-def _public_round(request, tournament_id: int, number: int) -> tuple[Tournament, Round, bool]:
-    """The round for the public pages: a public tournament's published round.
-    Its organizer and scorekeepers may open them also when the tournament is
-    hidden or the seating still a draft (to set up the projector)."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    staff = tournament.role_of(request.user) is not None
-    if (not tournament.public or tournament.archived_at is not None) and not staff:
-        raise Http404
-    rnd = _round(tournament, number)
-    if not rnd.published and not staff:
-        raise Http404
-    return tournament, rnd, staff
-
-
 def round_public(request, tournament_id, number):
-    tournament, rnd, _staff = _public_round(request, tournament_id, number)
+    tournament, rnd, _staff = public_round(request.user, tournament_id, number)
     return render(
         request,
         "tournaments/round_public.html",
@@ -307,5 +229,5 @@ def round_public_status(request, tournament_id, number):
             and entry["published"]
         ):
             return status_response(request, entry, url)
-    _tournament, rnd, _staff = _public_round(request, tournament_id, number)
+    _tournament, rnd, _staff = public_round(request.user, tournament_id, number)
     return _status_response(request, rnd, url)

@@ -14,10 +14,11 @@ from django.views.decorators.http import require_POST
 from tournaments import selectors
 from tournaments.collation import sort_by_name
 from tournaments.models import SEATING_MODES as MODE_CHOICES
-from tournaments.models import Round
+from tournaments.models import Round, SeatingChange
 from tournaments.permissions import STAFF, tournament_view
-from tournaments.services import ServiceError
+from tournaments.selectors import round_or_404
 from tournaments.services import seating as seating_services
+from tournaments.views._helpers import service_error_as_message
 
 #: reason codes of ``tournaments.seating.reasons`` → message (params fill the placeholders)
 WHY_MESSAGES = {
@@ -242,7 +243,7 @@ def round_seat(request, tournament):
             for e in errors:
                 messages.error(request, e)
         return redirect("round_list", tournament.pk)
-    try:
+    with service_error_as_message(request):
         rnd = seating_services.round_seat(
             tournament=tournament,
             by=request.user,
@@ -250,11 +251,9 @@ def round_seat(request, tournament):
             seed=form.cleaned_data.get("seed"),
             clubs_apart=form.cleaned_data.get("clubs_apart", False),
         )
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-        return redirect("round_list", tournament.pk)
-    messages.success(request, _("Round %(n)s seated.") % {"n": rnd.number})
-    return redirect("round_seating", tournament.pk, rnd.number)
+        messages.success(request, _("Round %(n)s seated.") % {"n": rnd.number})
+        return redirect("round_seating", tournament.pk, rnd.number)
+    return redirect("round_list", tournament.pk)
 
 
 def _seating_context(request, tournament, rnd):
@@ -296,9 +295,9 @@ def _seating_context(request, tournament, rnd):
 
 def _change_text(change) -> str:
     d = change.detail or {}
-    if change.kind == "swap" and d.get("names"):
+    if change.kind == SeatingChange.SWAP and d.get("names"):
         return _("%(a)s and %(b)s swapped.") % {"a": d["names"][0], "b": d["names"][1]}
-    if change.kind == "move" and d.get("name"):
+    if change.kind == SeatingChange.MOVE and d.get("name"):
         return _("%(name)s moved to table %(table)s.") % {"name": d["name"], "table": d.get("to")}
     if change.kind == "reseat" and d.get("name"):
         tables = ", ".join(str(n) for n in d.get("tables", [])) or "–"
@@ -330,7 +329,7 @@ def _change_text(change) -> str:
 
 @tournament_view(STAFF)
 def round_seating(request, tournament, number):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_or_404(tournament, number)
     return render(
         request, "tournaments/round_seating.html", _seating_context(request, tournament, rnd)
     )
@@ -354,22 +353,19 @@ def _form_errors(request, form):
 @tournament_view("seat")
 @require_POST
 def seating_swap(request, tournament, number):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_or_404(tournament, number)
     form = SwapForm(request.POST, choices=_round_players(rnd))
     if form.is_valid():
         players = tournament.players.in_bulk(
             [form.cleaned_data["player_a"], form.cleaned_data["player_b"]]
         )
-        try:
+        with service_error_as_message(request):
             detail = seating_services.seating_swap(
                 round=rnd,
                 player_a=players[form.cleaned_data["player_a"]],
                 player_b=players[form.cleaned_data["player_b"]],
                 by=request.user,
             )
-        except ServiceError as exc:
-            messages.error(request, str(exc))
-        else:
             messages.success(request, _("Players swapped."))
             _repeat_warning(request, detail)
     else:
@@ -380,18 +376,15 @@ def seating_swap(request, tournament, number):
 @tournament_view("seat")
 @require_POST
 def seating_move(request, tournament, number):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_or_404(tournament, number)
     tables = list(rnd.tables.values_list("number", flat=True))
     form = MoveForm(request.POST, choices=_round_players(rnd), tables=tables)
     if form.is_valid():
         player = get_object_or_404(tournament.players, pk=form.cleaned_data["player"])
-        try:
+        with service_error_as_message(request):
             detail = seating_services.seating_move(
                 round=rnd, player=player, table_number=form.cleaned_data["table"], by=request.user
             )
-        except ServiceError as exc:
-            messages.error(request, str(exc))
-        else:
             messages.success(request, _("Player moved."))
             _repeat_warning(request, detail)
     else:
@@ -402,12 +395,9 @@ def seating_move(request, tournament, number):
 @tournament_view("seat")
 @require_POST
 def seating_publish(request, tournament, number):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    try:
+    rnd = round_or_404(tournament, number)
+    with service_error_as_message(request):
         seating_services.seating_publish(round=rnd, by=request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
         messages.success(request, _("Seating of round %(n)s published.") % {"n": rnd.number})
     return redirect("round_seating", tournament.pk, rnd.number)
 
@@ -415,12 +405,9 @@ def seating_publish(request, tournament, number):
 @tournament_view("seat")
 @require_POST
 def seating_unpublish(request, tournament, number):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    try:
+    rnd = round_or_404(tournament, number)
+    with service_error_as_message(request):
         seating_services.seating_unpublish(round=rnd, by=request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-    else:
         messages.success(
             request,
             _("Seating of round %(n)s is a draft again: players no longer see it.")
@@ -432,32 +419,27 @@ def seating_unpublish(request, tournament, number):
 @tournament_view("seat")
 @require_POST
 def seating_discard(request, tournament, number):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
-    try:
+    rnd = round_or_404(tournament, number)
+    with service_error_as_message(request):
         seating_services.seating_discard(round=rnd, by=request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-        return redirect("round_seating", tournament.pk, rnd.number)
-    messages.success(
-        request,
-        _("The draft of round %(n)s was discarded: seat the round again.") % {"n": number},
-    )
-    return redirect("round_list", tournament.pk)
+        messages.success(
+            request,
+            _("The draft of round %(n)s was discarded: seat the round again.") % {"n": number},
+        )
+        return redirect("round_list", tournament.pk)
+    return redirect("round_seating", tournament.pk, rnd.number)
 
 
 @tournament_view("seat")
 @require_POST
 def seating_add_player(request, tournament, number):
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = round_or_404(tournament, number)
     late = selectors.late_candidates(rnd)
     form = AddPlayerForm(request.POST, choices=[(p.pk, p.name) for p in late])
     if form.is_valid():
         player = next(p for p in late if p.pk == form.cleaned_data["player"])
-        try:
+        with service_error_as_message(request):
             detail = seating_services.seating_add_player(round=rnd, player=player, by=request.user)
-        except ServiceError as exc:
-            messages.error(request, str(exc))
-        else:
             if detail.get("bye"):
                 messages.success(
                     request, _("%(name)s joined the draft with a bye.") % {"name": player.name}
