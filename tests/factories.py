@@ -10,7 +10,8 @@
 - ``seated_round``: the next round seated by ``round_seat`` like the organizer
   seats it, optionally in a given seat order (swaps on the draft, then
   published), started and run out through the clock service.
-- ``submit``: a table's result sheet submitted through ``scoring.services``.
+- ``one_table`` / ``digital_table``: round 1 of a new tournament with one
+  table of the given players in registration order.
 
 Nothing here writes a seat, a table or a round by hand.
 """
@@ -147,30 +148,42 @@ def seated_round(
     return rnd
 
 
-def digital_table(
+def one_table(
     organizer=None,
     game: str = "quartett",
     players: int = 2,
     *,
-    start: bool = True,
+    digital: bool = False,
+    start: bool = False,
     publish: bool = True,
+    names: list[str] | None = None,
+    birth_year=None,
     **fields,
 ) -> Table:
-    """Table 1 of round 1 of a new digital tournament of ``game``, its
+    """Table 1 of round 1 of a new tournament of ``game`` (owned by
+    ``organizer``, a new user by default; ``digital`` tables or paper), its
     ``players`` players seated in the order they registered (``Spieler 0``
-    at seat 0, …, or ``names``; ``birth_year`` one or a list of them);
-    published and started (dealt) unless ``publish``/``start`` say no;
-    other keywords are the tournament's fields."""
-    names = fields.pop("names", None)
-    player_fields = {k: fields.pop(k) for k in ("birth_year",) if k in fields}
+    at seat 0, …, or ``names``; ``birth_year`` one or a list of them).
+    Published unless ``publish=False``, started (digital tables dealt) with
+    ``start=True``; other keywords are the tournament's fields."""
     owner = organizer or UserFactory()
     fields.setdefault("allowed_sizes", [players])
     fields.setdefault("table_size", players)
-    tournament = TournamentFactory(
-        owner=owner, name=f"Digital {game}", game=game, digital_tables=True, **fields
-    )
+    fields.setdefault("name", f"{'Digital' if digital else 'Turnier'} {game}")
+    tournament = TournamentFactory(owner=owner, game=game, digital_tables=digital, **fields)
     names = names or [f"Spieler {k}" for k in range(players)]
     rnd = seated_round(
-        tournament, players=players, names=names, publish=publish, start=start, **player_fields
+        tournament,
+        players=players,
+        names=names,
+        publish=publish,
+        start=start,
+        birth_year=birth_year,
     )
     return rnd.tables.get(number=1)
+
+
+def digital_table(organizer=None, game: str = "quartett", players: int = 2, **kwargs) -> Table:
+    """``one_table`` with a digital table, started (dealt) unless ``start=False``."""
+    kwargs.setdefault("start", True)
+    return one_table(organizer, game, players, digital=True, **kwargs)
