@@ -158,12 +158,14 @@ def one_table(
     publish: bool = True,
     names: list[str] | None = None,
     birth_year=None,
+    club: str = "",
     **fields,
 ) -> Table:
     """Table 1 of round 1 of a new tournament of ``game`` (owned by
     ``organizer``, a new user by default; ``digital`` tables or paper), its
     ``players`` players seated in the order they registered (``Spieler 0``
-    at seat 0, …, or ``names``; ``birth_year`` one or a list of them).
+    at seat 0, …, or ``names``; ``birth_year`` and ``club`` one for all or
+    a list of them).
     Published unless ``publish=False``, started (digital tables dealt) with
     ``start=True``; other keywords are the tournament's fields."""
     owner = organizer or UserFactory()
@@ -179,6 +181,7 @@ def one_table(
         publish=publish,
         start=start,
         birth_year=birth_year,
+        club=club,
     )
     return rnd.tables.get(number=1)
 
