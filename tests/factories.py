@@ -159,13 +159,15 @@ def one_table(
     names: list[str] | None = None,
     birth_year=None,
     club: str = "",
+    seed: int | None = None,
     **fields,
 ) -> Table:
     """Table 1 of round 1 of a new tournament of ``game`` (owned by
     ``organizer``, a new user by default; ``digital`` tables or paper), its
     ``players`` players seated in the order they registered (``Spieler 0``
     at seat 0, …, or ``names``; ``birth_year`` and ``club`` one for all or
-    a list of them).
+    a list of them). ``seed``: the round's seed (the table's deal follows
+    from it), for a game that must play the same way every run.
     Published unless ``publish=False``, started (digital tables dealt) with
     ``start=True``; other keywords are the tournament's fields."""
     owner = organizer or UserFactory()
@@ -182,6 +184,7 @@ def one_table(
         start=start,
         birth_year=birth_year,
         club=club,
+        seed=seed,
     )
     return rnd.tables.get(number=1)
 

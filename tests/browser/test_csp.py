@@ -9,8 +9,8 @@ from django.conf import settings
 from django.test import Client
 
 from tests.seat_tokens import token_for
-from tournaments.live import POLL_SECONDS
 from tournaments import services
+from tournaments.live import POLL_SECONDS
 from tournaments.models import ClockActivation, Round, Seat, Table
 from tournaments.services import clock, deadlines
 
