@@ -7,9 +7,9 @@ import pytest
 
 from games import get_engine
 from scoring.links import seat_token
+from tests.factories import digital_table
 from tests.timetravel import past_deadline
-from tournaments import services
-from tournaments.models import Round, Seat, Table, TableAction
+from tournaments.models import Seat, TableAction
 from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -28,14 +28,10 @@ def test_two_players_play_quartett_through_their_seat_links(
     from playwright.sync_api import expect
 
     monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker
-    t = services.tournament_create(
-        owner=organizer, name="Digitalabend", game="quartett", digital_tables=True
+    table = digital_table(
+        organizer, "quartett", 2, start=False, name="Digitalabend", names=NAMES, round_minutes=30
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=2024)
-    for pos, name in enumerate(NAMES):
-        p = services.player_add(tournament=t, by=organizer, name=name)
-        Seat.objects.create(table=table, player=p, position=pos)
+    rnd = table.round
 
     pages = []
     for pos in range(2):

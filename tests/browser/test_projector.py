@@ -6,31 +6,35 @@ import time
 
 import pytest
 
+from tests import factories
+from tests.factories import PlayerFactory, TournamentFactory
 from tests.timetravel import travel
-from tournaments import services
 from tournaments.live import POLL_SECONDS
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Round
 from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def seated_round(tournament, organizer) -> Round:
-    rnd = Round.objects.create(tournament=tournament, number=1)
+@pytest.fixture
+def tournament(organizer):
+    """A Quartett tournament at tables of two."""
+    return TournamentFactory(owner=organizer, name="Herbstturnier", allowed_sizes=[2], table_size=2)
+
+
+def two_tables(tournament) -> Round:
+    """Round 1 seated through the services, a draft: Anna Şahin and Bernd
+    Łukasz at table 1, Clara and Dieter at table 2."""
     names = [["Anna Şahin", "Bernd Łukasz"], ["Clara", "Dieter"]]
-    for n, pair in enumerate(names, start=1):
-        table = Table.objects.create(round=rnd, number=n)
-        for pos, name in enumerate(pair):
-            p = services.player_add(tournament=tournament, by=organizer, name=name)
-            Seat.objects.create(table=table, player=p, position=pos)
-    return rnd
+    order = [[PlayerFactory(tournament=tournament, name=n) for n in pair] for pair in names]
+    return factories.seated_round(tournament, order=order, publish=False)
 
 
 def test_projector_counts_down_stops_on_pause_and_shows_time(
     page, live_server, tournament, organizer, monkeypatch
 ):
     monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker: the test closes
-    rnd = seated_round(tournament, organizer)
+    rnd = two_tables(tournament)
     clock.round_start(round=rnd, by=organizer, seconds=303)
     page.goto(f"{live_server.url}/t/{tournament.pk}/rounds/1/projector/")
     shown = page.locator("[data-clock-time]")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from scoring import links
-from tournaments import services
-from tournaments.models import Round, Seat, Table
-from tournaments.services import clock, deadlines
+from tests.factories import digital_table
+from tournaments.models import Seat
+from tournaments.services import deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,15 +22,10 @@ def test_a_reissued_link_stops_the_open_page_and_the_new_one_plays(
     from playwright.sync_api import expect
 
     monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker
-    t = services.tournament_create(
-        owner=organizer, name="Digitalabend", game="quartett", digital_tables=True
+    table = digital_table(
+        organizer, "quartett", 2, name="Digitalabend", names=NAMES, round_minutes=30
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=2024)
-    for pos, name in enumerate(NAMES):
-        p = services.player_add(tournament=t, by=organizer, name=name)
-        Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    t = table.round.tournament
     seat = Seat.objects.select_related("player").get(table=table, position=0)
     old = links.seat_token(seat)
 

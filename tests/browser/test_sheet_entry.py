@@ -5,15 +5,12 @@ is saved by one press after its preview."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
 from games import get_engine
 from scoring import services
 from scoring.models import Submission
-from tests.scoring.test_result_entry import make_table
+from tests.scoring.test_result_entry import make_table, make_tables
 from tournaments.models import Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,9 +21,7 @@ SHEETS = [[12, 10, 8], [20, 10, 0], [11, 12, 7], [5, 15, 10], [30, 0, 0]]  # 30 
 
 @pytest.fixture
 def tables(organizer):
-    first = make_table(organizer, "quartett")
-    rest = [make_table(organizer, rnd=first.round, number=n) for n in range(2, 6)]
-    return [first, *rest]
+    return make_tables(organizer, "quartett", count=5)
 
 
 def login(page, base):
@@ -135,11 +130,9 @@ def test_every_games_result_form_fits_a_phone(page, live_server, organizer):
         assert no_sideways_scroll(page), game
 
 
-def test_an_unfinished_game_while_the_round_runs_asks_first(page, live_server, organizer, tables):
+def test_an_unfinished_game_while_the_round_runs_asks_first(page, live_server, organizer):
+    tables = make_tables(organizer, "quartett", count=5, running=True)  # started by the clock
     table = tables[0]
-    Round.objects.filter(pk=table.round_id).update(
-        status=Round.RUNNING, deadline=timezone.now() + timedelta(minutes=30)
-    )
     page.set_viewport_size({"width": 390, "height": 844})
     login(page, live_server.url)
     page.goto(live_server.url + entry_path(table))

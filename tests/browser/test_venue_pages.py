@@ -7,10 +7,11 @@ import time
 
 import pytest
 
+from tests.factories import PlayerFactory, digital_table, one_table, seated_round
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.collation import sort_by_name
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Round, Seat
 from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -20,20 +21,16 @@ LAST = ["Müller-Lüdenscheidt", "Özdemir", "Łapiński", "Schmidt", "Yılmaz",
 
 
 def big_round(tournament, organizer, n=150) -> Round:
-    rnd = Round.objects.create(tournament=tournament, number=1, published=True, minutes=45)
-    players = [
-        services.player_add(
+    """Round 1 of ``n`` players seated and published through the services
+    (150 at tables of 3 to 5: 36 tables of four and two of three)."""
+    for i in range(n):
+        PlayerFactory(
             tournament=tournament,
-            by=organizer,
             name=f"{FIRST[i % len(FIRST)]} {LAST[(i // len(FIRST)) % len(LAST)]} {i:03d}",
             club="SK Nord" if i % 3 else "",
         )
-        for i in range(n)
-    ]
-    for t in range(0, n, 4):
-        table = Table.objects.create(round=rnd, number=t // 4 + 1)
-        for pos, p in enumerate(players[t : t + 4]):
-            Seat.objects.create(table=table, player=p, position=pos)
+    rnd = seated_round(tournament, by=organizer)
+    assert rnd.tables.count() == 38 and rnd.minutes == 45
     return rnd
 
 
@@ -179,15 +176,16 @@ def test_result_form_fits_a_phone_without_sideways_scrolling(
     monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     engine = ENGINES[game]
     size = min(max(4, engine.min_players), engine.max_players)
-    t = services.tournament_create(owner=organizer, name="Abend", game=game)
-    rnd = Round.objects.create(tournament=t, number=1, published=True)
-    table = Table.objects.create(round=rnd, number=1)
-    for pos in range(size):
-        p = services.player_add(
-            tournament=t, by=organizer, name=f"{FIRST[pos]} {LAST[pos]}", club="SK Nord"
-        )
-        Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    table = one_table(
+        organizer,
+        game,
+        size,
+        name="Abend",
+        names=[f"{FIRST[pos]} {LAST[pos]}" for pos in range(size)],
+        club="SK Nord",
+        start=True,
+    )
+    t = table.round.tournament
     page.set_viewport_size({"width": 390, "height": 844})
     login(page, live_server.url)
     page.goto(f"{live_server.url}/tournaments/{t.pk}/rounds/1/tables/1/result/")
@@ -216,13 +214,14 @@ def test_a_digital_table_on_a_phone_shows_the_hand_first_and_fits(
     monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     engine = ENGINES[game]
     size = min(max(4, engine.min_players), engine.max_players)
-    t = services.tournament_create(owner=organizer, name="Digital", game=game, digital_tables=True)
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=7)
-    for pos in range(size):
-        p = services.player_add(tournament=t, by=organizer, name=f"{FIRST[pos]} {LAST[pos]}")
-        Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    table = digital_table(
+        organizer,
+        game,
+        size,
+        name="Digital",
+        names=[f"{FIRST[pos]} {LAST[pos]}" for pos in range(size)],
+        round_minutes=30,
+    )
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     page = context.new_page()
     page.goto(f"{live_server.url}/p/{token_for(table, 0)}/")

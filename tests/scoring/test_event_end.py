@@ -17,7 +17,7 @@ from django.utils import timezone
 from scoring import prints, services
 from scoring.models import Submission
 from tests.scoring import handmade
-from tests.scoring.test_result_entry import make_table, post_data
+from tests.scoring.test_result_entry import make_tables, post_data
 from tournaments.models import Round, Tournament
 from tournaments.services import event
 
@@ -109,8 +109,7 @@ def test_overview_leads_from_players_to_seating_to_the_clock(client, organizer, 
 
 
 def test_overview_counts_missing_sheets_then_offers_the_next_round(client, organizer):
-    table = make_table(organizer, "quartett")
-    t2 = make_table(organizer, rnd=table.round, number=2)
+    table, t2 = make_tables(organizer, "quartett", count=2)
     tournament = table.round.tournament
     rnd = table.round
     rnd.published = True

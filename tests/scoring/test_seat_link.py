@@ -29,13 +29,9 @@ def seat_path(table, position):
 
 @pytest.fixture
 def running(organizer):
-    """A Trumpet table of three whose round runs for another 20 minutes,
+    """A Trumpet table of three whose round is running (started by the clock),
     in a tournament where players report results."""
-    table = make_table(organizer, "trumpet", self_report=True)
-    rnd = table.round
-    rnd.status, rnd.deadline = Round.RUNNING, timezone.now() + timedelta(minutes=20)
-    rnd.save()
-    return table
+    return make_table(organizer, "trumpet", self_report=True, running=True)
 
 
 def test_player_page_shows_table_seat_and_players_in_order(client, running):

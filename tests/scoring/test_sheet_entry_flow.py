@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import timedelta
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games import get_engine
 from scoring import services
 from scoring.models import Submission
-from tests.scoring.test_result_entry import NAMES, entry_url, make_table, post_data
+from tests.scoring.test_result_entry import NAMES, entry_url, make_table, make_tables, post_data
 from tournaments.models import Round
 
 pytestmark = pytest.mark.django_db
@@ -36,13 +35,7 @@ def token(content: str, name: str) -> str:
 
 
 def round_of_tables(organizer, n=5, *, status=Round.TIME_CALLED):
-    first = make_table(organizer, "quartett")
-    rnd = first.round
-    rnd.status = status
-    if status == Round.RUNNING:
-        rnd.deadline = timezone.now() + timedelta(minutes=30)
-    rnd.save()
-    return [first] + [make_table(organizer, rnd=rnd, number=k) for k in range(2, n + 1)]
+    return make_tables(organizer, "quartett", count=n, running=status == Round.RUNNING)
 
 
 # -- save and next --------------------------------------------------------------

@@ -9,9 +9,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring.models import PrintJob, Submission
+from tests.factories import seated_round
 from tests.seat_tokens import token_for
 from tournaments import services
-from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.models import Tournament
 from tournaments.params import parse_int
 
 pytestmark = pytest.mark.django_db
@@ -30,12 +31,10 @@ def test_parse_int_takes_ascii_digits_only():
 
 @pytest.fixture
 def seated(tournament, organizer):
-    rnd = Round.objects.create(tournament=tournament, number=1, published=True)
-    table = Table.objects.create(round=rnd, number=1)
-    for pos, name in enumerate(["Anna", "Bernd"]):
-        p = services.player_add(tournament=tournament, by=organizer, name=name)
-        Seat.objects.create(table=table, player=p, position=pos)
-    return table
+    """Table 1 of round 1 of ``tournament``: Anna, Bernd and Clara, seated and
+    published through the services."""
+    rnd = seated_round(tournament, players=3, names=["Anna", "Bernd", "Clara"])
+    return rnd.tables.get(number=1)
 
 
 @pytest.mark.parametrize("value", ["²", "٣", "99999999999999999999", "x", "0"])

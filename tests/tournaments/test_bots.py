@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from games import get_engine
 from scoring.models import Submission
-from tournaments import services
-from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
+from tests.factories import digital_table
+from tournaments.models import ClockActivation, Seat, TableAction
 from tournaments.play import move as play_move
 from tournaments.play import watch
 from tournaments.services import ServiceError, bots, clock, deadlines
@@ -38,16 +38,11 @@ def inline_bots(monkeypatch, settings):
     return calls
 
 
-def make_round(organizer, game="quartett", players=2, seed=4242):
-    t = services.tournament_create(
-        owner=organizer, name=f"Digital {game}", game=game, digital_tables=True
-    )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=seed)
-    for pos in range(players):
-        p = services.player_add(tournament=t, by=organizer, name=f"Spieler {pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
-    return rnd, table
+def make_round(organizer, game="quartett", players=2):
+    """Round 1 of a digital tournament seated through the services, not
+    started: one table, ``Spieler 0`` at seat 0 and so on."""
+    table = digital_table(organizer, game, players, start=False, publish=False, round_minutes=30)
+    return table.round, table
 
 
 def state_of(table):

@@ -9,10 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import travel
 from tournaments import clock as pure
-from tournaments import services, tasks
-from tournaments.models import Round, Seat, SeatingChange, Table
+from tournaments import tasks
+from tournaments.models import Round, SeatingChange, Table
 from tournaments.services import ServiceError, clock, deadlines
 
 T0 = datetime(2026, 10, 3, 14, 0, tzinfo=UTC)
@@ -105,15 +106,22 @@ def scheduled(monkeypatch):
 
 
 @pytest.fixture
-def rnd(tournament, organizer):
-    """Round 1: two paper tables of two, seating still a draft."""
-    r = Round.objects.create(tournament=tournament, number=1, minutes=45)
-    for n in (1, 2):
-        table = Table.objects.create(round=r, number=n)
-        for pos in range(2):
-            p = services.player_add(tournament=tournament, by=organizer, name=f"P{n}{pos}")
-            Seat.objects.create(table=table, player=p, position=pos)
-    return r
+def tournament(organizer):
+    """A Quartett tournament at tables of two, rounds of 45 minutes."""
+    return TournamentFactory(
+        owner=organizer, name="Herbstturnier", allowed_sizes=[2], table_size=2, round_minutes=45
+    )
+
+
+@pytest.fixture
+def rnd(tournament):
+    """Round 1: two paper tables of two (P10, P11 at table 1; P20, P21 at
+    table 2), seated through the services, the seating still a draft."""
+    order = [
+        [PlayerFactory(tournament=tournament, name=f"P{n}{pos}") for pos in range(2)]
+        for n in (1, 2)
+    ]
+    return seated_round(tournament, order=order, publish=False)
 
 
 def refreshed(obj):
@@ -355,11 +363,11 @@ def test_the_polled_clock_costs_the_same_queries_for_2_or_40_tables(
     url = reverse("round_public_status", args=[rnd.tournament_id, 1])
     with CaptureQueriesContext(connection) as small:
         assert "Tables done: 0 of 2" in client.get(url).content.decode()
-    for n in range(3, 41):
-        table = Table.objects.create(round=rnd, number=n)
-        for pos in range(2):
-            p = services.player_add(tournament=rnd.tournament, by=organizer, name=f"Q{n}{pos}")
-            Seat.objects.create(table=table, player=p, position=pos)
+    # the same tournament's settings, its round seated at 40 tables
+    big = TournamentFactory(owner=organizer, allowed_sizes=[2], table_size=2, round_minutes=45)
+    big_round = seated_round(big, players=80)
+    clock.round_start(round=big_round, by=organizer, seconds=120)
+    url = reverse("round_public_status", args=[big.pk, 1])
     with django_assert_max_num_queries(len(small)):
         assert "Tables done: 0 of 40" in client.get(url).content.decode()
 

@@ -20,8 +20,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests.conftest import missing_service
-from tournaments import services
-from tournaments.models import Round, Seat, Table
+from tests.factories import PlayerFactory, TournamentFactory, one_table, seated_round
+from tournaments.models import Round, Table
 from tournaments.services import clock
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,14 +163,19 @@ def worker(module_worker, env):
 
 
 @pytest.fixture
-def rnd(tournament, organizer):
-    r = Round.objects.create(tournament=tournament, number=1)
-    for n in (1, 2):
-        table = Table.objects.create(round=r, number=n)
-        for pos in range(2):
-            p = services.player_add(tournament=tournament, by=organizer, name=f"P{n}{pos}")
-            Seat.objects.create(table=table, player=p, position=pos)
-    return r
+def tournament(organizer):
+    """A Quartett tournament at tables of two."""
+    return TournamentFactory(owner=organizer, name="Herbstturnier", allowed_sizes=[2], table_size=2)
+
+
+@pytest.fixture
+def rnd(tournament):
+    """Round 1: two paper tables of two seated through the services, a draft."""
+    order = [
+        [PlayerFactory(tournament=tournament, name=f"P{n}{pos}") for pos in range(2)]
+        for n in (1, 2)
+    ]
+    return seated_round(tournament, order=order, publish=False)
 
 
 def wait_for(check, timeout: float):
@@ -278,14 +283,15 @@ def test_a_poisoned_round_does_not_stop_another_rounds_close(
 def _poisoned_beside_healthy(env, rnd, organizer, other_user):
     from tournaments.models import Tournament
 
-    bad = services.tournament_create(
-        owner=other_user, name="Vergiftet", game="quartett", digital_tables=True
+    table = one_table(
+        other_user,
+        "quartett",
+        4,
+        digital=True,
+        name="Vergiftet",
+        names=[f"V{pos}" for pos in range(4)],
     )
-    poisoned = Round.objects.create(tournament=bad, number=1, published=True)
-    table = Table.objects.create(round=poisoned, number=1, digital=True, seed=7)
-    for pos in range(4):
-        p = services.player_add(tournament=bad, by=other_user, name=f"V{pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
+    poisoned, bad = table.round, table.round.tournament
     deck = bad.engine.deck_data()
     tiny = {"name": "Mini", "attributes": deck["attributes"], "cards": deck["cards"][:2]}
     Tournament.objects.filter(pk=bad.pk).update(game_options={"deck": tiny})

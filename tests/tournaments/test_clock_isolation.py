@@ -10,8 +10,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from tournaments import services
-from tournaments.models import Round, Seat, Table, Tournament
+from tests.factories import one_table
+from tournaments.models import Round, Tournament
 from tournaments.services import clock, deadlines
 
 pytestmark = pytest.mark.django_db
@@ -23,13 +23,17 @@ def no_broker(monkeypatch):
 
 
 def seated(owner, name, *, digital=False) -> Round:
-    t = services.tournament_create(owner=owner, name=name, game="quartett", digital_tables=digital)
-    rnd = Round.objects.create(tournament=t, number=1, published=True)
-    table = Table.objects.create(round=rnd, number=1, digital=digital, seed=3)
-    for pos in range(4):
-        p = services.player_add(tournament=t, by=owner, name=f"{name} {pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
-    return rnd
+    """Round 1 of a new tournament ``name``: one table of four seated and
+    published through the services."""
+    table = one_table(
+        owner,
+        "quartett",
+        4,
+        digital=digital,
+        name=name,
+        names=[f"{name} {pos}" for pos in range(4)],
+    )
+    return table.round
 
 
 def overdue(rnd: Round, owner) -> Round:

@@ -20,14 +20,14 @@ from games import get_engine
 from scoring import forms as scoring_forms
 from scoring.links import seat_token
 from scoring.printing import render_score_sheets
-from tournaments import services
-from tournaments.models import Round, Seat, Table
+from tests.factories import digital_table
+from tournaments.models import Seat
 from tournaments.play import deck_texts
 from tournaments.play.altruismus import SYMBOLS
 from tournaments.play.base import COLOURS
 from tournaments.play.deck_texts import DECK_TEXTS, deck_text
 from tournaments.play.monddaemmerung import MOONS
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines
 
 GAMES_DIR = Path(__file__).resolve().parents[2] / "games"
 
@@ -133,21 +133,17 @@ def no_broker(monkeypatch):
 
 
 def quartett_table(organizer, **options):
-    t = services.tournament_create(
-        owner=organizer,
+    """A started digital Quartett table of Ayşe Şahin (seat 0) and Jürgen
+    Weiß, seated and dealt through the services."""
+    return digital_table(
+        organizer,
+        "quartett",
+        2,
         name="Digital Quartett",
-        game="quartett",
-        digital_tables=True,
+        names=["Ayşe Şahin", "Jürgen Weiß"],
         game_options=options,
+        round_minutes=30,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=4242)
-    for pos, name in enumerate(["Ayşe Şahin", "Jürgen Weiß"]):
-        p = services.player_add(tournament=t, by=organizer, name=name)
-        Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=rnd, by=organizer)
-    table.refresh_from_db()
-    return table
 
 
 def seat_page(client, table, position=0) -> str:

@@ -9,10 +9,10 @@ import pytest
 from django.db import connection
 
 from games import get_engine
-from tournaments import services
-from tournaments.models import Round, Seat, Table, TableAction
+from tests.factories import digital_table
+from tournaments.models import Seat, TableAction
 from tournaments.play import move as play_move
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines
 from tournaments.services import tables as digital
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -25,17 +25,15 @@ def no_broker(monkeypatch):
 
 
 def make_table(organizer, game, players):
-    t = services.tournament_create(
-        owner=organizer, name=f"Parallel {game}", game=game, digital_tables=True
+    """A started digital table seated through the services (``P0`` at seat 0…)."""
+    return digital_table(
+        organizer,
+        game,
+        players,
+        names=[f"P{pos}" for pos in range(players)],
+        name=f"Parallel {game}",
+        round_minutes=30,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=99)
-    for pos in range(players):
-        p = services.player_add(tournament=t, by=organizer, name=f"P{pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=rnd, by=organizer)
-    table.refresh_from_db()
-    return table
 
 
 def at_once(calls):

@@ -16,6 +16,7 @@ from django.db import connection
 
 from games import get_engine
 from scoring.models import Submission
+from tests.factories import one_table
 from tests.tournaments.test_clock_celery import (
     PYTHON,
     ROOT,
@@ -24,8 +25,7 @@ from tests.tournaments.test_clock_celery import (
     start_worker,
     wait_for,
 )
-from tournaments import services
-from tournaments.models import Round, Seat, Table, TableAction
+from tournaments.models import TableAction
 from tournaments.services import bots, clock, deadlines
 from tournaments.services import tables as digital
 
@@ -57,14 +57,17 @@ def test_a_table_interrupted_by_a_restart_goes_on_from_its_record(
         "redis_url": require_redis,
         "tmp": tmp_path,
     }
-    t = services.tournament_create(
-        owner=organizer, name="Neustart", game="monddaemmerung", digital_tables=True
+    table = one_table(
+        organizer,
+        "monddaemmerung",
+        3,
+        digital=True,
+        name="Neustart",
+        names=["P0", "P1", "P2"],
+        round_minutes=60,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=60)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=31337)
+    rnd = table.round
     for pos in range(3):
-        p = services.player_add(tournament=t, by=organizer, name=f"P{pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
         bots.seat_to_bot(table=table, position=pos)
     engine = get_engine("monddaemmerung")
     moves = lambda: TableAction.objects.filter(table=table).count()  # noqa: E731

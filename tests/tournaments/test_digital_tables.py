@@ -7,9 +7,10 @@ import pytest
 from games import get_engine
 from games.base import Record
 from scoring.models import Submission
+from tests.factories import digital_table
 from tests.timetravel import travel
-from tournaments import services, tasks
-from tournaments.models import Round, Seat, Table
+from tournaments import tasks
+from tournaments.models import Round, Table
 from tournaments.services import ServiceError, clock, deadlines
 from tournaments.services import tables as digital
 
@@ -22,16 +23,19 @@ def no_broker(monkeypatch):
 
 
 def make_round(organizer, game="quartett", players=2, birth_years=None, grace=60):
-    t = services.tournament_create(
-        owner=organizer, name=f"Digital {game}", game=game, digital_tables=True, grace_seconds=grace
+    """Round 1 of a digital tournament seated through the services, a draft
+    not started yet: one table, ``Spieler 0`` at seat 0 and so on."""
+    table = digital_table(
+        organizer,
+        game,
+        players,
+        start=False,
+        publish=False,
+        grace_seconds=grace,
+        round_minutes=30,
+        birth_year=birth_years,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=4242)
-    for pos in range(players):
-        year = birth_years[pos] if birth_years else None
-        p = services.player_add(tournament=t, by=organizer, name=f"Spieler {pos}", birth_year=year)
-        Seat.objects.create(table=table, player=p, position=pos)
-    return rnd, table
+    return table.round, table
 
 
 def play_first_legal(table):
@@ -60,7 +64,7 @@ def test_the_round_start_deals_every_digital_table(organizer):
     clock.round_start(round=rnd, by=organizer)
     table.refresh_from_db()
     engine = get_engine("quartett")
-    expected = engine.new_game(2, 4242, rnd.tournament.game_options)
+    expected = engine.new_game(2, table.seed, rnd.tournament.game_options)
     assert engine.load(table.state) == engine.load(engine.dump(expected))
 
 

@@ -8,9 +8,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.links import table_token
+from tests.factories import seated_round
 from tests.seat_tokens import token_for
-from tournaments import services
-from tournaments.models import Round, Seat, Table
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
@@ -51,12 +50,10 @@ def test_every_page_carries_the_policy(client, organizer, tournament):
 
 @pytest.fixture
 def seated(tournament, organizer):
-    rnd = Round.objects.create(tournament=tournament, number=1, published=True)
-    table = Table.objects.create(round=rnd, number=1)
-    for pos, name in enumerate(["Anna", "Bernd"]):
-        p = services.player_add(tournament=tournament, by=organizer, name=name)
-        Seat.objects.create(table=table, player=p, position=pos)
-    return table
+    """Table 1 of round 1 of ``tournament``: Anna, Bernd and Clara, seated and
+    published through the services."""
+    rnd = seated_round(tournament, players=3, names=["Anna", "Bernd", "Clara"])
+    return rnd.tables.get(number=1)
 
 
 def no_store(response) -> bool:

@@ -12,9 +12,10 @@ from django.urls import reverse
 from scoring import links
 from scoring import services as scoring_services
 from scoring.models import Submission
+from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments import services
-from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
-from tournaments.services import clock, deadlines
+from tournaments.models import Player, Seat, Tournament
+from tournaments.services import deadlines
 
 pytestmark = pytest.mark.django_db
 
@@ -25,26 +26,23 @@ def no_broker(monkeypatch):
 
 
 @pytest.fixture
-def played(tournament, organizer):
+def played(organizer):
     """Round 1 played and corrected (versions protect each other), a bye, and
-    a keeper."""
-    tournament.self_report = True
-    tournament.save()
-    rnd = Round.objects.create(
-        tournament=tournament, number=1, status=Round.TIME_CALLED, published=True
+    a keeper: seated (P0 and P1 at a table of two, B on the bye three
+    players leave), started and closed through the services."""
+    tournament = TournamentFactory(
+        owner=organizer, name="Herbstturnier", self_report=True, allowed_sizes=[2], table_size=2
     )
-    table = Table.objects.create(round=rnd, number=1)
-    for pos in range(3):
-        p = services.player_add(tournament=tournament, by=organizer, name=f"P{pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
-    Bye.objects.create(
-        round=rnd, player=services.player_add(tournament=tournament, by=organizer, name="B")
-    )
-    sheet = {"s0_cards": 12, "s1_cards": 10, "s2_cards": 8}
+    seated = [PlayerFactory(tournament=tournament, name=f"P{pos}") for pos in range(2)]
+    PlayerFactory(tournament=tournament, name="B")
+    rnd = seated_round(tournament, order=[seated], time_called=True)
+    assert [b.player.name for b in rnd.byes.all()] == ["B"]
+    table = rnd.tables.get(number=1)
+    sheet = {"s0_cards": 20, "s1_cards": 12}
     scoring_services.result_submit(table=table, sheet=sheet, by=organizer, expected_version=None)
     scoring_services.result_submit(
         table=table,
-        sheet={"s0_cards": 10, "s1_cards": 12, "s2_cards": 8},
+        sheet={"s0_cards": 12, "s1_cards": 20},
         by=organizer,
         expected_version=1,
         reason="typo",
@@ -123,12 +121,7 @@ def test_an_archived_tournament_is_hidden_read_only_and_restorable(client, organ
 
 
 def test_a_round_on_the_clock_must_end_before_archiving(client, organizer, tournament):
-    rnd = Round.objects.create(tournament=tournament, number=1, published=True)
-    table = Table.objects.create(round=rnd, number=1)
-    for pos in range(3):
-        p = services.player_add(tournament=tournament, by=organizer, name=f"P{pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    seated_round(tournament, players=3, start=True)
     client.force_login(organizer)
     response = client.post(
         reverse("tournament_archive", args=[tournament.pk]), {"action": "archive"}, follow=True

@@ -11,10 +11,11 @@ from django.urls import reverse
 
 from games import get_engine
 from scoring import services as scoring_services
+from tests.factories import PlayerFactory, TournamentFactory, digital_table, seated_round
 from tests.seat_tokens import token_for
 from tests.timetravel import past_deadline, travel
 from tournaments import live, services
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Table
 from tournaments.services import clock, deadlines
 from tournaments.services import tables as digital
 
@@ -27,16 +28,22 @@ def no_broker(monkeypatch):
 
 
 @pytest.fixture
-def rnd(tournament, organizer):
-    """Round 1: two paper tables of two, started."""
-    r = Round.objects.create(tournament=tournament, number=1, minutes=45)
-    for n in (1, 2):
-        table = Table.objects.create(round=r, number=n)
-        for pos in range(2):
-            p = services.player_add(tournament=tournament, by=organizer, name=f"P{n}{pos}")
-            Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=r, by=organizer)
-    return r
+def tournament(organizer):
+    """A Quartett tournament at tables of two."""
+    return TournamentFactory(
+        owner=organizer, name="Herbstturnier", allowed_sizes=[2], table_size=2, round_minutes=45
+    )
+
+
+@pytest.fixture
+def rnd(tournament):
+    """Round 1: two paper tables of two (P10, P11 at table 1; P20, P21 at
+    table 2), seated and started through the services."""
+    order = [
+        [PlayerFactory(tournament=tournament, name=f"P{n}{pos}") for pos in range(2)]
+        for n in (1, 2)
+    ]
+    return seated_round(tournament, order=order, start=True)
 
 
 def public_status(rnd):
@@ -115,17 +122,13 @@ def test_the_poll_runs_every_few_seconds_and_stops_when_every_table_is_done(clie
 def test_a_digital_seat_poll_with_nothing_new_costs_at_most_two_queries(
     client, organizer, django_assert_max_num_queries
 ):
-    t = services.tournament_create(
-        owner=organizer, name="Digital", game="quartett", digital_tables=True
+    table = digital_table(
+        organizer, "quartett", 2, start=False, name="Digital", names=["D0", "D1"], round_minutes=30
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
+    rnd = table.round
     # a big event's round: its seating figures must not be decoded by the poll
-    rnd.seating_stats = {"scores": list(range(2000))}
+    rnd.seating_stats = {**rnd.seating_stats, "scores": list(range(2000))}
     rnd.save()
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=7)
-    for pos in range(2):
-        p = services.player_add(tournament=t, by=organizer, name=f"D{pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
     clock.round_start(round=rnd, by=organizer)
     url = reverse("seat_play", args=[token_for(table, 1)])
     first = client.get(url)
@@ -190,15 +193,16 @@ def test_web_processes_share_the_clock_through_redis(
 
 
 def test_a_finished_digital_game_stops_the_seat_poll(client, organizer):
-    t = services.tournament_create(
-        owner=organizer, name="Digital Ende", game="quartett", digital_tables=True, grace_seconds=30
+    table = digital_table(
+        organizer,
+        "quartett",
+        2,
+        name="Digital Ende",
+        names=["E0", "E1"],
+        grace_seconds=30,
+        round_minutes=30,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=11)
-    for pos in range(2):
-        p = services.player_add(tournament=t, by=organizer, name=f"E{pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    rnd = table.round
     url = reverse("seat_play", args=[token_for(table, 0)])
     version = data(client.get(url), "version")
     past_deadline(rnd)

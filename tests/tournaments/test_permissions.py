@@ -7,8 +7,8 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import PrintJob
+from tests.factories import PlayerFactory, seated_round
 from tournaments import services
-from tournaments.models import Round, Seat, Table
 from tournaments.permissions import may
 
 #: views anyone may open (public pages of a public tournament, signed links)
@@ -89,16 +89,18 @@ def tournament_patterns():
 
 @pytest.fixture
 def world(tournament, organizer, other_user, django_user_model):
-    player = services.player_add(tournament=tournament, by=organizer, name="Anna")
+    anna, *_others = (
+        PlayerFactory(tournament=tournament, name=name) for name in ("Anna", "Bernd", "Clara")
+    )
     keeper = django_user_model.objects.create_user("keeper", password="pw-keeper-12345")
     services.scorekeeper_add(tournament=tournament, username="keeper")
     other_t = services.tournament_create(owner=other_user, name="Fremd", game="quartett")
-    rnd = Round.objects.create(tournament=tournament, number=1)
-    table = Table.objects.create(round=rnd, number=1)
-    Seat.objects.create(table=table, player=player, position=0)
+    # round 1 seated through the services, a draft: Anna at table 1
+    rnd = seated_round(tournament, publish=False)
+    table = rnd.tables.get(number=1)
     return {
         "t": tournament,
-        "player": player,
+        "player": anna,
         "keeper": keeper,
         "other_t": other_t,
         "round": rnd,
@@ -177,7 +179,7 @@ def test_users_of_other_tournaments_are_refused(client, world, other_user, metho
         url = url_for(pattern, world)
         response = getattr(client, method)(url)
         assert response.status_code == 403, url
-    assert world["t"].players.count() == 1
+    assert world["t"].players.count() == 3  # Anna, Bernd and Clara, as before
     assert world["t"].scorekeepers.count() == 1
 
 

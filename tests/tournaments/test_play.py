@@ -17,8 +17,8 @@ from games import get_engine
 from games.base import RandomBot
 from scoring import prints
 from scoring.links import resolve_seat, seat_token
-from tournaments import services
-from tournaments.models import Round, Seat, Table, TableAction
+from tests.factories import digital_table, one_table
+from tournaments.models import Round, Seat, TableAction
 from tournaments.services import clock, deadlines
 from tournaments.services import tables as digital
 
@@ -40,23 +40,19 @@ def no_broker(monkeypatch):
 
 
 def make_table(organizer, game="quartett", players=2, *, start=True, grace=60, **fields):
-    t = services.tournament_create(
-        owner=organizer,
-        name=f"Digital {game}",
-        game=game,
-        digital_tables=True,
+    """Round 1 of a digital tournament seated through the services (names
+    from ``NAMES`` in seat order), started unless ``start=False``."""
+    table = digital_table(
+        organizer,
+        game,
+        players,
+        start=start,
+        names=NAMES[:players],
         grace_seconds=grace,
+        round_minutes=30,
         **fields,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=4242)
-    for pos in range(players):
-        p = services.player_add(tournament=t, by=organizer, name=NAMES[pos])
-        Seat.objects.create(table=table, player=p, position=pos)
-    if start:
-        clock.round_start(round=rnd, by=organizer)
-    table.refresh_from_db()
-    return rnd, table
+    return table.round, table
 
 
 def page_url(table, position):
@@ -334,14 +330,7 @@ def test_the_clock_partial_of_the_seat(client, organizer):
 
 
 def test_paper_tables_keep_the_result_form(client, organizer):
-    t = services.tournament_create(owner=organizer, name="Papier", game="quartett")
-    t.self_report = True
-    t.save()
-    rnd = Round.objects.create(tournament=t, number=1, published=True)
-    table = Table.objects.create(round=rnd, number=1)
-    for pos in range(2):
-        p = services.player_add(tournament=t, by=organizer, name=NAMES[pos])
-        Seat.objects.create(table=table, player=p, position=pos)
+    table = one_table(organizer, "quartett", 2, names=NAMES[:2], self_report=True)
     html = client.get(page_url(table, 0)).content.decode()
     assert 'id="play"' not in html and "Report your table" in html
 
@@ -396,12 +385,8 @@ def test_table_cards_carry_a_seat_qr_code_per_player(client, organizer):
 
 
 def test_paper_table_cards_without_self_report_have_no_seat_codes(organizer):
-    t = services.tournament_create(owner=organizer, name="Papier", game="quartett")
-    rnd = Round.objects.create(tournament=t, number=1, published=True)
-    table = Table.objects.create(round=rnd, number=1)
-    for pos in range(2):
-        p = services.player_add(tournament=t, by=organizer, name=NAMES[pos])
-        Seat.objects.create(table=table, player=p, position=pos)
+    table = one_table(organizer, "quartett", 2, names=NAMES[:2])
+    t = table.round.tournament
     assert decode_qr_codes(prints.render("tables", t, 1)) == []
     t.self_report = True
     t.save()

@@ -7,10 +7,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import past_deadline, travel
-from tournaments import services
-from tournaments.models import Round, Seat, Table
-from tournaments.services import clock, deadlines
+from tournaments.models import Round, Table
+from tournaments.services import clock, deadlines, seating
 from tournaments.views.projector import join_qr_svg
 
 pytestmark = pytest.mark.django_db
@@ -22,16 +22,27 @@ def no_worker(monkeypatch):
 
 
 @pytest.fixture
-def rnd(tournament, organizer):
-    tournament.public = True
-    tournament.save()
-    r = Round.objects.create(tournament=tournament, number=1, minutes=45)
-    for n, names in enumerate([["Uwe Berg", "Łukasz Nowak"], ["Şahin Yılmaz", "Anna Ährens"]], 1):
-        table = Table.objects.create(round=r, number=n)
-        for pos, name in enumerate(names):
-            p = services.player_add(tournament=tournament, by=organizer, name=name)
-            Seat.objects.create(table=table, player=p, position=pos)
-    return r
+def tournament(organizer):
+    """A public Quartett tournament at tables of two, rounds of 45 minutes."""
+    return TournamentFactory(
+        owner=organizer,
+        name="Herbstturnier",
+        public=True,
+        allowed_sizes=[2],
+        table_size=2,
+        round_minutes=45,
+    )
+
+
+@pytest.fixture
+def rnd(tournament):
+    """Round 1 seated through the services, a draft: Uwe Berg and Łukasz
+    Nowak at table 1, Şahin Yılmaz and Anna Ährens at table 2."""
+    order = [
+        [PlayerFactory(tournament=tournament, name=name) for name in names]
+        for names in [["Uwe Berg", "Łukasz Nowak"], ["Şahin Yılmaz", "Anna Ährens"]]
+    ]
+    return seated_round(tournament, order=order, publish=False)
 
 
 def url(rnd, **params):
@@ -79,19 +90,19 @@ def test_five_minutes_left_only_in_a_round_that_had_more(client, rnd, organizer)
     travel(rnd, 45 * 60 - 200)
     html = client.get(status_url).content.decode()
     assert "5 minutes left" in html
-    short = Round.objects.create(tournament=rnd.tournament, number=2, minutes=5, published=True)
-    table = Table.objects.create(round=short, number=1)
-    for pos, p in enumerate(rnd.tournament.players.all()[:2]):
-        Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=short, by=organizer)
+    # a tournament of five-minute rounds
+    five = TournamentFactory(
+        owner=organizer, public=True, allowed_sizes=[2], table_size=2, round_minutes=5
+    )
+    short = seated_round(five, players=2, start=True)
     travel(short, 100)
-    html = client.get(reverse("round_public_status", args=[rnd.tournament_id, 2])).content.decode()
+    html = client.get(reverse("round_public_status", args=[five.pk, 1])).content.decode()
     assert "5 minutes left" not in html and 'data-text-five=""' in html
 
 
 def test_after_time_the_tables_slide_lists_missing_sheets_and_stops_polling(client, rnd, organizer):
     tables_url = reverse("round_projector_tables", args=[rnd.tournament_id, 1])
-    Round.objects.filter(pk=rnd.pk).update(published=True)
+    seating.seating_publish(round=rnd, by=organizer)
     assert "not started yet" in client.get(tables_url).content.decode()
     clock.round_start(round=rnd, by=organizer)
     past_deadline(rnd)

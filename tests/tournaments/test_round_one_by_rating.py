@@ -7,6 +7,7 @@ is tested without a database in test_seating_rating.py."""
 import pytest
 from django.urls import reverse
 
+from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments import services
 from tournaments.models import Player, Seat, Tournament
 from tournaments.services import seating as seating_services
@@ -193,41 +194,38 @@ def test_club_ratings_seat_round_one_when_players_are_linked_to_the_roster(organ
     """Two earlier tournaments rate four club members; the next tournament
     seats its round 1 Swiss-style by those ratings (the entered ratings are
     on another scale and are not mixed in)."""
-    from scoring.models import Submission
-    from tournaments.models import Round, Table
+    from scoring import services as scoring_services
+    from tournaments.models import Round
     from tournaments.services import roster
 
     names = ["Anna", "Bernd", "Clara", "Dora"]
     people = {}
     for month in ("Januar", "Februar"):
-        t = services.tournament_create(owner=organizer, name=month, game="quartett")
-        rnd = Round.objects.create(tournament=t, number=1, status=Round.COMPLETE)
-        table = Table.objects.create(round=rnd, number=1, status=Table.DONE)
-        for pos, name in enumerate(names):  # Anna always first, Dora always last
-            p = services.player_add(tournament=t, by=organizer, name=name)
-            Seat.objects.create(table=table, player=p, position=pos)
-            if name in people:
-                roster.player_link(player=p, person=people[name], by=organizer)
+        t = TournamentFactory(owner=organizer, name=month, allowed_sizes=[4], table_size=4)
+        seated = [PlayerFactory(tournament=t, name=name) for name in names]
+        for p in seated:
+            if p.name in people:
+                roster.player_link(player=p, person=people[p.name], by=organizer)
             else:
-                people[name] = roster.person_from_player(player=p, by=organizer)
-        Submission.objects.create(
-            table=table,
-            version=1,
-            status=Submission.CONFIRMED,
-            ranks=[1, 2, 3, 4],
-            figures=[0, 0, 0, 0],
+                people[p.name] = roster.person_from_player(player=p, by=organizer)
+        rnd = seated_round(t, order=[seated], time_called=True)
+        # Anna always first, Dora always last
+        scoring_services.result_submit(
+            table=rnd.tables.get(number=1),
+            sheet={"s0_cards": 12, "s1_cards": 9, "s2_cards": 7, "s3_cards": 4},
+            by=organizer,
+            expected_version=None,
         )
-    t = services.tournament_create(owner=organizer, name="März", game="quartett")
-    t.round1_seating = "rating_swiss"
-    t.allowed_sizes = [4]
-    t.save()
+        rnd.refresh_from_db()
+        assert rnd.status == Round.COMPLETE
+    t = TournamentFactory(
+        owner=organizer, name="März", round1_seating="rating_swiss", allowed_sizes=[4]
+    )
     # entered ratings say the opposite: they must not count
     entered = {"Anna": 1000, "Bernd": 1100, "Clara": 1200, "Dora": 1300}
     players = {}
     for name in [*names, "Emil", "Fritz", "Gerd", "Hanna"]:
-        players[name] = Player.objects.create(
-            tournament=t, name=name, checked_in=True, rating=entered.get(name, 2000)
-        )
+        players[name] = PlayerFactory(tournament=t, name=name, rating=entered.get(name, 2000))
         if name in people:
             roster.player_link(player=players[name], person=people[name], by=organizer)
     ratings = seating_services.round1_ratings(t)

@@ -13,11 +13,13 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.models import Submission
+from tests.factories import PlayerFactory, seated_round
+from tests.timetravel import past_deadline
 from tests.tournaments.test_permissions import named_patterns
 from tournaments import services
-from tournaments.models import Player, Round, Seat, SeatLink, Table, Tournament
+from tournaments.models import Player, Round, Seat, SeatLink, Tournament
 from tournaments.permissions import ACTIONS, SCOREKEEPER_MAY, may
-from tournaments.services import deadlines
+from tournaments.services import clock, deadlines
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -55,15 +57,12 @@ def world(db, tournament, organizer, django_user_model, client):
     keeper = django_user_model.objects.create_user("keeper", password="pw-keeper-12345")
     services.scorekeeper_add(tournament=tournament, username="keeper")
     players = [
-        services.player_add(tournament=tournament, by=organizer, name=f"Spieler {k}")
+        PlayerFactory(tournament=tournament, name=f"Spieler {k}", checked_in=k < 3)
         for k in range(4)
     ]
-    for p in players[:3]:
-        services.player_set_checked_in(player=p, checked_in=True, by=organizer)
-    rnd = Round.objects.create(tournament=tournament, number=1)  # a draft
-    table = Table.objects.create(round=rnd, number=1)
-    for pos, p in enumerate(players[:3]):
-        Seat.objects.create(table=table, player=p, position=pos)
+    # round 1 seated through the services, a draft: Spieler 0–2 at table 1
+    rnd = seated_round(tournament, order=[players[:3]], publish=False)
+    table = rnd.tables.get(number=1)
     services.player_drop(player=players[3], by=organizer)
     client.login(username="keeper", password="pw-keeper-12345")
     return {"t": tournament, "players": players, "round": rnd, "table": table, "keeper": keeper}
@@ -130,7 +129,10 @@ def test_a_scorekeeper_enters_confirms_prints_and_exports(client, world, organiz
     t, table = world["t"], world["table"]
     t.confirmation_required = True
     t.save()
-    Round.objects.filter(pk=world["round"].pk).update(status=Round.TIME_CALLED, published=True)
+    # the round is played: started and its time called by the clock
+    rnd = clock.round_start(round=world["round"], by=organizer)
+    past_deadline(rnd)
+    clock.close_round(rnd.pk, via="test")
     from scoring import services as scoring_services
     from tests.scoring.test_result_entry import post_data
 

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from games import get_engine
-from tournaments import services
-from tournaments.models import Round, Seat, Table, TableAction
+from tests.factories import digital_table
+from tournaments.models import Table, TableAction
 from tournaments.services import bots, clock, deadlines
 from tournaments.services import tables as digital
 
@@ -35,16 +35,19 @@ def inline_bots(monkeypatch, settings):
     )
 
 
-def make_round(organizer, game="quartett", players=2, seed=77):
-    t = services.tournament_create(
-        owner=organizer, name=f"Finale {game}", game=game, digital_tables=True
+def make_round(organizer, game="quartett", players=2):
+    """Round 1 of a digital tournament seated and published through the
+    services, not started: one table, ``Spielerin 0`` at seat 0 and so on."""
+    table = digital_table(
+        organizer,
+        game,
+        players,
+        start=False,
+        names=[f"Spielerin {pos}" for pos in range(players)],
+        name=f"Finale {game}",
+        round_minutes=30,
     )
-    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=seed)
-    for pos in range(players):
-        p = services.player_add(tournament=t, by=organizer, name=f"Spielerin {pos}")
-        Seat.objects.create(table=table, player=p, position=pos)
-    return rnd, table
+    return table.round, table
 
 
 def cards_on(html: str) -> set[str]:

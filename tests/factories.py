@@ -1,0 +1,195 @@
+"""Test data built the way an organizer builds it: through the services.
+
+- ``UserFactory``: an account ``orga-<n>`` with the password ``pw-test-12345``.
+- ``TournamentFactory``: created by ``tournament_create`` (its limits, its
+  game's defaults, ``full_clean``); defaults: owner a new user, name
+  ``Turnier <n>``, game Quartett; any other field as a keyword.
+- ``PlayerFactory``: registered by ``player_add`` and checked in by
+  ``player_set_checked_in`` (``checked_in=False`` leaves the player out of the
+  next seating); defaults: a tournament of its own, name ``Spieler <n>``.
+- ``seated_round``: the next round seated by ``round_seat`` like the organizer
+  seats it, optionally in a given seat order (swaps on the draft, then
+  published), started and run out through the clock service.
+- ``one_table`` / ``digital_table``: round 1 of a new tournament with one
+  table of the given players in registration order.
+
+Nothing here writes a seat, a table or a round by hand.
+"""
+
+from __future__ import annotations
+
+import factory
+from django.contrib.auth import get_user_model
+
+from tests.timetravel import past_deadline
+from tournaments import services
+from tournaments.models import Player, Round, Seat, Table, Tournament
+from tournaments.services import clock, seating
+
+PASSWORD = "pw-test-12345"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    """A user account; log in with ``PASSWORD``."""
+
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"orga-{n}")
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        return model_class.objects.create_user(*args, password=PASSWORD, **kwargs)
+
+
+class TournamentFactory(factory.Factory):
+    """A tournament created by ``services.tournament_create``."""
+
+    class Meta:
+        model = Tournament
+
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"Turnier {n}")
+    game = "quartett"
+
+    @classmethod
+    def _create(cls, model_class, *, owner, name, game, **fields):
+        return services.tournament_create(owner=owner, name=name, game=game, **fields)
+
+    _build = _create
+
+
+class PlayerFactory(factory.Factory):
+    """A player registered by ``services.player_add`` and checked in."""
+
+    class Meta:
+        model = Player
+
+    tournament = factory.SubFactory(TournamentFactory)
+    name = factory.Sequence(lambda n: f"Spieler {n}")
+    checked_in = True
+
+    @classmethod
+    def _create(cls, model_class, *, tournament, checked_in, **fields):
+        player = services.player_add(tournament=tournament, by=tournament.owner, **fields)
+        if checked_in:
+            player = services.player_set_checked_in(
+                player=player, checked_in=True, by=tournament.owner
+            )
+        return player
+
+    _build = _create
+
+
+def _arrange(rnd: Round, order: list[list], by) -> None:
+    """Bring the draft of ``rnd`` into the seat order ``order`` (one list of
+    players per table, by table number) with the organizer's swaps."""
+    for number, players in enumerate(order, start=1):
+        for position, player in enumerate(players):
+            sitting = Seat.objects.get(table__round=rnd, table__number=number, position=position)
+            if sitting.player_id != player.pk:
+                seating.seating_swap(round=rnd, player_a=sitting.player, player_b=player, by=by)
+
+
+def seated_round(
+    tournament,
+    *,
+    players: int | list | None = None,
+    order: list[list] | None = None,
+    by=None,
+    seed: int | None = None,
+    publish: bool = True,
+    start: bool = False,
+    time_called: bool = False,
+    names: list[str] | None = None,
+    **player_fields,
+) -> Round:
+    """Seat the next round of ``tournament`` through ``seating.round_seat``.
+
+    ``players``: how many new players to register first (named from ``names``
+    or ``Spieler <n>``; ``player_fields`` for each, a list per field gives
+    each player its own value), or the players to register nothing for;
+    ``None`` seats whoever is checked in. ``order``: who sits where, one list
+    per table — the draft is swapped into it before it is published (the
+    tables must come out of the seating with these sizes). ``publish``,
+    ``start`` (the clock service starts it: digital tables are dealt) and
+    ``time_called`` (its time passes and the clock closes it) as the
+    organizer would. ``by``: who acts, the owner by default."""
+    by = by or tournament.owner
+    if isinstance(players, int):
+        made = []
+        for k in range(players):
+            fields = {
+                key: (value[k] if isinstance(value, list | tuple) else value)
+                for key, value in player_fields.items()
+            }
+            if names:
+                fields["name"] = names[k]
+            made.append(PlayerFactory(tournament=tournament, **fields))
+        players = made
+    rnd = seating.round_seat(tournament=tournament, by=by, seed=seed)
+    if order is None and players is not None and not isinstance(players, int):
+        counts = list(
+            Table.objects.filter(round=rnd).order_by("number").values_list("number", flat=True)
+        )
+        if len(counts) == 1:
+            order = [list(players)]
+    if order is not None:
+        _arrange(rnd, order, by)
+    if publish or start:
+        rnd = seating.seating_publish(round=rnd, by=by)
+    if start or time_called:
+        rnd = clock.round_start(round=rnd, by=by)
+    if time_called:
+        past_deadline(rnd)
+        clock.close_round(rnd.pk, via="test")
+    rnd.refresh_from_db()
+    return rnd
+
+
+def one_table(
+    organizer=None,
+    game: str = "quartett",
+    players: int = 2,
+    *,
+    digital: bool = False,
+    start: bool = False,
+    publish: bool = True,
+    names: list[str] | None = None,
+    birth_year=None,
+    club: str = "",
+    seed: int | None = None,
+    **fields,
+) -> Table:
+    """Table 1 of round 1 of a new tournament of ``game`` (owned by
+    ``organizer``, a new user by default; ``digital`` tables or paper), its
+    ``players`` players seated in the order they registered (``Spieler 0``
+    at seat 0, …, or ``names``; ``birth_year`` and ``club`` one for all or
+    a list of them). ``seed``: the round's seed (the table's deal follows
+    from it), for a game that must play the same way every run.
+    Published unless ``publish=False``, started (digital tables dealt) with
+    ``start=True``; other keywords are the tournament's fields."""
+    owner = organizer or UserFactory()
+    fields.setdefault("allowed_sizes", [players])
+    fields.setdefault("table_size", players)
+    fields.setdefault("name", f"{'Digital' if digital else 'Turnier'} {game}")
+    tournament = TournamentFactory(owner=owner, game=game, digital_tables=digital, **fields)
+    names = names or [f"Spieler {k}" for k in range(players)]
+    rnd = seated_round(
+        tournament,
+        players=players,
+        names=names,
+        publish=publish,
+        start=start,
+        birth_year=birth_year,
+        club=club,
+        seed=seed,
+    )
+    return rnd.tables.get(number=1)
+
+
+def digital_table(organizer=None, game: str = "quartett", players: int = 2, **kwargs) -> Table:
+    """``one_table`` with a digital table, started (dealt) unless ``start=False``."""
+    kwargs.setdefault("start", True)
+    return one_table(organizer, game, players, digital=True, **kwargs)
