@@ -22,6 +22,7 @@ the laptop). Nothing is kept in a process.
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import UTC, datetime
 
@@ -201,27 +202,40 @@ def clock_entry(round_id: int) -> dict | None:
 def round_id_of(tournament_id: int, number: int) -> int | None:
     """The round id of a tournament's round number as the cache knows it
     (None: not known yet — the caller asks the database)."""
+    if not (0 < tournament_id < 2**31 and 0 < number < 2**15):  # no such round: ask nobody
+        return None
     return _shared_get(_round_key(tournament_id, number), LOCAL_STABLE_SECONDS)
+
+
+#: what a seat link's key can look like (scoring.links: 22 URL-safe
+#: characters); anything else never becomes a cache key
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def seat_round(token: str) -> int | None:
     """The round id a seat link's clock shows, as the cache knows it."""
+    if not _TOKEN.fullmatch(token):
+        return None
     return _shared_get(f"live:seat:{token}", LOCAL_STABLE_SECONDS)
 
 
 def remember_seat_round(token: str, round_id: int) -> None:
     # short: a link revoked meanwhile sees at most the clock for a minute
-    cache.set(f"live:seat:{token}", round_id, 60)
+    if _TOKEN.fullmatch(token):
+        cache.set(f"live:seat:{token}", round_id, 60)
 
 
 def seat_table(token: str) -> tuple[int, int] | None:
     """(table id, round id) of a seat link whose poll was answered, as the
     cache knows it."""
+    if not _TOKEN.fullmatch(token):
+        return None
     return _shared_get(f"live:seat-table:{token}", LOCAL_STABLE_SECONDS)
 
 
 def remember_seat_table(token: str, table_id: int, round_id: int) -> None:
-    cache.set(f"live:seat-table:{token}", (table_id, round_id), 60)
+    if _TOKEN.fullmatch(token):
+        cache.set(f"live:seat-table:{token}", (table_id, round_id), 60)
 
 
 def forget_seats(tokens) -> None:
