@@ -118,7 +118,7 @@ def main() -> int:
         from django.core.management import call_command
         from django.db import connection
 
-        from scoring.links import seat_from_token
+        from scoring.links import resolve_seat
         from tests.bench.event import build
         from tournaments import play
 
@@ -128,7 +128,7 @@ def main() -> int:
         versions = {}
         seat_paths = []
         for url in event.seat_play_urls:
-            table_id, _ = seat_from_token(url.split("/")[2])
+            table_id = resolve_seat(url.split("/")[2]).seat.table_id
             if table_id not in versions:
                 versions[table_id] = play.table_version(table_id)
             seat_paths.append(f"{url}?v={versions[table_id]}")

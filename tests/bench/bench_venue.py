@@ -88,11 +88,11 @@ def main() -> int:
             t.pk: play.table_version(t.pk)
             for t in Table.objects.filter(round__tournament_id=event.tournament_id, digital=True)
         }
-        from scoring.links import seat_from_token
+        from scoring.links import resolve_seat
 
         def play_path(url: str) -> str:
             token = url.split("/")[2]
-            table_id, _ = seat_from_token(token)
+            table_id = resolve_seat(token).seat.table_id
             return f"{url}?v={versions[table_id]}"
 
         seat_paths = [play_path(u) for u in event.seat_play_urls]
