@@ -54,9 +54,9 @@ def database_url() -> str:
 
     admin = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB_NAME]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+        # a fresh database each run: one left by an older schema can't migrate
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
     return urlunsplit(parts._replace(path="/" + DB_NAME))
 
 
