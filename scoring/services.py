@@ -109,7 +109,9 @@ def unfinished_reason(result: TableResult, players: int) -> str | None:
     Games where players go out (``out_order``: per seat its order of going
     out or None, or the seats in the order they went out) end when at most one
     player still holds cards; games of hands (``hands`` with ``finished``)
-    end when each player has led a hand and the last one was played out.
+    end when each player has led a hand and the last one was played out;
+    a race (``great_hall``: the seat whose figure entered the Hall, or None)
+    ends when a figure enters the Hall.
     """
     details = result.details or {}
     out_order = details.get("out_order")
@@ -122,6 +124,9 @@ def unfinished_reason(result: TableResult, players: int) -> str | None:
                 holding,
             ) % {"n": holding}
         return None
+    # a race to the Great Hall (Trumpet) ends when a figure enters it
+    if "great_hall" in details and details["great_hall"] is None:
+        return _("No figure reached the Great Hall.")
     hands = details.get("hands")
     if isinstance(hands, list) and hands:
         if not all(h.get("finished") for h in hands):

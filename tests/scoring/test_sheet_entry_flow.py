@@ -219,8 +219,12 @@ def test_unfinished_reason_reads_the_engines_details():
     )
     with translation.override("en"):
         assert services.unfinished_reason(two_hands, 3) == "Only 2 of 3 hands were played."
+    # Trumpet: the game is won when a figure enters the Great Hall
     trumpet = get_engine("trumpet").check_sheet(3, {"s0_field": 3, "s1_field": 2, "s2_field": 1})
-    assert services.unfinished_reason(trumpet, 3) is None  # the engine can't tell
+    with translation.override("en"):
+        assert services.unfinished_reason(trumpet, 3) == "No figure reached the Great Hall."
+    won = get_engine("trumpet").check_sheet(3, {"s0_hall": True, "s1_field": 2, "s2_field": 1})
+    assert services.unfinished_reason(won, 3) is None
 
 
 # -- names, not seat numbers ----------------------------------------------------
