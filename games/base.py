@@ -367,6 +367,14 @@ class Engine:
         """The table result of a consistent sheet, or ``SheetError``."""
         return self._needed("sheet").check_sheet(self, players, sheet, options)
 
+    def sheet_unfinished(self, result: TableResult, players: int) -> Problem | None:
+        """Why the result of a checked sheet can't be a game played to its end
+        (asked when a sheet is entered while the round still runs); None when
+        it may be finished or the sheet can't tell. A game module says so with
+        ``unfinished(engine, result, players)`` in its ``sheet.py``."""
+        check = getattr(self._needed("sheet"), "unfinished", None)
+        return check(self, result, players) if check else None
+
     def bots(self) -> dict[str, type]:
         """Bot classes by name: "random" and the game's "smart" one
         (``games/<id>/bots.py``)."""

@@ -102,41 +102,21 @@ class EntryStep:
     reason_needed: bool = False
 
 
-def unfinished_reason(result: TableResult, players: int) -> str | None:
-    """Why ``result`` can't be a game played to its end, from what the engine
-    put in ``details``; None when it may be finished or the engine can't tell.
-
-    Games where players go out (``out_order``: per seat its order of going
-    out or None, or the seats in the order they went out) end when at most one
-    player still holds cards; games of hands (``hands`` with ``finished``)
-    end when each player has led a hand and the last one was played out;
-    a race (``great_hall``: the seat whose figure entered the Hall, or None)
-    ends when a figure enters the Hall.
-    """
-    details = result.details or {}
-    out_order = details.get("out_order")
-    if isinstance(out_order, list):
-        holding = players - sum(1 for x in out_order if x is not None)
-        if holding > 1:
-            return ngettext(
-                "%(n)s player still holds cards.",
-                "%(n)s players still hold cards.",
-                holding,
-            ) % {"n": holding}
+def unfinished_reason(engine, result: TableResult, players: int) -> str | None:
+    """Why ``result`` can't be a game played to its end, as the game's engine
+    says (``engine.sheet_unfinished``), in the user's language; None when it
+    may be finished or the engine can't tell."""
+    problem = engine.sheet_unfinished(result, players)
+    if problem is None:
         return None
-    # a race to the Great Hall (Trumpet) ends when a figure enters it
-    if "great_hall" in details and details["great_hall"] is None:
-        return _("No figure reached the Great Hall.")
-    hands = details.get("hands")
-    if isinstance(hands, list) and hands:
-        if not all(h.get("finished") for h in hands):
-            return _("A hand was not played to its end.")
-        if len(hands) < players:  # every player chooses once: one hand each
-            return _("Only %(played)s of %(n)s hands were played.") % {
-                "played": len(hands),
-                "n": players,
-            }
-    return None
+    params = problem.params
+    if problem.code == "cards_still_held":
+        return ngettext(
+            "%(n)s player still holds cards.", "%(n)s players still hold cards.", params["n"]
+        ) % {"n": params["n"]}
+    if problem.code == "hands_missing":
+        return _("Only %(played)s of %(n)s hands were played.") % params
+    return _(problem.template).format(**params)
 
 
 def _still_running(table: Table) -> bool:
@@ -173,7 +153,7 @@ def staff_entry_step(
         return EntryStep(PREVIEW, result)
     early = False
     if _still_running(table):
-        why = unfinished_reason(result, players)
+        why = unfinished_reason(table.round.tournament.engine, result, players)
         if why is not None:
             if not before_time_confirmed:
                 return EntryStep(ASK_BEFORE_TIME, result, why=why)

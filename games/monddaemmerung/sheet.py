@@ -159,3 +159,12 @@ def check_sheet(engine, players: int, sheet: dict, options: dict | None = None) 
             "out_order": out_order,
         },
     )
+
+
+def unfinished(engine, result: TableResult, players: int) -> Problem | None:
+    """The game ends when at most one player still holds cards."""
+    out = result.details.get("out_order") or []
+    holding = players - sum(1 for x in out if x is not None)
+    if holding > 1:
+        return Problem("cards_still_held", (), _("{n} players still hold cards."), {"n": holding})
+    return None

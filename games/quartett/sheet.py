@@ -238,3 +238,12 @@ def engine_ranking(counts, out, wins):
     return ranking(
         counts, out, winners, details={"out_order": list(out), "decision_winners": winners}
     )
+
+
+def unfinished(engine, result: TableResult, players: int) -> Problem | None:
+    """The game ends when at most one player still holds cards."""
+    out = result.details.get("out_order") or []
+    holding = players - sum(1 for x in out if x is not None)
+    if holding > 1:
+        return Problem("cards_still_held", (), _("{n} players still hold cards."), {"n": holding})
+    return None

@@ -308,3 +308,21 @@ def check_sheet(engine, players: int, sheet, options: dict | None = None) -> Tab
         ]
     }
     return ranked_result(n, pts, vals, details)
+
+
+def unfinished(engine, result: TableResult, players: int) -> Problem | None:
+    """The game ends when every player has chosen Alpha once (one hand each)
+    and the last hand was played out."""
+    hands = result.details.get("hands") or []
+    if not hands:
+        return None
+    if not all(h.get("finished") for h in hands):
+        return Problem("hand_not_finished", (), _("A hand was not played to its end."))
+    if len(hands) < players:
+        return Problem(
+            "hands_missing",
+            (),
+            _("Only {played} of {n} hands were played."),
+            {"played": len(hands), "n": players},
+        )
+    return None

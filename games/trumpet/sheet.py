@@ -142,3 +142,10 @@ def check_sheet(engine, players: int, sheet, options=None) -> TableResult:
             "hall_field": hall_field,
         },
     )
+
+
+def unfinished(engine, result: TableResult, players: int) -> Problem | None:
+    """The race is won when a figure enters the Great Hall."""
+    if result.details.get("great_hall") is None:
+        return Problem("hall_not_reached", (), _("No figure reached the Great Hall."))
+    return None

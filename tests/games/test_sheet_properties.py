@@ -225,3 +225,29 @@ def test_a_sheet_that_is_not_a_dict_is_a_problem(game, players, options, sheet):
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
 def test_empty_sheet_is_rejected_or_ranks_everyone(game, players, options):
     check(ENGINES[game], players, {}, options)
+
+
+def test_each_game_says_which_sheets_cant_be_a_finished_game():
+    """``sheet_unfinished``: a stable code, or None when the sheet may show a
+    finished game (or can't tell, as Altruismus)."""
+    from games import get_engine
+
+    quartett = get_engine("quartett")
+    two_holding = quartett.check_sheet(
+        4,
+        {"s0_cards": 20, "s1_cards": 12, "s2_out": True, "s2_out_order": 2,
+         "s3_out": True, "s3_out_order": 1},
+    )  # fmt: skip
+    problem = quartett.sheet_unfinished(two_holding, 4)
+    assert (problem.code, problem.params) == ("cards_still_held", {"n": 2})
+    trumpet = get_engine("trumpet")
+    race = trumpet.check_sheet(3, {"s0_field": 3, "s1_field": 2, "s2_field": 1})
+    assert trumpet.sheet_unfinished(race, 3).code == "hall_not_reached"
+    won = trumpet.check_sheet(3, {"s0_hall": True, "s1_field": 2, "s2_field": 1})
+    assert trumpet.sheet_unfinished(won, 3) is None
+    altruismus = get_engine("altruismus")
+    sheet = {"turns": 10}
+    for i, (cards, total, bonus) in enumerate([(10, 95, 20), (10, 80, 0), (10, 90, 10)]):
+        sheet |= {f"s{i}_cards": cards, f"s{i}_sum": total, f"s{i}_bonus": bonus}
+        sheet[f"s{i}_total"] = total + bonus
+    assert altruismus.sheet_unfinished(altruismus.check_sheet(3, sheet), 3) is None

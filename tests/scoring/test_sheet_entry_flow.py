@@ -195,12 +195,12 @@ def test_after_time_an_unfinished_sheet_is_normal(client, organizer):
     assert response.status_code == 302
 
 
-def test_unfinished_reason_reads_the_engines_details():
+def test_unfinished_reason_is_the_engines_word_translated():
     quartett = get_engine("quartett")
     result = quartett.check_sheet(4, {"s0_cards": 20, "s1_cards": 12, "s2_out": True,
                                       "s2_out_order": 2, "s3_out": True, "s3_out_order": 1})  # fmt: skip
     with translation.override("en"):
-        assert services.unfinished_reason(result, 4) == "2 players still hold cards."
+        assert services.unfinished_reason(quartett, result, 4) == "2 players still hold cards."
     done = quartett.check_sheet(
         3,
         {
@@ -211,20 +211,26 @@ def test_unfinished_reason_reads_the_engines_details():
             "s2_out_order": 2,
         },  # fmt: skip
     )
-    assert services.unfinished_reason(done, 3) is None
+    assert services.unfinished_reason(quartett, done, 3) is None
     from tests.scoring.test_result_entry import GAMES, TT_OPTIONS
 
     two_hands = get_engine("terra_trumpf").check_sheet(
         3, GAMES["terra_trumpf"]["valid"], TT_OPTIONS
     )
     with translation.override("en"):
-        assert services.unfinished_reason(two_hands, 3) == "Only 2 of 3 hands were played."
+        assert (
+            services.unfinished_reason(get_engine("terra_trumpf"), two_hands, 3)
+            == "Only 2 of 3 hands were played."
+        )
     # Trumpet: the game is won when a figure enters the Great Hall
     trumpet = get_engine("trumpet").check_sheet(3, {"s0_field": 3, "s1_field": 2, "s2_field": 1})
     with translation.override("en"):
-        assert services.unfinished_reason(trumpet, 3) == "No figure reached the Great Hall."
+        assert (
+            services.unfinished_reason(get_engine("trumpet"), trumpet, 3)
+            == "No figure reached the Great Hall."
+        )
     won = get_engine("trumpet").check_sheet(3, {"s0_hall": True, "s1_field": 2, "s2_field": 1})
-    assert services.unfinished_reason(won, 3) is None
+    assert services.unfinished_reason(get_engine("trumpet"), won, 3) is None
 
 
 # -- names, not seat numbers ----------------------------------------------------
@@ -275,7 +281,7 @@ def test_a_quartett_sheet_is_a_finished_game_iff_one_player_holds_cards(case):
     players, holders, sheet = case
     result = get_engine("quartett").check_sheet(players, sheet, None)
     with translation.override("en"):
-        reason = services.unfinished_reason(result, players)
+        reason = services.unfinished_reason(get_engine("quartett"), result, players)
     if holders == 1:
         assert reason is None
     else:
