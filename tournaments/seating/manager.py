@@ -228,13 +228,7 @@ def seat_request(req: SeatingRequest) -> dict:
     tables.sort(key=lambda t: min(rank[p] for p in t))
     why = table_reasons(req, tables, picked, forced)
     stats = _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only)
-    return {
-        "tables": [[req.ids[p] for p in seat_order(req.seats, t, rng)] for t in tables],
-        "reasons": why,
-        "byes": [req.ids[p] for p in bye_players],
-        "bye_reasons": [reasons.bye(req, p).as_dict() for p in bye_players],
-        "stats": stats,
-    }
+    return _answer(req, tables, why, bye_players, stats, rng)
 
 
 def _seat_by_rating(req, sizes, n_byes, rng) -> dict:
@@ -245,6 +239,12 @@ def _seat_by_rating(req, sizes, n_byes, rng) -> dict:
     tables, why = seat_by_rating(req, seated, sizes, small_sizes(sizes, req.size))
     stats = _stats(req, seated, tables, sizes, n_byes, None, None, req.allowed == [2])
     stats["rated"] = sum(req.rating[p] is not None for p in range(req.n))
+    return _answer(req, tables, why, bye_players, stats, rng)
+
+
+def _answer(req, tables, why, bye_players, stats, rng) -> dict:
+    """The answer in players' ids: each table in seat order, its reasons,
+    the byes and theirs, the figures."""
     return {
         "tables": [[req.ids[p] for p in seat_order(req.seats, t, rng)] for t in tables],
         "reasons": why,
