@@ -21,6 +21,7 @@ from tournaments.models import (
     game_choices,
 )
 from tournaments.player_import import UnreadableFile, decode_upload
+from tournaments.services.tournaments import game_defaults
 
 SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
 MAX_DECK_BYTES = 512 * 1024
@@ -174,8 +175,6 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        from tournaments.services.tournaments import game_defaults
-
         data["round1_seating"] = data.get("round1_seating") or self.instance.round1_seating
         if data.get("team_mode") and data["round1_seating"] != "random":
             self.add_error(

@@ -32,6 +32,9 @@ from django.db.models import Exists, OuterRef
 from django.db.models.functions import Now
 from django.db.models.signals import post_delete, post_save
 
+from scoring.models import Submission
+from tournaments.models import Round, Seat, Table, Tournament
+
 #: seconds between an open clock's polls. clock.js counts down locally from
 #: the deadline, so the poll only has to notice a pause, an extension or the
 #: close: 3 s shows those within 3 s (DESIGN: 2–5 s) at a third of the
@@ -107,9 +110,6 @@ def _round_key(tournament_id: int, number: int) -> str:
 
 
 def _compute(round_id: int) -> dict | None:
-    from scoring.models import Submission
-    from tournaments.models import Round, Table
-
     rnd = (
         Round.objects.select_related("tournament")
         .only(
@@ -326,8 +326,6 @@ def _seat_saved(sender, instance, **kwargs):
         kwargs.get("update_fields") and "bot" not in kwargs["update_fields"]
     ):
         return
-    from tournaments.models import Table
-
     round_id = Table.objects.filter(pk=instance.table_id).values_list("round_id", flat=True).first()
     if round_id is not None:
         _drop(f"live:table-versions:{round_id}")
@@ -335,8 +333,6 @@ def _seat_saved(sender, instance, **kwargs):
 
 def _tournament_saved(sender, instance, **kwargs):
     # its public flag decides who sees the rounds' clocks
-    from tournaments.models import Round
-
     if kwargs.get("created"):
         return
     for round_id in Round.objects.filter(tournament_id=instance.pk).values_list("pk", flat=True):
@@ -346,8 +342,6 @@ def _tournament_saved(sender, instance, **kwargs):
 def connect() -> None:
     """Called once from the app config: changes saved through the models drop
     the entries; bulk updates call :func:`clock_changed` themselves."""
-    from tournaments.models import Round, Seat, Table, Tournament
-
     post_save.connect(_seat_saved, sender=Seat, dispatch_uid="live-seat")
     post_save.connect(_round_saved, sender=Round, dispatch_uid="live-round")
     post_delete.connect(_round_saved, sender=Round, dispatch_uid="live-round-del")

@@ -18,6 +18,7 @@ from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.translation import gettext as _
 
 from tournaments import limits
+from tournaments.problems import problem
 
 #: the policy: everything from this site only; images may be data: URIs (QR)
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -63,8 +64,6 @@ class BodySizeLimitMiddleware:
         return self.get_response(request)
 
     def refuse(self, request, limit):
-        from tournaments.problems import problem
-
         language = translation.get_language_from_request(request)
         with translation.override(language):
             response = problem(

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring.models import Submission
+from scoring.selectors import standings
 from tournaments import live
 from tournaments.collation import sort_by_name
 from tournaments.models import Bye, Person, Player, Round, Seat, SeatingChange, Tournament
@@ -157,13 +158,9 @@ def next_round(tournament: Tournament) -> dict:
 def round_seating(rnd) -> dict:
     """A round's seating for its page: tables in order with their players in
     seat order (and their score when seated), byes, the change log."""
-    from tournaments.models import Seat
-
     stats = rnd.seating_stats or {}
     scores = stats.get("scores")
     if scores is None:
-        from scoring.selectors import standings
-
         scores = {
             str(r.player_id): r.points
             for r in standings(rnd.tournament, up_to_round=rnd.number - 1)

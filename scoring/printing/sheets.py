@@ -38,6 +38,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from games import get_engine
 from games.sheets import display
 from scoring.printing.fonts import register_fonts
 from scoring.printing.qr import draw_qr
@@ -399,8 +400,6 @@ def _render_score_sheets(
     direction,
     progress=None,
 ) -> bytes:
-    from games import get_engine
-
     _ = gettext or _identity
     fonts = register_fonts()
     engine = get_engine(engine_id)

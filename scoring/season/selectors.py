@@ -43,7 +43,9 @@ def series_tournaments(series: Series) -> list[Tournament]:
 def _entrants(tournaments: list[Tournament]) -> dict[int, Entrant]:
     """Per player id of these tournaments: the entrant it counts for."""
     out = {}
-    players = Player.objects.filter(tournament__in=tournaments).select_related("person")
+    players = Player.objects.filter(tournament__in=tournaments).select_related(
+        "person", "person__merged_into"
+    )
     for p in players:
         person = p.person
         while person is not None and person.merged_into_id is not None:  # merged: the kept one

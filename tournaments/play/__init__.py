@@ -30,6 +30,7 @@ from tournaments.play.trumpet import Trumpet
 from tournaments.selectors import seats_in_order
 from tournaments.services import ServiceError
 from tournaments.services.clock import TimeIsUp, db_now, playing_deadline
+from tournaments.services.tables import table_move
 
 GAMES: dict[str, Game] = {
     "quartett": Quartett(),
@@ -258,8 +259,6 @@ def move(seat: Seat, action: str, seen: str | None = None) -> str:
     """Play ``action`` for ``seat``; "" when done, else the reason it was refused.
     ``seen``: the number of moves the player's screen showed (a move from an
     older screen is refused, so a double click plays once)."""
-    from tournaments.services.tables import table_move
-
     action = (action or "").strip()[:200]
     if not action:
         return _("Choose a move.")

@@ -20,13 +20,13 @@ from django.utils.translation import gettext as _
 
 from games.base import TIME_CALLED
 from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
+from tournaments.play import presentation
 from tournaments.play.base import Ctx, card_index
 from tournaments.services.clock import db_now
+from tournaments.services.tables import replay_states
 
 
 def _presentation(engine):
-    from tournaments.play import presentation
-
     return presentation(engine.id)
 
 
@@ -135,8 +135,6 @@ class Step:
 def review(table: Table, step: int | None, *, organizer: bool) -> dict:
     """The table's record replayed up to ``step`` (default: the end): the
     public board and, for the organizer, every seat's own view (hand)."""
-    from tournaments.services.tables import replay_states
-
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     engine = table.round.tournament.engine
     seats = _seats(table)

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.models import Submission
 from tournaments.models import Bye, Round, Seat, Tournament
 from tournaments.services.errors import ServiceError
 
@@ -58,8 +59,6 @@ def tournament_delete(*, tournament: Tournament, by, confirm_name: str) -> None:
     t = _locked(tournament)
     if (confirm_name or "").strip() != t.name.strip():
         raise ServiceError(_("Type the tournament's name exactly to delete it."))
-    from scoring.models import Submission
-
     # a correction protects the version it replaces; all of them go together
     Submission.objects.filter(table__round__tournament=t).update(replaces=None)
     Seat.objects.filter(table__round__tournament=t).delete()

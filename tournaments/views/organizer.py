@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring.selectors import event_overview
 from tournaments import limits, selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
 from tournaments.permissions import STAFF, tournament_view
@@ -60,8 +61,6 @@ def tournament_edit(request, tournament):
 @tournament_view(STAFF)
 def tournament_detail(request, tournament):
     """The overview: where the event stands and the next step."""
-    from scoring.selectors import event_overview
-
     counts = selectors.player_counts(tournament)
     return render(
         request,

@@ -18,7 +18,7 @@ from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 
 from scoring.links import absolute
-from scoring.selectors import with_result_flag
+from scoring.selectors import standings, with_result_flag
 from tournaments import selectors
 from tournaments.models import Round
 
@@ -94,8 +94,6 @@ def _tables_context(rnd: Round) -> dict:
 def _standings(tournament, rnd: Round) -> tuple[int, list[dict]]:
     """(after which round, rows) — the standings before this round while it is
     played, including it once it is complete."""
-    from scoring.selectors import standings
-
     after = rnd.number if rnd.status == Round.COMPLETE else rnd.number - 1
     if after < 1:
         return 0, []
