@@ -4,7 +4,8 @@ A pure package (no Django import anywhere in it): plain JSON-safe data in,
 plain data out. Where each decision lives:
 
 - ``request.py``  the request (``SeatingRequest``) and its checks
-- ``sizes.py``    table sizes; who gets the small tables and the byes
+- ``sizes.py``    table sizes; who gets the small tables, the byes and the
+                  bot table (``bot_seats``, ``plan_bot_table``)
 - ``pairs.py``    2-player tables (min-cost perfect matching)
 - ``groups.py``   tables of 3–6 and mixed sizes (construction, exact windows)
 - ``lns.py``      the large-neighbourhood search that groups.py uses
@@ -20,6 +21,12 @@ plain data out. Where each decision lives:
 - ``manager.py``  ``seat(request)``: the entry point that calls the others
 - ``bounds.py``, ``context.py``: lower bounds and costs
 
+Bot tables (request ``bots``, for digital tables where the game's bot can
+play a seat): players who don't fit the allowed sizes sit together at one
+bot table instead of getting byes; the answer's ``bot_table`` names them and
+its seats, and :func:`bot_seats` tells the web side how many seats of a table
+the bot plays.
+
 ``python -m tournaments.seating`` reads a request as JSON on stdin and writes
 the answer as JSON on stdout (exit status 2 and the error on stderr for a bad
 request).
@@ -32,16 +39,18 @@ from tournaments.seating.mixing import mixing_plan, mixing_round
 from tournaments.seating.reasons import Reason
 from tournaments.seating.request import SeatingRequest, parse
 from tournaments.seating.reseat import reseat_after_drop
-from tournaments.seating.sizes import plan_sizes
+from tournaments.seating.sizes import bot_seats, plan_bot_table, plan_sizes
 
 __all__ = [
     "Reason",
     "SeatingError",
     "SeatingRequest",
     "add_late_arrival",
+    "bot_seats",
     "mixing_plan",
     "mixing_round",
     "parse",
+    "plan_bot_table",
     "plan_sizes",
     "reseat_after_drop",
     "seat",

@@ -4,6 +4,10 @@ Shared by :mod:`~tournaments.seating.reseat` (a drop) and
 :mod:`~tournaments.seating.late` (a late arrival): the state as plain data,
 re-seating a window of neighbouring tables with the algorithm, and the reasons
 of every table after a change (so that they stay true).
+
+A draft's tables list players only. With the request's ``bots`` a table whose
+player count is not allowed but fits a larger allowed size is a bot table:
+the game's bot plays its ``bot_seats`` empty seats (it is not short).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from tournaments.seating import reasons
 from tournaments.seating.errors import SeatingError
 from tournaments.seating.manager import seat, table_reasons
 from tournaments.seating.request import parse
-from tournaments.seating.sizes import plan_sizes, rule_pick
+from tournaments.seating.sizes import bot_seats, plan_sizes, rule_pick
 
 
 @dataclass
@@ -71,14 +75,26 @@ def times_met(request) -> dict:
     return out
 
 
+def bot_table_seats(request, count) -> int:
+    """The seats the bot plays at a draft's table of ``count`` players: 0
+    without the request's ``bots``, at an allowed size, at an empty table, or
+    at a table too large for any allowed size."""
+    if not request.get("bots") or count <= 0:
+        return 0
+    allowed = request.get("allowed_sizes") or [request["table_size"]]
+    return bot_seats(count, allowed) or 0
+
+
 def sub_request(request, ids, seed) -> dict:
-    """The request for some of its players (standings order kept), no byes."""
+    """The request for some of its players (standings order kept), no byes,
+    no bot table."""
     keep = set(ids)
     return {
         **request,
         "players": [p for p in request["players"] if p["id"] in keep],
         "met": [m for m in request.get("met") or [] if m[0] in keep and m[1] in keep],
         "byes": False,
+        "bots": False,
         "mode": "swiss" if request.get("mode", "swiss") == "swiss" else "random",
         "rounds": None,
         "seed": seed,
@@ -140,18 +156,22 @@ def describe(request, draft: Draft, manual=frozenset(), keep=None, pairs=frozens
     repeats are the organizer's), ``pairs``: pairs an earlier change by hand
     put together; ``keep``: earlier reasons by table number of
     tables whose players did not change (only these: their
-    ``small_table_forced`` stays)."""
+    ``small_table_forced`` and ``bot_table`` stay). With ``bots`` a bot table
+    gets ``bot_table_changed`` (unless kept) instead of ``short_table``."""
     req = parse({**request, "byes": bool(draft.byes) or request.get("byes", False)})
     numbers = draft.numbers()
     tables = [[req.index[p] for p in draft.tables[n] if p in req.index] for n in numbers]
+    bots = {x: bot_table_seats(request, len(t)) for x, t in enumerate(tables)}
+    bots = {x: k for x, k in bots.items() if k}
     seated = {p for t in tables for p in t}
-    standings = [p for p in range(req.n) if p in seated]
-    small = sum(len(t) for t in tables if len(t) < req.size)
+    normal = {p for x, t in enumerate(tables) if x not in bots for p in t}
+    standings = [p for p in range(req.n) if p in normal]
+    small = sum(len(t) for x, t in enumerate(tables) if len(t) < req.size and x not in bots)
     picked = set(rule_pick(req, standings, small, req.small_had))
-    why = table_reasons(req, tables, picked, forced=("changed",))
+    why = table_reasons(req, tables, picked, forced=("changed",), bots=set(bots))
     out = {}
     moved = {req.index[p] for p in manual if p in req.index}
-    for n, t, rs in zip(numbers, tables, why, strict=True):
+    for x, (n, t, rs) in enumerate(zip(numbers, tables, why, strict=True)):
         fixed = []
         for r in rs:
             a, b = r["params"].get("a"), r["params"].get("b")
@@ -167,7 +187,11 @@ def describe(request, draft: Draft, manual=frozenset(), keep=None, pairs=frozens
             forced = [r for r in earlier if r.get("code") == "small_table_forced"]
             if forced and any(r["code"] == "small_table_changed" for r in fixed):
                 fixed = [r for r in fixed if r["code"] != "small_table_changed"] + forced
-        if len(t) not in req.allowed:
+        if x in bots:
+            # an unchanged bot table keeps the reason it was seated with
+            kept = [r for r in earlier or [] if r.get("code") == "bot_table"]
+            fixed += kept or [{"code": "bot_table_changed", "params": {"bots": bots[x]}}]
+        elif len(t) not in req.allowed:
             fixed = [r for r in fixed if not r["code"].startswith(("small_table", "large_table"))]
             fixed.append({"code": "short_table", "params": {"size": len(t), "sizes": req.allowed}})
         out[n] = fixed

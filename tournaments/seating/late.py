@@ -1,6 +1,12 @@
 """Adding a late arrival to a draft: a free seat where sizes allow, else
 re-seat only the tables needed.
 
+With the request's ``bots`` a table with bot seats takes the newcomer first,
+who takes a bot's seat: the table with the most bot seats, then the fewest
+repeats with the newcomer, then the nearest in score. Only when no table has
+bot seats the rest applies, with no byes; where it finds no place the
+newcomer opens a new table and bots play its other seats.
+
 In this order: in a 2-player game a player with a bye (the nearest in score)
 and the newcomer make a new table; a table that may grow by one (small tables
 first, then the others the allowed sizes let grow) takes the newcomer — the
@@ -15,6 +21,7 @@ from __future__ import annotations
 from tournaments.seating.draft import (
     Change,
     Draft,
+    bot_table_seats,
     describe,
     manual_pairs,
     reseat_window,
@@ -47,6 +54,26 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
     mine = score.get(newcomer, 0.0)
     change = Change(draft, detail={"player": newcomer})
     numbers = draft.numbers()
+
+    def repeats(n):
+        return sum(bool(met.get(frozenset((newcomer, q)))) for q in draft.tables[n])
+
+    bots = bool(request.get("bots"))
+    with_bots = [n for n in numbers if bot_table_seats(request, len(draft.tables[n]))]
+    if with_bots:
+        best = min(
+            with_bots,
+            key=lambda n: (
+                -bot_table_seats(request, len(draft.tables[n])),
+                repeats(n),
+                abs(_mean(score, draft.tables[n]) - mine),
+                n,
+            ),
+        )
+        draft.tables[best].append(newcomer)
+        change.changed.add(best)
+        change.detail.update(table=best, bots=bot_table_seats(request, len(draft.tables[best])))
+        return _finish(request, change, before, earlier)
     if 2 in allowed and draft.byes and preferred == 2:
         b = min(draft.byes, key=lambda x: (abs(score.get(x, 0) - mine), str(x)))
         draft.byes.remove(b)
@@ -61,7 +88,7 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
             fits,
             key=lambda n: (
                 len(draft.tables[n]) >= preferred,  # small tables first
-                sum(bool(met.get(frozenset((newcomer, q)))) for q in draft.tables[n]),
+                repeats(n),
                 abs(_mean(score, draft.tables[n]) - mine),
                 n,
             ),
@@ -70,7 +97,7 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
         change.changed.add(best)
         change.detail["table"] = best
         return _finish(request, change, before, earlier)
-    if 2 in allowed and request.get("byes"):
+    if 2 in allowed and request.get("byes") and not bots:
         draft.byes.append(newcomer)
         change.detail["bye"] = True
         return _finish(request, change, before, earlier)
@@ -84,6 +111,13 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
             change.detail["window"] = sorted(used)
             change.detail["table"] = draft.table_of(newcomer)
             return _finish(request, change, before, earlier)
+    if bots:
+        # nowhere to sit at the allowed sizes: a table of their own with bots
+        num = max(numbers, default=0) + 1
+        draft.tables[num] = [newcomer]
+        change.changed.add(num)
+        change.detail.update(table=num, bots=bot_table_seats(request, 1))
+        return _finish(request, change, before, earlier)
     raise SeatingError(
         "no_place",
         f"no table can take {newcomer!r} at the allowed sizes",

@@ -10,7 +10,13 @@ decides.
 
 Answer: ``tables`` (lists of ids in seat order; table 1 first, holding the
 top of the standings), ``reasons`` (per table, a list of ``{"code",
-"params"}``), ``byes`` (ids), ``bye_reasons`` and ``stats``. In ``stats``,
+"params"}``), ``byes`` (ids), ``bye_reasons``, ``bot_table`` and ``stats``.
+``bot_table`` is None, or (request ``bots``) the table of the players left
+over: ``{"players": ids in seat order, "seats": its seats, "reasons": [...]}``;
+the bot plays its ``seats - len(players)`` empty seats. It is not among
+``tables`` (the web side adds it as the last table). In ``stats``,
+``bot_seats`` counts those empty seats (0 without a bot table), ``tables``
+the tables without the bot table, and
 ``mixed_pairs`` counts score-group crossings: a pair whose scores lie k score
 groups apart counts k times (``unequal_pairs`` counts each pair with different
 scores once); ``mixed_pairs_lower_bound`` (2-player tables) is the number of
@@ -36,6 +42,7 @@ from tournaments.seating.request import RATING_MODES, SeatingRequest, parse
 from tournaments.seating.sizes import (
     big_sizes,
     closed_under_teams,
+    plan_bot_table,
     plan_sizes,
     rule_pick,
     small_sizes,
@@ -112,23 +119,28 @@ def _seat_with_small_tables(req, seated, sizes, rng):
     return whole, chosen, forced
 
 
-def _planned(req, sizes, bye_players):
+def _planned(req, sizes, seated, bye_players):
+    """Mixing mode's planned tables for the ``seated`` players (all but the
+    bot table's; a round with byes is not planned), or None."""
     if req.mode != "mixing" or not req.rounds or bye_players:
         return None
-    n = req.n
-    if n % req.size or sizes != [req.size] * (n // req.size):
+    n = len(seated)
+    if not n or n % req.size or sizes != [req.size] * (n // req.size):
         return None
+    inside = sorted(seated)
+    here = set(seated)
     met_ids = [
         [req.ids[a], req.ids[b]]
-        for a in range(n)
+        for a in inside
         for b, c in req.met[a].items()
-        if a < b
+        if a < b and b in here
         for _ in range(c)
     ]
-    return mixing_round(req.ids, req.size, req.rounds, req.round or 1, met_ids, req.seed)
+    ids = [req.ids[p] for p in inside]
+    return mixing_round(ids, req.size, req.rounds, req.round or 1, met_ids, req.seed)
 
 
-def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only):
+def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only, bot_seats=0):
     score = req.score
     levels = {s: k for k, s in enumerate(sorted({score[p] for p in seated}, reverse=True))}
     stats = Counter()
@@ -157,6 +169,7 @@ def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only):
         "unequal_pairs": stats["unequal_pairs"],
         "mixed_tables": stats["mixed_tables"],
         "planned": planned is not None,
+        "bot_seats": bot_seats,
     }
     small = small_sizes(sizes, req.size)
     if small and req.mode == "swiss":
@@ -182,34 +195,59 @@ def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only):
     return out
 
 
-def table_reasons(req, tables, picked=frozenset(), forced=()) -> list[list[dict]]:
-    """The reasons of each table (player numbers, table order)."""
+def table_reasons(req, tables, picked=frozenset(), forced=(), bots=()) -> list[list[dict]]:
+    """The reasons of each table (player numbers, table order). ``bots``: the
+    places in ``tables`` of bot tables; they get only the reasons about who
+    meets whom (their size is the caller's reason) and are left out of the
+    score groups and the small tables' rule."""
     table_of = {p: x for x, t in enumerate(tables) for p in t}
-    big_min = min((req.small_had[p] for t in tables if len(t) >= req.size for p in t), default=None)
-    groups = reasons.score_groups(req, tables) if req.mode == "swiss" and tables else None
-    out = []
+    normal = [t for x, t in enumerate(tables) if x not in bots]
+    big_min = min((req.small_had[p] for t in normal if len(t) >= req.size for p in t), default=None)
+    groups = reasons.score_groups(req, normal) if req.mode == "swiss" and normal else None
+    out, k = [], 0
     for x, t in enumerate(tables):
         rs = reasons.repeats(req, t) + reasons.mates(req, t) + reasons.team_split(req, t, table_of)
-        if groups is not None:
-            rs += reasons.moved(req, t, groups[x])
-        rs += reasons.table_size(req, t, picked, forced, big_min)
+        if x not in bots:
+            if groups is not None:
+                rs += reasons.moved(req, t, groups[k])
+            rs += reasons.table_size(req, t, picked, forced, big_min)
+            k += 1
         out.append([r.as_dict() for r in rs])
     return out
+
+
+def _plan(req):
+    """(table sizes, byes, players at the bot table, its seats)."""
+    if req.bots:
+        sizes, at_bot, seats = plan_bot_table(req.n, req.allowed, req.size)
+        return sizes, 0, at_bot, seats
+    sizes, n_byes = plan_sizes(req.n, req.allowed, req.size, req.byes)
+    return sizes, n_byes, 0, 0
+
+
+def _all_reasons(req, tables, at_bot, picked=frozenset(), forced=()):
+    """(the tables' reasons, the bot table's or None): the bot table counts
+    for who meets whom (a partner there splits a team), not for the rest."""
+    if not at_bot:
+        return table_reasons(req, tables, picked, forced), None
+    why = table_reasons(req, [*tables, at_bot], picked, forced, bots={len(tables)})
+    return why[:-1], why[-1]
 
 
 def seat_request(req: SeatingRequest) -> dict:
     """Seat one round of a parsed request (see the module docstring)."""
     rng = random.Random(f"seat:{req.seed}")
     standings = sorted(range(req.n), key=lambda p: -req.score[p])
-    sizes, n_byes = plan_sizes(req.n, req.allowed, req.size, req.byes)
+    sizes, n_byes, n_bot, seats = _plan(req)
     _check_teams(req)
     if req.mode in RATING_MODES:
-        return _seat_by_rating(req, sizes, n_byes, rng)
+        return _seat_by_rating(req, sizes, n_byes, n_bot, seats, rng)
     bye_players = rule_pick(req, standings, n_byes, req.byes_had, salt="byes")
-    on_bye = set(bye_players)
-    seated = [p for p in standings if p not in on_bye]
+    at_bot = rule_pick(req, standings, n_bot, req.bot_had, salt="bots")
+    away = set(bye_players) | set(at_bot)
+    seated = [p for p in standings if p not in away]
     pair_only = req.allowed == [2] and req.teams != "together"
-    planned = _planned(req, sizes, bye_players)
+    planned = _planned(req, sizes, seated, bye_players)
     ctx, picked, forced = None, frozenset(), ()
     if planned is not None:
         tables = [[req.index[x] for x in t] for t in planned]
@@ -226,32 +264,49 @@ def seat_request(req: SeatingRequest) -> dict:
     # table 1 holds the top of the standings
     rank = {p: x for x, p in enumerate(seated)}
     tables.sort(key=lambda t: min(rank[p] for p in t))
-    why = table_reasons(req, tables, picked, forced)
-    stats = _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only)
-    return _answer(req, tables, why, bye_players, stats, rng)
+    why, bot_why = _all_reasons(req, tables, at_bot, picked, forced)
+    stats = _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only, seats - len(at_bot))
+    return _answer(req, tables, why, bye_players, stats, rng, (at_bot, seats, bot_why))
 
 
-def _seat_by_rating(req, sizes, n_byes, rng) -> dict:
+def _seat_by_rating(req, sizes, n_byes, n_bot, seats, rng) -> dict:
     order = rating_order(req)
     bye_players = rule_pick(req, order, n_byes, req.byes_had, salt="byes")
-    on_bye = set(bye_players)
-    seated = [p for p in order if p not in on_bye]
+    at_bot = rule_pick(req, order, n_bot, req.bot_had, salt="bots")
+    away = set(bye_players) | set(at_bot)
+    seated = [p for p in order if p not in away]
     tables, why = seat_by_rating(req, seated, sizes, small_sizes(sizes, req.size))
-    stats = _stats(req, seated, tables, sizes, n_byes, None, None, req.allowed == [2])
+    # the tables keep the rating reasons; the bot table's are about who meets whom
+    bot_why = _all_reasons(req, tables, at_bot)[1] if at_bot else None
+    stats = _stats(
+        req, seated, tables, sizes, n_byes, None, None, req.allowed == [2], seats - len(at_bot)
+    )
     stats["rated"] = sum(req.rating[p] is not None for p in range(req.n))
-    return _answer(req, tables, why, bye_players, stats, rng)
+    return _answer(req, tables, why, bye_players, stats, rng, (at_bot, seats, bot_why))
 
 
-def _answer(req, tables, why, bye_players, stats, rng) -> dict:
+def _answer(req, tables, why, bye_players, stats, rng, bot=((), 0, None)) -> dict:
     """The answer in players' ids: each table in seat order, its reasons,
-    the byes and theirs, the figures."""
-    return {
+    the byes and theirs, the bot table (``bot``: its players, seats and
+    reasons about who meets whom), the figures."""
+    out = {
         "tables": [[req.ids[p] for p in seat_order(req.seats, t, rng)] for t in tables],
         "reasons": why,
         "byes": [req.ids[p] for p in bye_players],
         "bye_reasons": [reasons.bye(req, p).as_dict() for p in bye_players],
+        "bot_table": None,
         "stats": stats,
     }
+    at_bot, seats, why_bot = bot
+    if at_bot:
+        order = seat_order(req.seats, at_bot, rng)
+        rule = reasons.bot_table(req, order, seats - len(order))
+        out["bot_table"] = {
+            "players": [req.ids[p] for p in order],
+            "seats": seats,
+            "reasons": [*why_bot, rule.as_dict()],
+        }
+    return out
 
 
 def seat(request: dict) -> dict:

@@ -29,6 +29,16 @@ Codes (parameters):
 - ``bye`` (``player``, ``count``: byes before, ``rule``: standings/drawn/
   rating): the rule's pick, like small tables.
 - the rating modes' codes are listed in ``rating.py``. ``bye_changed``: a bye after a change to the draft.
+- ``bot_table`` (``players``: their ids, ``bots``: the bot seats, ``had``: the
+  fewest bot tables so far among them, ``rule``: standings/drawn/rating): with
+  ``bots`` on, these players did not fit the allowed sizes and sit with the
+  game's bot; the rule's pick, like byes (fewest bot tables so far, then the
+  lowest in the standings, or drawn, or the lowest in the rating order). As
+  for byes, ``rule`` lets the web side word it (``bot_table_drawn``,
+  ``bot_table_rating``). The bot table's other reasons are the ones about who
+  meets whom (``repeat``, ``mates_together``, ``team_split``).
+- ``bot_table_changed`` (``bots``): a draft's table left with bot seats after a
+  change (a drop, a late arrival, a move by hand).
 """
 
 from __future__ import annotations
@@ -163,4 +173,18 @@ def bye(req, p) -> Reason:
     return Reason(
         "bye",
         {"player": req.ids[p], "count": req.byes_had[p], "rule": rule_name(req)},
+    )
+
+
+def bot_table(req, players, bots) -> Reason:
+    """The bot table's reason: ``players`` (player numbers, seat order), ``bots``
+    the seats the bot plays."""
+    return Reason(
+        "bot_table",
+        {
+            "players": [req.ids[p] for p in players],
+            "bots": bots,
+            "had": min(req.bot_had[p] for p in players),
+            "rule": rule_name(req),
+        },
     )

@@ -3,14 +3,22 @@
 Request keys:
 
 - ``players``: list of ``{"id", "score", "team"?, "club"?, "seat_history"?,
-  "byes"?, "small_tables"?, "rating"?}`` in standings order (ties in score keep
-  this order). ``rating`` (a number or null) is read by the rating modes.
-  ``seat_history`` lists the seat numbers the player had (0 = leads), ``byes``
-  and ``small_tables`` how many byes / small tables the player had so far.
+  "byes"?, "small_tables"?, "bot_tables"?, "rating"?}`` in standings order
+  (ties in score keep this order). ``rating`` (a number or null) is read by
+  the rating modes. ``seat_history`` lists the seat numbers the player had
+  (0 = leads), ``byes``, ``small_tables`` and ``bot_tables`` how many byes /
+  small tables / tables with bot seats the player had so far.
 - ``met``: list of ``[id, id]`` or ``[id, id, round]`` items for pairs that sat
   at one table before; a pair listed twice met twice.
 - ``table_size`` (preferred, 2–6), ``allowed_sizes`` (default
   ``[table_size]``), ``byes`` (bool, default false).
+- ``bots`` (bool, default false; digital tables): the game's bot may fill
+  seats the field can't. When the players don't fit the allowed sizes, the
+  ones left over sit together at one *bot table* whose empty seats the bot
+  plays (as few bot seats as possible; who sits there goes by the rule of
+  :mod:`~tournaments.seating.sizes`, fewest ``bot_tables`` first). With
+  ``bots`` no byes are given (``byes`` is ignored) and a single player is
+  enough (they play against bots).
 - ``mode``: ``swiss`` (by standings, default), ``mixing`` (meet as many
   different players as possible), ``random`` (round 1), or by rating
   (round 1): ``rating_spread`` (strong players spread) or ``rating_swiss``
@@ -47,6 +55,7 @@ class SeatingRequest:
     seats: list[list[int]] = field(default_factory=list)  # seat history
     byes_had: list[int] = field(default_factory=list)
     small_had: list[int] = field(default_factory=list)
+    bot_had: list[int] = field(default_factory=list)
     rating: list[float | None] = field(default_factory=list)
     index: dict = field(default_factory=dict)  # id -> number
     met: list[dict] = field(default_factory=list)  # met[p][q] = times met
@@ -54,6 +63,7 @@ class SeatingRequest:
     size: int = 4
     allowed: list[int] = field(default_factory=list)
     byes: bool = False
+    bots: bool = False
     mode: str = "swiss"
     teams: str | None = None
     seed: int | str = 0
@@ -105,7 +115,7 @@ def _players(r: SeatingRequest, players) -> None:
         if not isinstance(hist, list) or not all(_count(s) for s in hist):
             raise bad_request(f"player {pid!r}: seat_history must be a list of seat numbers")
         counts = {}
-        for key in ("byes", "small_tables"):
+        for key in ("byes", "small_tables", "bot_tables"):
             v = p.get(key, 0) or 0
             if not _count(v):
                 raise bad_request(f"player {pid!r}: {key} must be a non-negative integer")
@@ -126,6 +136,7 @@ def _players(r: SeatingRequest, players) -> None:
         r.seats.append(hist)
         r.byes_had.append(counts["byes"])
         r.small_had.append(counts["small_tables"])
+        r.bot_had.append(counts["bot_tables"])
 
 
 def _met(r: SeatingRequest, met) -> None:
@@ -171,7 +182,14 @@ def parse(request) -> SeatingRequest:
     if size not in allowed:
         raise bad_request(f"table_size {size} is not among allowed_sizes {allowed}")
     r.size, r.allowed = size, allowed
-    r.byes = bool(request.get("byes", False))
+    bots = request.get("bots", False)
+    if bots is None:
+        bots = False
+    if not isinstance(bots, bool):
+        raise bad_request(f"bots must be true or false, not {bots!r}")
+    r.bots = bots
+    # with bots the bot plays the seats nobody can fill: nobody sits out
+    r.byes = False if bots else bool(request.get("byes", False))
     r.mode = request.get("mode") or "swiss"
     if r.mode not in MODES:
         raise bad_request(f"mode must be one of {', '.join(MODES)}, not {r.mode!r}")
@@ -189,12 +207,13 @@ def parse(request) -> SeatingRequest:
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
             raise bad_request(f"{key} must be a positive integer")
         setattr(r, key, v)
-    if r.n < min(allowed):
+    minimum = 1 if r.bots else min(allowed)
+    if r.n < minimum:
         raise SeatingError(
             "too_few_players",
             f"too few players: {r.n} player{'s' if r.n != 1 else ''}, "
-            f"a table needs at least {min(allowed)}",
+            f"a table needs at least {minimum}",
             players=r.n,
-            minimum=min(allowed),
+            minimum=minimum,
         )
     return r

@@ -8,6 +8,10 @@ three away) that can spare a player gives one (the fewest repeats with the
 table, then the nearest to its mean score); in a 2-player game the lone
 player gets a bye; the table and its nearest neighbours are re-seated by the
 algorithm. If nothing fits, the table stays short and says so.
+
+With the request's ``bots`` a table left with players at a size not allowed
+keeps them when a larger allowed size exists: the game's bot plays the freed
+seat (``detail["bots"]``: the table's bot seats) and no other table changes.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from tournaments.seating.draft import (
     Change,
     Draft,
+    bot_table_seats,
     describe,
     manual_pairs,
     reseat_window,
@@ -77,6 +82,8 @@ def reseat_after_drop(request: dict, tables, byes, dropped, earlier=None) -> dic
         del draft.tables[number]
         change.changed.discard(number)
         change.removed.add(number)
+    elif len(left) not in allowed and bot_table_seats(request, len(left)):
+        change.detail["bots"] = bot_table_seats(request, len(left))
     elif len(left) not in allowed:
         change.detail["resolved"] = _resolve(request, change, number, left, allowed)
     return _finish(request, change, before, earlier)

@@ -1,10 +1,15 @@
-"""Table sizes, and who gets the small tables and the byes.
+"""Table sizes, and who gets the small tables, the byes and the bot table.
 
 The rule (issue 13): small tables (fewer than the preferred size) and byes go
 to those who had the fewest of them so far; among those, by standings to the
 lowest (swiss) or drawn by the seed (random and mixing). ``rule_pick`` is that
 rule; :mod:`tournaments.seating.manager` keeps it unless a named constraint
 (repeats, club-mates, teams) forces another choice, and then says which.
+
+With bots (request ``bots``) there are no byes: ``plan_bot_table`` leaves the
+fewest players over who then share one bot table, the game's bot playing its
+empty seats (``bot_seats``), and ``rule_pick`` picks them like byes, from
+those with the fewest bot tables so far.
 """
 
 from __future__ import annotations
@@ -16,6 +21,45 @@ from tournaments.seating.errors import SeatingError
 from tournaments.seating.request import RATING_MODES
 
 
+def _best_plan(m, allowed, preferred):
+    """(key, sizes largest first) of the best plan of ``m`` players at the
+    allowed sizes without byes, or None. The key (smaller is better): tables
+    not of the preferred size, their sizes' distance from it, then the larger
+    share of smaller tables."""
+    if m <= 0:
+        return None
+    best = None
+    others = [s for s in allowed if s != preferred]
+    # enumerate counts of the non-preferred sizes (few are ever needed)
+    ranges = [range(0, min(m // s, 6) + 1) for s in others]
+    for combo in itertools.product(*ranges):
+        rest = m - sum(c * s for c, s in zip(combo, others, strict=True))
+        if rest < 0 or rest % preferred:
+            continue
+        off = sum(combo)
+        dev = sum(c * abs(s - preferred) for c, s in zip(combo, others, strict=True))
+        small = sum(c * s for c, s in zip(combo, others, strict=True) if s < preferred)
+        key = (off, dev, -small)
+        if best is None or key < best[0]:
+            sizes = [preferred] * (rest // preferred)
+            for c, s in zip(combo, others, strict=True):
+                sizes += [s] * c
+            best = (key, sorted(sizes, reverse=True))
+    return best
+
+
+def _impossible(n, allowed, byes):
+    how = "with byes" if byes else "without byes"
+    return SeatingError(
+        "impossible_sizes",
+        f"impossible table sizes: {n} players cannot be seated at tables of "
+        f"{'/'.join(map(str, allowed))} {how}",
+        players=n,
+        sizes=sorted(allowed),
+        byes=bool(byes),
+    )
+
+
 def plan_sizes(n, allowed, preferred, byes=False):
     """Table sizes (largest first) and the number of byes for ``n`` players.
 
@@ -23,41 +67,50 @@ def plan_sizes(n, allowed, preferred, byes=False):
     closest to the preferred one (smaller ones on a tie). Raises SeatingError
     when no plan exists.
     """
-    best = None
-    others = [s for s in allowed if s != preferred]
     max_byes = max(allowed) - 1 if byes else 0
     for b in range(0, max_byes + 1):
-        m = n - b
-        if m <= 0:
-            continue
-        # enumerate counts of the non-preferred sizes (few are ever needed)
-        ranges = [range(0, min(m // s, 6) + 1) for s in others]
-        for combo in itertools.product(*ranges):
-            rest = m - sum(c * s for c, s in zip(combo, others, strict=True))
-            if rest < 0 or rest % preferred:
-                continue
-            off = sum(combo)
-            dev = sum(c * abs(s - preferred) for c, s in zip(combo, others, strict=True))
-            small = sum(c * s for c, s in zip(combo, others, strict=True) if s < preferred)
-            key = (b, off, dev, -small)
-            if best is None or key < best[0]:
-                sizes = [preferred] * (rest // preferred)
-                for c, s in zip(combo, others, strict=True):
-                    sizes += [s] * c
-                best = (key, sorted(sizes, reverse=True), b)
+        best = _best_plan(n - b, allowed, preferred)
         if best is not None:
-            break
-    if best is None:
-        how = "with byes" if byes else "without byes"
-        raise SeatingError(
-            "impossible_sizes",
-            f"impossible table sizes: {n} players cannot be seated at tables of "
-            f"{'/'.join(map(str, allowed))} {how}",
-            players=n,
-            sizes=sorted(allowed),
-            byes=bool(byes),
-        )
-    return best[1], best[2]
+            return best[1], b
+    raise _impossible(n, allowed, byes)
+
+
+def bot_seats(count, allowed) -> int | None:
+    """The empty seats (played by the game's bot) a table of ``count``
+    players gets at the ``allowed`` sizes: 0 at an allowed size, else up to
+    the next larger allowed size; None when no allowed size is that large."""
+    if count in allowed:
+        return 0
+    larger = [s for s in allowed if s >= count]
+    return min(larger) - count if larger else None
+
+
+def plan_bot_table(n, allowed, preferred):
+    """``(sizes, b, seats)``: the others' table sizes (largest first), ``b``
+    players at the bot table and its ``seats`` (``seats - b`` bots), when the
+    bot may fill seats; ``(sizes, 0, 0)`` when ``n`` players fit the allowed
+    sizes without one.
+
+    Otherwise ``b`` (1 to ``max(allowed) - 1``, at most ``n``) leaves ``n - b``
+    players that fit without byes (or none): the fewest bot seats, then the
+    others' plan as :func:`plan_sizes` ranks it, then the larger ``b``. Raises
+    SeatingError (``impossible_sizes``) for no player.
+    """
+    best = _best_plan(n, allowed, preferred)
+    if best is not None:
+        return best[1], 0, 0
+    choice = None
+    for b in range(1, min(n, max(allowed) - 1) + 1):
+        others = _best_plan(n - b, allowed, preferred) if n > b else ((0, 0, 0), [])
+        if others is None:
+            continue
+        seats = b + bot_seats(b, allowed)
+        key = (seats - b, others[0], -b)
+        if choice is None or key < choice[0]:
+            choice = (key, others[1], b, seats)
+    if choice is None:
+        raise _impossible(n, allowed, False)
+    return choice[1], choice[2], choice[3]
 
 
 # --------------------------------------------------------------------------
@@ -113,7 +166,9 @@ def big_sizes(sizes, preferred):
 
 __all__ = [
     "big_sizes",
+    "bot_seats",
     "closed_under_teams",
+    "plan_bot_table",
     "plan_sizes",
     "rule_pick",
     "size_ok",
