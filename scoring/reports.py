@@ -5,6 +5,12 @@ queries per call (no per-table or per-player query).
 Points and figures are exact numbers from :mod:`scoring.standings`, turned
 into ``int`` or a short ``Decimal`` by :func:`scoring.points.as_number` for
 display.
+
+Bot seats (a digital table's seat the game's bot filled because nobody was
+seated there: a seat without a player) are no player: they get no row in the
+per-seat lists here, which carry each player's ``seat`` number so the seats
+after a bot seat keep theirs, and each table lists its bot seats in
+``bot_seats``.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ def _with_a_game(players: list[dict], results: list[dict]) -> tuple[list[dict], 
     """(players with a counted game or a bye, players without one yet)."""
     played = set()
     for entry in results:
-        played.update(entry.get("seats", ()))
+        played.update(p for p in entry.get("seats", ()) if p is not None)  # None: a bot seat
         played.update(entry.get("byes", ()))
     return (
         [p for p in players if p["id"] in played],
@@ -87,10 +93,12 @@ def _bot_seats(tournament: Tournament, up_to_round: int | None = None):
 
 def _bot_games(tournament: Tournament, up_to_round: int | None = None) -> dict:
     """Per player id: the games in which the bot played the player's seat
-    (marked in the standings and exports; README: bots in seats)."""
+    (marked in the standings and exports; README: bots in seats). A bot seat
+    nobody was seated in is nobody's game."""
     counts: dict = {}
     for player_id in _bot_seats(tournament, up_to_round).values_list("player_id", flat=True):
-        counts[player_id] = counts.get(player_id, 0) + 1
+        if player_id is not None:
+            counts[player_id] = counts.get(player_id, 0) + 1
     return counts
 
 
@@ -101,7 +109,9 @@ def round_numbers(tournament: Tournament) -> list[int]:
 def seated_tables(tournament: Tournament, number: int | None = None) -> list[dict]:
     """Tables with their players in seat order, round by round:
     ``{"id", "round", "number", "digital", "status", "players": [{"id", "name",
-    "club"}, ...]}``; one round when ``number`` is given. Two queries."""
+    "club", "seat"}, ...], "bot_seats": [seat, ...]}``; one round when
+    ``number`` is given. Two queries. ``seat`` is 1-based; a bot seat (no
+    player) has no entry in ``players``, only its number in ``bot_seats``."""
     tables = {}
     qs = Seat.objects.filter(table__round__tournament=tournament)
     tq = Table.objects.filter(round__tournament=tournament)
@@ -118,11 +128,17 @@ def seated_tables(tournament: Tournament, number: int | None = None) -> list[dic
             "digital": t["digital"],
             "status": t["status"],
             "players": [],
+            "bot_seats": [],
         }
     for table_id, pid, name, club in qs.order_by("table_id", "position").values_list(
         "table_id", "player_id", "player__name", "player__club"
     ):
-        tables[table_id]["players"].append({"id": pid, "name": name, "club": club})
+        table = tables[table_id]
+        seat = len(table["players"]) + len(table["bot_seats"]) + 1  # in seat order, bots too
+        if pid is None:
+            table["bot_seats"].append(seat)
+        else:
+            table["players"].append({"id": pid, "name": name, "club": club, "seat": seat})
     return list(tables.values())
 
 
@@ -160,8 +176,9 @@ def _game_points(prep) -> dict[tuple[int, object], object]:
 def round_results(tournament: Tournament, number: int, *, points: dict | None = None) -> dict:
     """A round's tables with their confirmed result (or none yet) and byes:
     ``{"tables": [{..., "result": bool, "version", "late", "players": [{"id",
-    "name", "club", "rank", "figure", "points"}]}], "byes": [...],
-    "missing": [table numbers]}``."""
+    "name", "club", "seat", "rank", "figure", "points"}]}], "byes": [...],
+    "missing": [table numbers]}``. The result's ranks and figures are per
+    seat, bot seats included: a player's are those of his ``seat``."""
     tables = seated_tables(tournament, number)
     confirmed = _confirmed(tournament, number)
     byes = _byes(tournament, number).get(number, [])
@@ -175,7 +192,8 @@ def round_results(tournament: Tournament, number: int, *, points: dict | None = 
         t["late"] = sub["late"] if sub else False
         if sub is None:
             missing.append(t["number"])
-        for i, p in enumerate(t["players"]):
+        for p in t["players"]:
+            i = p["seat"] - 1
             if sub is not None and i < len(sub["ranks"]):
                 p["rank"] = sub["ranks"][i]
                 figs = sub["figures"] or []
@@ -191,7 +209,8 @@ def round_results(tournament: Tournament, number: int, *, points: dict | None = 
 def player_history(tournament: Tournament, player: Player) -> list[dict]:
     """Per round the player's table, seat (1-based), table-mates, rank, figure
     and points, or his bye; a seat without a confirmed result has ``result``
-    False. Rounds he did not play are left out."""
+    False. Rounds he did not play are left out. A bot seat is no table-mate
+    (its rank still counts in his: behind the bot he is 2nd)."""
     prep = _prepared(tournament)
     points = _game_points(prep)
     seats = list(
@@ -223,7 +242,9 @@ def player_history(tournament: Tournament, player: Player) -> list[dict]:
             "bye": False,
             "table": seat.table.number,
             "seat": i + 1,
-            "mates": [m for m in mates[seat.table_id] if m["id"] != player.pk],
+            "mates": [
+                m for m in mates[seat.table_id] if m["id"] is not None and m["id"] != player.pk
+            ],
             "result": sub is not None,
             "rank": None,
             "figure": None,
@@ -231,6 +252,7 @@ def player_history(tournament: Tournament, player: Player) -> list[dict]:
         }
         if sub is not None:
             # positions are 0-based and contiguous; ranks follow seat order
+            # (bot seats included: ``mates`` still holds them here, id None)
             order = [m["id"] for m in mates[seat.table_id]]
             k = order.index(player.pk)
             row["rank"] = sub["ranks"][k] if k < len(sub["ranks"]) else None
@@ -286,14 +308,15 @@ def export_players(tournament: Tournament) -> list[dict]:
 
 
 def export_seatings(tournament: Tournament) -> list[dict]:
+    """One row per seated player and per bye (a bot seat has none: no player)."""
     rows = []
     for t in seated_tables(tournament):
-        for seat, p in enumerate(t["players"], 1):
+        for p in t["players"]:
             rows.append(
                 {
                     "round": t["round"],
                     "table": t["number"],
-                    "seat": seat,
+                    "seat": p["seat"],
                     "player_id": p["id"],
                     "name": p["name"],
                     "club": p["club"],
@@ -316,7 +339,9 @@ def export_seatings(tournament: Tournament) -> list[dict]:
 
 
 def export_results(tournament: Tournament) -> list[dict]:
-    """One row per seat of a table with a confirmed result, and per bye."""
+    """One row per player's seat of a table with a confirmed result (a bot seat
+    nobody was seated in has none), and per bye. ``bot``: the bot played the
+    player's seat for him."""
     rows = []
     points = _game_points(_prepared(tournament))
     bots = set(
@@ -331,7 +356,8 @@ def export_results(tournament: Tournament) -> list[dict]:
         for t in res["tables"]:
             if not t["result"]:
                 continue
-            for seat, p in enumerate(t["players"], 1):
+            for p in t["players"]:
+                seat = p["seat"]
                 rows.append(
                     {
                         "round": number,

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from scoring.models import Confirmation, Submission
 from scoring.standings import Row, compute_standings
-from tournaments.models import Bye, Round, Seat, Table, Tournament
+from tournaments.models import Bye, Round, Seat, Table, Tournament, empty_seat_name
 
 
 def players_data(tournament: Tournament) -> list[dict]:
@@ -96,8 +96,13 @@ def author(submission: Submission, names: dict[int, str] | None = None) -> str:
 
 
 def seat_names(table_id: int) -> dict[int, str]:
-    """Seat position -> player name at a table."""
-    return dict(Seat.objects.filter(table_id=table_id).values_list("position", "player__name"))
+    """Seat position -> player name at a table ("Bot" for an empty seat)."""
+    return {
+        position: empty_seat_name(position) if name is None else name
+        for position, name in Seat.objects.filter(table_id=table_id).values_list(
+            "position", "player__name"
+        )
+    }
 
 
 def result_versions(table) -> list[Submission]:
@@ -259,7 +264,7 @@ def _rows(submission: Submission, seats: list[Seat]) -> list[dict]:
     return [
         {
             "seat": seat.position + 1,
-            "name": seat.player.name,
+            "name": seat.name,
             "rank": submission.ranks[i] if i < len(submission.ranks) else None,
             "figure": submission.figures[i] if i < len(submission.figures) else None,
             "confirmed": seat.position in confirmed,
@@ -282,7 +287,7 @@ def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[
     """Each version with ``author``, ``rows`` (per seat: name, rank, figure,
     confirmed) and ``confirmed_by``, players named, not seat numbers.
     ``seats`` are the table's seats in order, with their players."""
-    names = {s.position: s.player.name for s in seats}
+    names = {s.position: s.name for s in seats}
     for sub in submissions:
         sub.author = author(sub, names)
         sub.rows = _rows(sub, seats)

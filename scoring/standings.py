@@ -13,6 +13,18 @@
   entry of their own (``{"round": 3, "byes": [17]}``) or beside a table's
   result. A player may appear only once per round.
 
+Bot seats: at a digital table the game's bot may fill a seat nobody was
+seated in; its ``seats`` entry is ``None`` (the bot's rank and figure stand
+beside the others'). The ruling: the bot is not a player and earns nothing,
+but the table is played as it was seated. So the table's size for the points
+is its number of seats, bot seats included, and the ranks are the game's
+ranks over all seats (a player behind the bot is 2nd); a table still needs 2
+seats, and at least one of them a player. A bot seat gets no row, no game and
+no points; it is nobody's opponent or table-mate for the tiebreakers
+(:mod:`scoring.tiebreaks`) and does not count in the average points per seat
+that a bye earns under a scheme without fixed bye points. ``None`` is
+therefore never a player id.
+
 Points come from :mod:`scoring.points`, tiebreakers from
 :mod:`scoring.tiebreaks`. The work is one pass over the results with exact
 integer arithmetic (points are scaled by a common denominator internally) and
@@ -88,6 +100,8 @@ def _players(players: Iterable[Mapping]) -> tuple[dict, dict]:
     for i, p in enumerate(players):
         if "id" not in p:
             raise ValueError(f"player {i + 1} has no id")
+        if p["id"] is None:
+            raise ValueError(f"player {i + 1} has the id None, which stands for a bot seat")
         name = p.get("name")
         name = str(p["id"]) if name is None else str(name)
         rows.append((name_key(name), i, p, name))
@@ -142,7 +156,15 @@ def prepare(
             if len(raw) != n:
                 raise ValueError(f"{_where(rnd, number)}: {n} seats but {len(raw)} ranks")
             if n < 2:
-                raise ValueError(f"{_where(rnd, number)}: a table needs at least 2 players")
+                raise ValueError(
+                    f"{_where(rnd, number)}: a table needs at least 2 seats (players or bots)"
+                )
+            # the players: the seats less the bot's (None), which count only for n
+            humans = tuple(p for p in seats if p is not None) if None in seats else seats
+            if not humans:
+                raise ValueError(
+                    f"{_where(rnd, number)}: a table needs at least 1 player, not only bot seats"
+                )
             ranks = norm_cache.get(raw)
             if ranks is None:
                 try:
@@ -167,12 +189,12 @@ def prepare(
                         figs = tuple(exact(f) for f in figs)
                     except ValueError as exc:
                         raise ValueError(f"{_where(rnd, number)}: {exc}") from None
-            if not in_round.isdisjoint(seats):
-                p = next(p for p in seats if p in in_round)
+            if not in_round.isdisjoint(humans):
+                p = next(p for p in humans if p in in_round)
                 raise ValueError(f"{_where(rnd, number)}: player {p!r} plays twice in the round")
             before = len(in_round)
-            in_round.update(seats)
-            if len(in_round) != before + n:
+            in_round.update(humans)
+            if len(in_round) != before + len(humans):
                 raise ValueError(f"{_where(rnd, number)}: a player has two seats at the table")
             if by_figures:  # the figures (already exact) are the points
                 key = pts = figs
@@ -194,7 +216,7 @@ def prepare(
     if not all(data.keys() >= s for s in seen.values()):
         for t, _ in tables:
             for p in t.players:
-                if p not in data:
+                if p is not None and p not in data:
                     raise ValueError(f"{_where(t.round, t.number)}: unknown player {p!r}")
 
     bye_value: dict[int, Any] = {}
@@ -206,8 +228,12 @@ def prepare(
             sums: dict[int, list] = {}
             for t, _ in tables:
                 acc = sums.setdefault(t.round, [0, 0])
-                acc[0] += sum(t.points)
-                acc[1] += len(t.points)
+                if None in t.players:  # the bot earns nothing: its seats don't count
+                    seated = [v for p, v in zip(t.players, t.points, strict=True) if p is not None]
+                else:
+                    seated = t.points
+                acc[0] += sum(seated)
+                acc[1] += len(seated)
             for rnd, (s, n) in sums.items():
                 averages[rnd] = Fraction(s, 1) / n
             total = sum(s for s, _ in sums.values())
@@ -237,7 +263,8 @@ def prepare(
         pts = t.points
         rnd = t.round
         for i, p in enumerate(t.players):
-            data[p].add(Game(rnd, t, i, pts[i]), sp[i])
+            if p is not None:  # a bot seat: no game, no points
+                data[p].add(Game(rnd, t, i, pts[i]), sp[i])
     for rnd, p in byes:
         v = bye_value[rnd]
         data[p].add(Game(rnd, None, -1, v), v.numerator * (unit // v.denominator))

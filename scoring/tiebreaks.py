@@ -30,6 +30,14 @@ are the players to key (all players, or for ``head_to_head`` one tie group).
 ``rating``
     Rating / seed, higher first; a player without a rating comes last.
 
+Bot seats: a table's ``players`` hold ``None`` for a seat the game's bot
+filled because nobody was seated there. The bot is not a player: it is no
+one's table-mate, so it counts neither in ``opponents`` (sum or divisor) nor
+in ``head_to_head`` (a player whose only company was the bot has no
+table-mates there, as at a bye). Its rank stays in the table's ranks, so a
+player behind it has rank 2 and a player who shares rank 1 with it has drawn,
+not won.
+
 :func:`rank` applies an order of these names: players equal on a name are
 split by the next one; players equal on all of them share a place
 (competition style: 1, 2, 2, 4).
@@ -51,8 +59,9 @@ DEFAULT_ORDER = ("points", "figures", "opponents", "wins", "head_to_head", "rati
 
 @dataclass(slots=True, eq=False)
 class Table:
-    """One played table: players in seat order, competition ranks, figures and
-    the tournament points each seat earned."""
+    """One played table: players in seat order (``None`` for a bot seat),
+    competition ranks, figures and the tournament points each seat earned
+    (over all seats; a bot seat's points go to no one)."""
 
     round: int
     number: int | None
@@ -87,7 +96,9 @@ class Game:
     def mates(self) -> tuple:
         if self.table is None:
             return ()
-        return tuple(p for i, p in enumerate(self.table.players) if i != self.seat)
+        return tuple(
+            p for i, p in enumerate(self.table.players) if i != self.seat and p is not None
+        )
 
     @property
     def won(self) -> bool:
@@ -149,7 +160,7 @@ def rating(players: Mapping, ids: Sequence) -> dict:
 
 def opponents(players: Mapping, ids: Sequence) -> dict:
     total = {p: d.points for p, d in players.items()}
-    table_sum: dict[Table, Any] = {}
+    table_sum: dict[Table, tuple] = {}
     out = {}
     for p in ids:
         own = total[p]
@@ -159,10 +170,13 @@ def opponents(players: Mapping, ids: Sequence) -> dict:
             if t is None:
                 continue
             ts = table_sum.get(t)
-            if ts is None:
-                ts = table_sum[t] = sum(map(total.__getitem__, t.players))
-            s += ts - own
-            n += len(t.players) - 1
+            if ts is None:  # (sum of the players' totals, number of players)
+                humans = t.players
+                if None in humans:  # bot seats are nobody's opponents
+                    humans = [m for m in humans if m is not None]
+                ts = table_sum[t] = (sum(map(total.__getitem__, humans)), len(humans))
+            s += ts[0] - own
+            n += ts[1] - 1
         if n == 0:
             out[p] = 0
         else:
@@ -182,7 +196,7 @@ def head_to_head(players: Mapping, ids: Sequence) -> dict:
                 continue
             mine = t.ranks[g.seat]
             for i, m in enumerate(t.players):
-                if i != g.seat and m in group:
+                if i != g.seat and m is not None and m in group:
                     r = t.ranks[i]
                     if mine < r:
                         net += 1

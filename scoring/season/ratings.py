@@ -16,10 +16,16 @@ player, when the game has no teams) the people on it; ``ranks``: per side,
 1 = best, ties share. A person is any hashable key; players not linked to a
 roster person are passed as keys of their own (rated within the run so that
 their tables still count for the others, and ignored by the caller).
+
+Bot seats (a seat the game's bot filled because nobody was seated there) are
+``None`` among a table's seats for :func:`sides_of`: the bot is never a rated
+person, so it is left out and the people keep their order by the table's
+ranks; a table left with fewer than two sides of people is not rated.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -76,14 +82,30 @@ def compute_ratings(games: Iterable[Game]) -> dict[Hashable, Rating]:
     return ratings
 
 
-def sides_of(seats: Sequence[Hashable], ranks: Sequence[int], teams: Sequence | None):
+def sides_of(seats: Sequence[Hashable | None], ranks: Sequence[int], teams: Sequence | None):
     """A table's seats and per-seat ranks as rating sides: one side per team
     (``teams``: lists of seat indices, as ``engine.teams`` gives) or one per
-    seat. Returns ``(sides, side ranks)``."""
+    seat. Returns ``(sides, side ranks)``.
+
+    A seat that is ``None`` is a bot seat: the bot is left out of its side
+    and a side of bots only is dropped; a team keeps its rank (the best of its
+    seats, the bot's included). When a side was dropped, the ranks of the
+    sides left are renumbered 1, 2, … in the same order (ties share), so a
+    player behind the bot is rated as the best of the people. Fewer than two
+    sides left (one person and bots): ``([], [])``, a table not to rate."""
     if not teams:
-        return [[s] for s in seats], list(ranks)
+        if None not in seats:
+            return [[s] for s in seats], list(ranks)
+        teams = [[i] for i in range(len(seats))]
     sides, side_ranks = [], []
     for team in teams:
-        sides.append([seats[i] for i in team])
-        side_ranks.append(min(ranks[i] for i in team))
+        side = [seats[i] for i in team if seats[i] is not None]
+        if side:
+            sides.append(side)
+            side_ranks.append(min(ranks[i] for i in team))
+    if len(sides) < 2:
+        return [], []
+    if len(sides) < len(teams):
+        ordered = sorted(side_ranks)
+        side_ranks = [1 + bisect_left(ordered, r) for r in side_ranks]  # competition style
     return sides, side_ranks

@@ -86,17 +86,31 @@ def person_season(series: Series, person: Person) -> SeasonRow | None:
     return next((r for r in rows if r.person.person_id == person.pk), None)
 
 
+def _table_game(engine, person_of: dict, key, player_ids: list, ranks, options) -> Game | None:
+    """One table's result as a rating game, or None when it is not rated: its
+    ranks don't fit its seats, or fewer than two sides of people are left once
+    the bot seats (player id None: nobody was seated there) are taken out."""
+    people = [None if p is None else person_of[p] for p in player_ids]
+    if len(people) != len(ranks or []):
+        return None
+    teams = engine.teams(len(people), options or {})  # seat indices: bot seats count
+    sides, side_ranks = sides_of(people, ranks, teams)
+    if len(sides) < 2:
+        return None
+    return Game(key, sides, side_ranks)
+
+
 def _games(owner, game: str) -> list[Game]:
     """Every confirmed table result of the organizer's tournaments of a game,
     in play order (tournament, round, table); people keyed by roster person,
-    unlinked entries by a key of their own."""
+    unlinked entries by a key of their own; bot seats are no one."""
     engine = ENGINES[game]
     person_of: dict[int, object] = {}
     for pk, person_id, merged_into in Player.objects.filter(
         tournament__owner=owner, tournament__game=game
     ).values_list("pk", "person_id", "person__merged_into_id"):
         person_of[pk] = merged_into or person_id or ("player", pk)
-    seats: dict[int, list[int]] = defaultdict(list)
+    seats: dict[int, list[int | None]] = defaultdict(list)
     for table_id, player_id in (
         Seat.objects.filter(
             table__round__tournament__owner=owner, table__round__tournament__game=game
@@ -128,12 +142,10 @@ def _games(owner, game: str) -> list[Game]:
     )
     games = []
     for table_id, tournament_id, rnd, number, ranks, options in subs:
-        people = [person_of[p] for p in seats[table_id]]
-        if len(people) != len(ranks or []):
-            continue
-        teams = engine.teams(len(people), options or {})
-        sides, side_ranks = sides_of(people, ranks, teams)
-        games.append(Game((tournament_id, rnd, number), sides, side_ranks))
+        key = (tournament_id, rnd, number)
+        rated = _table_game(engine, person_of, key, seats[table_id], ranks, options)
+        if rated is not None:
+            games.append(rated)
     return games
 
 
