@@ -133,9 +133,9 @@ def render(
     engine = tournament.engine
     bad = sorted(
         {
-            len(t["players"])
-            for t in tables
-            if not engine.min_players <= len(t["players"]) <= engine.max_players
+            n
+            for n in (len(t["players"]) + len(t.get("bot_seats", ())) for t in tables)
+            if not engine.min_players <= n <= engine.max_players
         }
     )
     if bad:

@@ -501,8 +501,13 @@ def _confirm_one(submission, by, by_seat) -> Submission:
         )
     if sub.by_seat is None:
         raise ServiceError(_("Only results reported by players are confirmed through a seat link."))
-    positions = _positions(sub.table)
-    if by_seat not in positions:
+    # the players' seats: an empty seat the bot played has nobody to agree
+    players = set(
+        Seat.objects.filter(table=sub.table, player__isnull=False).values_list(
+            "position", flat=True
+        )
+    )
+    if by_seat not in players:
         raise ServiceError(_("There is no seat %(seat)s at this table.") % {"seat": by_seat + 1})
     Confirmation.objects.get_or_create(submission=sub, by_seat=by_seat)
     agreed = set(
@@ -510,7 +515,7 @@ def _confirm_one(submission, by, by_seat) -> Submission:
             "by_seat", flat=True
         )
     )
-    if set(positions) <= agreed:
+    if players <= agreed:
         _confirm(sub)
     return sub
 

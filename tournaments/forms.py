@@ -96,6 +96,7 @@ class TournamentForm(forms.ModelForm):
             "points_scheme",
             "public",
             "digital_tables",
+            "bot_fill",
             "grace_seconds",
             "confirmation_required",
             "self_report",

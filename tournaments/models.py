@@ -6,8 +6,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import ENGINES
 from scoring import points, tiebreaks
@@ -119,6 +121,17 @@ class Tournament(models.Model):
         default=False,
         help_text=_("Tables play in the browser; the rules engine runs the game."),
     )
+    #: digital tables: when the field can't be seated at the allowed sizes, the
+    #: players left over sit together and the game's bot plays the empty seats
+    bot_fill = models.BooleanField(
+        _("bots fill empty seats"),
+        default=False,
+        help_text=_(
+            "Digital tables only: when the players can't be seated at the allowed table "
+            "sizes, those left over sit together and the game's bot plays the empty seats. "
+            "A bot earns nothing; the players' places count as the table's ranks say."
+        ),
+    )
     grace_seconds = models.PositiveIntegerField(
         _("grace period at time (seconds)"),
         default=60,
@@ -196,6 +209,8 @@ class Tournament(models.Model):
                 errors["team_mode"] = _("%(game)s has no teams at these table sizes.") % {
                     "game": engine.name
                 }
+        if self.bot_fill and not self.digital_tables:
+            errors["bot_fill"] = _("Only digital tables have a bot to fill empty seats.")
         rounds_problem = limits.rounds_message(self.rounds or 0)
         if rounds_problem:
             errors["rounds"] = rounds_problem
@@ -403,11 +418,26 @@ class Table(models.Model):
         return f"{self.round} – {self.number}"
 
 
+#: how an empty seat (played by the game's bot for nobody) is named on pages,
+#: sheets and exports, with its seat so that two of them at a table differ
+EMPTY_SEAT_NAME = pgettext_lazy("an empty seat's player", "Bot (seat %(seat)s)")
+
+
+def empty_seat_name(position: int) -> str:
+    """The name of the empty seat at ``position`` (0 = seat 1)."""
+    return str(EMPTY_SEAT_NAME) % {"seat": position + 1}
+
+
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    #: None: an empty seat of a digital table, played by the game's bot for
+    #: nobody (``Tournament.bot_fill``); such a seat is always a bot seat
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", null=True, blank=True
+    )
     position = models.PositiveSmallIntegerField(_("seat"))
-    #: digital tables: the game's bot plays this seat now (the organizer's choice)
+    #: digital tables: the game's bot plays this seat now (the organizer's
+    #: choice, or an empty seat)
     bot = models.BooleanField(_("played by the bot"), default=False)
     #: the bot has made at least one move for this seat (the result is marked)
     bot_played = models.BooleanField(default=False)
@@ -417,10 +447,23 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["table", "player"], name="seat_player_unique"),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False) | Q(bot=True), name="seat_empty_is_bot"
+            ),
         ]
 
     def __str__(self):
-        return f"{self.table} / {self.position + 1}: {self.player}"
+        return f"{self.table} / {self.position + 1}: {self.player or 'bot'}"
+
+    @property
+    def empty(self) -> bool:
+        """An empty seat: the bot plays it for nobody."""
+        return self.player_id is None
+
+    @property
+    def name(self) -> str:
+        """Who sits here: the player's name, or "Bot" for an empty seat."""
+        return self.player.name if self.player_id is not None else empty_seat_name(self.position)
 
 
 class Bye(models.Model):

@@ -68,6 +68,13 @@ def allows_byes(tournament: Tournament) -> bool:
     return 2 in allowed_sizes(tournament)
 
 
+def fills_with_bots(tournament: Tournament) -> bool:
+    """Whether the game's bot fills the seats the field can't (digital tables
+    with ``bot_fill``): then the players left over sit together at one table
+    and no one gets a bye."""
+    return bool(tournament.bot_fill and tournament.digital_tables)
+
+
 def seatable_players(tournament: Tournament, number: int) -> QuerySet[Player]:
     """Who is seated in round ``number``: checked in, not dropped, entered."""
     return tournament.players.filter(checked_in=True, dropped=False, first_round__lte=number)
@@ -173,7 +180,8 @@ def round_seating(rnd) -> dict:
     ):
         seats_by_table.setdefault(seat.table_id, []).append(
             {
-                "player": seat.player,
+                "player": seat.player,  # None: an empty seat the bot plays
+                "name": seat.name,
                 "position": seat.position,
                 "score": scores.get(str(seat.player_id)),
             }
@@ -199,7 +207,7 @@ def round_seating(rnd) -> dict:
 def round_names(rnd) -> list[dict]:
     """Everyone seated in the round with their table, in German alphabetical
     order (for "find your table")."""
-    seats = Seat.objects.filter(table__round=rnd).values_list(
+    seats = Seat.objects.filter(table__round=rnd, player__isnull=False).values_list(
         "player__name", "player__club", "table__number", "position"
     )
     rows = [

@@ -136,7 +136,15 @@ def _export_tables(rows: dict[str, list], key: dict, by) -> dict[int, list]:
         table_subs[s.table_id].append(d)
     table_seats = defaultdict(list)
     for s in rows["seats"]:
-        table_seats[s.table_id].append({"position": s.position, "player": key[s.player_id]})
+        # an empty seat (the bot plays it for nobody) has no player
+        table_seats[s.table_id].append(
+            {
+                "position": s.position,
+                "player": key.get(s.player_id),
+                "bot": s.bot,
+                "bot_played": s.bot_played,
+            }
+        )
     table_actions = defaultdict(list)
     for a in rows["actions"]:
         table_actions[a.table_id].append(

@@ -24,6 +24,7 @@ TOURNAMENT_FIELDS = [
     "tiebreaks",
     "public",
     "digital_tables",
+    "bot_fill",
     "grace_seconds",
     "confirmation_required",
     "self_report",

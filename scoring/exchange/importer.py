@@ -502,19 +502,30 @@ class _Import:
         for j, s in enumerate(rd.items(d, "seats", tpath, max_players)):
             spath = f"{tpath}.seats[{j}]"
             s = rd.obj(s, spath)
-            if not rd.require(s, "position", spath) or not rd.require(s, "player", spath):
+            if not rd.require(s, "position", spath):
+                continue
+            if "player" not in s:  # null: an empty seat
+                rd.error(f"{spath}.player", _("missing"))
                 continue
             if rd.whole(s["position"], f"{spath}.position") is None:
                 continue
-            p = self.player_of(s["player"], f"{spath}.player")
-            if p is None:
-                continue
-            seat = Seat(table=table, player=p, position=s["position"])
+            seat = Seat(table=table, position=s["position"])
+            rd.fill(seat, s, ["bot", "bot_played"], spath)
+            if s["player"] is None:  # an empty seat: the bot plays it for nobody
+                if not (self.tournament.digital_tables and table.digital):
+                    rd.error(f"{spath}.player", _("only a digital table has empty seats"))
+                    continue
+                seat.bot = True
+            else:
+                seat.player = self.player_of(s["player"], f"{spath}.player")
+                if seat.player is None:
+                    continue
             rd.clean(seat, spath, exclude=["table", "player"])
-            if seat.position in positions or s["player"] in at_table:
+            if seat.position in positions or (seat.player and s["player"] in at_table):
                 rd.error(spath, _("seat or player twice at the table"))
             positions.add(seat.position)
-            at_table.add(s["player"])
+            if seat.player:
+                at_table.add(s["player"])
             seats.append(seat)
 
     def actions_of(self, table: Table, d: dict, tpath: str, actions: list) -> None:

@@ -127,10 +127,10 @@ def render_seating_by_table(
     starts = []
     for table in sorted(tables, key=lambda t: t["number"]):
         starts.append(len(rows))
-        for seat, player in enumerate(table["players"], 1):
-            rows.append(
-                [str(table["number"]) if seat == 1 else "", str(seat), _player_name(player)]
-            )
+        seats = [(p.get("seat", k), _player_name(p)) for k, p in enumerate(table["players"], 1)]
+        seats += [(seat, _("Bot")) for seat in table.get("bot_seats", ())]  # empty seats
+        for k, (seat, name) in enumerate(sorted(seats, key=lambda s: s[0])):
+            rows.append([str(table["number"]) if k == 0 else "", str(seat), name])
     return _build(doc, [_table(rows, [14 * mm, 11 * mm, fw - 25 * mm], group_starts=starts)])
 
 
@@ -142,7 +142,7 @@ def render_seating_by_name(
     buf = io.BytesIO()
     doc, fw = _doc(buf, _("Seating by name"), _subtitle(tournament, round_no, _), columns=2)
     entries = [
-        (_player_name(p), t["number"], seat)
+        (_player_name(p), t["number"], p.get("seat", seat))
         for t in tables
         for seat, p in enumerate(t["players"], 1)
     ]
@@ -232,7 +232,9 @@ def _draw_seat_slips(c, tournament_name: str, number: int, players: list, _) -> 
         c.setFont(font, size)
         c.drawCentredString(cx, top - 9 * mm, text)
         c.setFont(bold, 12)
-        label = _("Table {table} · Seat {seat}").format(table=number, seat=seat + 1)
+        label = _("Table {table} · Seat {seat}").format(
+            table=number, seat=player.get("seat", seat + 1)
+        )
         c.drawCentredString(cx, top - 15 * mm, label)
         text, size = fit_text(_player_name(player), bold, 14, sw - 16 * mm)
         c.setFont(bold, size)

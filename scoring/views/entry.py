@@ -43,7 +43,7 @@ def result_entry(request, tournament, number, table):
     seats = seats_in_order(table)
     schema, unplayable = services.result_sheet_schema(tournament=tournament, players=len(seats))
     extra = {"unplayable": unplayable}
-    names = [s.player.name for s in seats]
+    names = [s.name for s in seats]
     if schema is not None and request.method == "GET":
         extra.update(_blank_entry_forms(request, table, schema, names))
     status = 200
@@ -284,7 +284,7 @@ def seat_link(request, token):
             )
             return render(request, "scoring/seat.html", context, status=403)
         return render(request, "scoring/seat.html", context)
-    names = [s.player.name for s in seats]
+    names = [s.name for s in seats]
     context["sheet_form"] = SheetForm(schema=schema, names=names)
     context["meta"] = EntryMetaForm(
         initial={"expected_version": context["latest"].version if context["latest"] else None}

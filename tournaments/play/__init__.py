@@ -47,7 +47,7 @@ def presentation(game_id: str) -> Game:
 
 
 def _names(table: Table) -> list[str]:
-    return [seat.player.name for seat in seats_in_order(table)]
+    return [seat.name for seat in seats_in_order(table)]
 
 
 def _clock(table: Table, rnd: Round, now=None) -> dict:

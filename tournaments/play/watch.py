@@ -99,7 +99,7 @@ def spectator_screen(table: Table) -> dict:
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     engine = table.round.tournament.engine
     seats = _seats(table)
-    names = [s.player.name for s in seats]
+    names = [s.name for s in seats]
     screen = {
         "table": table,
         "round": table.round,
@@ -138,7 +138,7 @@ def review(table: Table, step: int | None, *, organizer: bool) -> dict:
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     engine = table.round.tournament.engine
     seats = _seats(table)
-    names = [s.player.name for s in seats]
+    names = [s.name for s in seats]
     rows = list(table.actions.order_by("number"))
     steps = [Step(0, None, "", False, None)] + [
         Step(i + 1, None if r.seat < 0 else r.seat, r.action, r.by_bot, r.at)

@@ -73,6 +73,11 @@ def seat_to_player(*, table: Table, position: int, by=None) -> Seat:
     """Hand the seat back to its player: the bot stops at once (a bot task
     already on its way finds the seat no longer its own)."""
     _locked, seat = _seat_for_change(table, position)
+    if seat.empty:
+        raise ServiceError(
+            _("Seat %(seat)s at table %(table)s has no player: the bot plays it.")
+            % {"seat": position + 1, "table": _locked.number}
+        )
     if seat.bot:
         seat.bot = False
         seat.save(update_fields=["bot"])

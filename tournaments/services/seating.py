@@ -51,6 +51,7 @@ from tournaments.selectors import (
     allowed_sizes,
     allows_byes,
     default_seating_mode,
+    fills_with_bots,
     late_candidates,
     seat_blocker,
     seatable_players,
@@ -87,7 +88,10 @@ class History:
         self.seats: dict[int, list[int]] = defaultdict(list)
         self.small: Counter = Counter()
         self.byes: Counter = Counter()
+        #: tables with empty seats the bot played (``Tournament.bot_fill``)
+        self.bot_tables: Counter = Counter()
         tables: dict[int, list] = defaultdict(list)
+        with_bots: set[int] = set()
         round_of: dict[int, int] = {}
         rows = (
             Seat.objects.filter(
@@ -97,13 +101,19 @@ class History:
             .values_list("table_id", "table__round__number", "player_id", "position")
         )
         for table_id, rnd, pid, pos in rows:
-            tables[table_id].append(pid)
             round_of[table_id] = rnd
+            if pid is None:  # an empty seat: the bot played it
+                with_bots.add(table_id)
+                continue
+            tables[table_id].append(pid)
             self.seats[pid].append(pos)
         for table_id, pids in tables.items():
             if len(pids) < tournament.table_size:
                 for p in pids:
                     self.small[p] += 1
+            if table_id in with_bots:
+                for p in pids:
+                    self.bot_tables[p] += 1
             for a, b in itertools.combinations(pids, 2):
                 self.met[frozenset((a, b))].append(round_of[table_id])
         for pid in Bye.objects.filter(
@@ -171,6 +181,7 @@ def build_request(
             "seat_history": history.seats.get(p.pk, []),
             "byes": history.byes[p.pk],
             "small_tables": history.small[p.pk],
+            "bot_tables": history.bot_tables[p.pk],
         }
         if ratings is not None:
             entry["rating"] = ratings.get(p.pk)
@@ -185,6 +196,7 @@ def build_request(
         "table_size": tournament.table_size,
         "allowed_sizes": allowed_sizes(tournament),
         "byes": allows_byes(tournament),
+        "bots": fills_with_bots(tournament),
         "mode": mode,
         "teams": teams,
         "seed": seed,
@@ -225,7 +237,7 @@ def _draft(rnd: Round):
     """(tables by number: ids in seat order, ids on a bye)."""
     tables: dict[int, list[int]] = {n: [] for n in rnd.tables.values_list("number", flat=True)}
     for num, pid in (
-        Seat.objects.filter(table__round=rnd)
+        Seat.objects.filter(table__round=rnd, player__isnull=False)
         .order_by("table__number", "position")
         .values_list("table__number", "player_id")
     ):
@@ -340,9 +352,22 @@ def _write_tables(rnd: Round, tables: dict, numbers, reasons: dict) -> None:
     team_of = _team_of([p for n in numbers for p in tables[n]])
     seats = []
     for n in sorted(numbers):
-        for pos, pid in enumerate(team_seat_order(tables[n], team_of, tournament)):
-            seats.append(Seat(table=existing[n], player_id=pid, position=pos))
+        order = team_seat_order(tables[n], team_of, tournament)
+        seats += _seat_rows(existing[n], order, tournament)
     Seat.objects.bulk_create(seats)
+
+
+def _seat_rows(table: Table, pids: list[int], tournament: Tournament) -> list[Seat]:
+    """The seats of a table: its players in this order, then the empty seats
+    the bot plays when the tournament lets bots fill a table the allowed sizes
+    don't (``seating.bot_seats``)."""
+    seats = [Seat(table=table, player_id=p, position=k) for k, p in enumerate(pids)]
+    if pids and fills_with_bots(tournament):
+        empty = algo.bot_seats(len(pids), allowed_sizes(tournament)) or 0
+        seats += [
+            Seat(table=table, player=None, position=len(pids) + k, bot=True) for k in range(empty)
+        ]
+    return seats
 
 
 def _save_state(rnd: Round, change: dict) -> None:
@@ -478,14 +503,15 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
         seating_stats=stats,
     )
     rnd.tournament = tournament
-    numbers = range(1, len(answer["tables"]) + 1)
-    tables = dict(zip(numbers, answer["tables"], strict=True))
-    _write_tables(rnd, tables, numbers, {})
+    seated, why = list(answer["tables"]), list(answer["reasons"])
+    bot_table = answer.get("bot_table")
+    if bot_table:  # the players left over, last: the bot fills their table
+        seated.append(bot_table["players"])
+        why.append(bot_table["reasons"])
+    numbers = range(1, len(seated) + 1)
+    _write_tables(rnd, dict(zip(numbers, seated, strict=True)), numbers, {})
     Table.objects.bulk_update(
-        [
-            Table(pk=t.pk, why=answer["reasons"][t.number - 1])
-            for t in Table.objects.filter(round=rnd)
-        ],
+        [Table(pk=t.pk, why=why[t.number - 1]) for t in Table.objects.filter(round=rnd)],
         ["why"],
     )
     Bye.objects.bulk_create([Bye(round=rnd, player_id=p) for p in answer["byes"]])
@@ -528,15 +554,27 @@ def _place(rnd: Round, player: Player):
     return seat, bye
 
 
+def _size_ok(old: int, new: int, tournament: Tournament) -> bool:
+    """A table changed by hand: ``seating.size_ok``, or any size the bot can
+    fill up to an allowed one when bots fill empty seats."""
+    allowed = allowed_sizes(tournament)
+    if size_ok(old, new, allowed):
+        return True
+    return fills_with_bots(tournament) and new > 0 and algo.bot_seats(new, allowed) is not None
+
+
 def _table_players(table: Table) -> list[int]:
-    return list(table.seats.order_by("position").values_list("player_id", flat=True))
-
-
-def _set_table_players(table: Table, pids: list[int]) -> None:
-    Seat.objects.filter(table=table).delete()
-    Seat.objects.bulk_create(
-        [Seat(table=table, player_id=p, position=k) for k, p in enumerate(pids)]
+    """The players of a table in seat order (not its empty bot seats)."""
+    return list(
+        table.seats.filter(player__isnull=False)
+        .order_by("position")
+        .values_list("player_id", flat=True)
     )
+
+
+def _set_table_players(table: Table, pids: list[int], tournament: Tournament) -> None:
+    Seat.objects.filter(table=table).delete()
+    Seat.objects.bulk_create(_seat_rows(table, pids, tournament))
 
 
 def _repeats_of(rnd: Round, pids: list[int]) -> list[dict]:
@@ -577,13 +615,13 @@ def seating_swap(*, round: Round, player_a: Player, player_b: Player, by) -> dic
             pids = _table_players(ta)
             i, j = pids.index(player_a.pk), pids.index(player_b.pk)
             pids[i], pids[j] = pids[j], pids[i]
-            _set_table_players(ta, pids)
+            _set_table_players(ta, pids, rnd.tournament)
         else:
             pa, pb = _table_players(ta), _table_players(tb)
             pa[pa.index(player_a.pk)] = player_b.pk
             pb[pb.index(player_b.pk)] = player_a.pk
-            _set_table_players(ta, pa)
-            _set_table_players(tb, pb)
+            _set_table_players(ta, pa, rnd.tournament)
+            _set_table_players(tb, pb, rnd.tournament)
         touched = {ta.number, tb.number}
     else:
         seat, sitting, out = (
@@ -591,7 +629,7 @@ def seating_swap(*, round: Round, player_a: Player, player_b: Player, by) -> dic
         )
         pids = _table_players(seat.table)
         pids[pids.index(sitting.pk)] = out.pk
-        _set_table_players(seat.table, pids)
+        _set_table_players(seat.table, pids, rnd.tournament)
         Bye.objects.filter(round=rnd, player=out).delete()
         Bye.objects.create(round=rnd, player=sitting)
         touched = {seat.table.number}
@@ -623,7 +661,7 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
             % {"name": player.name, "table": table_number}
         )
     dest = _table_players(target)
-    if not size_ok(len(dest), len(dest) + 1, allowed):
+    if not _size_ok(len(dest), len(dest) + 1, rnd.tournament):
         raise ServiceError(
             ngettext(
                 "Table %(table)s would have %(size)s player; allowed sizes are %(sizes)s.",
@@ -636,7 +674,7 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
     source = seat.table if seat else None
     if source:
         src = _table_players(source)
-        if not size_ok(len(src), len(src) - 1, allowed):
+        if not _size_ok(len(src), len(src) - 1, rnd.tournament):
             raise ServiceError(
                 ngettext(
                     "Table %(table)s would have %(size)s player; allowed sizes are %(sizes)s.",
@@ -647,12 +685,12 @@ def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict
             )
         src.remove(player.pk)
         if src:
-            _set_table_players(source, src)
+            _set_table_players(source, src, rnd.tournament)
         else:
             source.delete()
     else:
         bye.delete()
-    _set_table_players(target, [*dest, player.pk])
+    _set_table_players(target, [*dest, player.pk], rnd.tournament)
     touched = {target.number} | ({source.number} if source else set())
     _describe(rnd, earlier, touched, manual={player.pk})
     detail = {

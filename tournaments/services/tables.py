@@ -43,7 +43,9 @@ def _options(engine, base: dict | None, seats) -> dict:
     options = dict(base or {})
     if "first_chooser" in engine.extra_options and "first_chooser" not in options:
         years = [
-            (seat.player.birth_year, -seat.position) for seat in seats if seat.player.birth_year
+            (seat.player.birth_year, -seat.position)
+            for seat in seats
+            if seat.player is not None and seat.player.birth_year
         ]
         if years:
             options["first_chooser"] = -max(years)[1]

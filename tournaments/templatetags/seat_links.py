@@ -14,7 +14,9 @@ register = template.Library()
 def seat_url(context, rnd, player):
     cache = context.render_context.setdefault("seat_keys", {})
     if rnd.pk not in cache:
-        pids = Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True)
+        pids = Seat.objects.filter(table__round=rnd, player__isnull=False).values_list(
+            "player_id", flat=True
+        )
         cache[rnd.pk] = seat_keys(rnd.pk, pids)
     keys = cache[rnd.pk]
     if player.pk not in keys:  # seated after the page began: issue it alone

@@ -93,7 +93,7 @@ def seat_bot(request, tournament, number, table, position):
             done = _("%(name)s plays at table %(table)s again.")
         else:
             raise ServiceError(_("Choose the bot or the player."))
-        messages.success(request, done % {"name": seat.player.name, "table": t.number})
+        messages.success(request, done % {"name": seat.name, "table": t.number})
     if request.htmx:
         return _digital_partial(request, tournament, rnd)
     return redirect("round_detail", tournament.pk, number)

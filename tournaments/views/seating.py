@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors
@@ -94,6 +94,38 @@ WHY_MESSAGES = {
     "unrated": gettext_lazy(
         "No rating: %(players)s, seated after the rated players in a random order."
     ),
+    "bot_table": ngettext_lazy(
+        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
+        "sizes. %(players)s sit here as the lowest in the standings among those with the "
+        "fewest tables with the bot so far (before: %(had)s).",
+        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
+        "sizes. %(players)s sit here as the lowest in the standings among those with the "
+        "fewest tables with the bot so far (before: %(had)s).",
+        "bots",
+    ),
+    "bot_table_drawn": ngettext_lazy(
+        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
+        "sizes. %(players)s were drawn among those with the fewest tables with the bot so far "
+        "(before: %(had)s).",
+        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
+        "sizes. %(players)s were drawn among those with the fewest tables with the bot so far "
+        "(before: %(had)s).",
+        "bots",
+    ),
+    "bot_table_rating": ngettext_lazy(
+        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
+        "sizes. %(players)s sit here as the lowest in the rating order among those with the "
+        "fewest tables with the bot so far (before: %(had)s).",
+        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
+        "sizes. %(players)s sit here as the lowest in the rating order among those with the "
+        "fewest tables with the bot so far (before: %(had)s).",
+        "bots",
+    ),
+    "bot_table_changed": ngettext_lazy(
+        "The bot plays %(bots)s empty seat after a change to the draft.",
+        "The bot plays %(bots)s empty seats after a change to the draft.",
+        "bots",
+    ),
     "bye_changed": gettext_lazy(
         "%(player)s has a bye after a change to the draft (byes before: %(count)s)."
     ),
@@ -126,7 +158,11 @@ def why_text(items, names=None, teams=None) -> list[str]:
             code, params["value"] = "mates_together", params.get("club")
         if "name" in params and "player" not in params:
             params["player"] = params["name"]
-        if params.get("rule") in ("drawn", "rating", "spread") and code in ("small_table", "bye"):
+        if params.get("rule") in ("drawn", "rating", "spread") and code in (
+            "small_table",
+            "bye",
+            "bot_table",
+        ):
             code = f"{code}_{params['rule']}"
         msg = WHY_MESSAGES.get(code)
         if msg is None:
@@ -153,8 +189,8 @@ def why_text(items, names=None, teams=None) -> list[str]:
         if code == "team_split" or params.get("kind") == "team":
             key = "team" if code == "team_split" else "value"
             params[key] = teams.get(params.get(key), params.get(key))
-        try:
-            out.append(str(msg) % params)
+        try:  # ``%`` before ``str``: a count message picks its plural from params
+            out.append(str(msg % params))
         except (KeyError, TypeError, ValueError):
             out.append(str(msg))
     return out
@@ -181,6 +217,8 @@ def _round_players(rnd, data=None) -> list[tuple[int, str]]:
     choices = []
     for t in data["tables"]:
         for s in t["seats"]:
+            if s["player"] is None:  # an empty seat: the bot plays it
+                continue
             choices.append(
                 (s["player"].pk, f"{s['player'].name} · {_('table')} {t['table'].number}")
             )
@@ -277,9 +315,11 @@ def _seating_context(request, tournament, rnd):
         rnd.published and rnd.status == Round.SEATED and request.tournament_role == "owner"
     )
     context["counts"] = {
-        "players": sum(len(t["seats"]) for t in data["tables"]) + len(data["byes"]),
+        "players": sum(1 for t in data["tables"] for s in t["seats"] if s["player"])
+        + len(data["byes"]),
         "tables": len(data["tables"]),
         "byes": len(data["byes"]),
+        "bot_seats": sum(1 for t in data["tables"] for s in t["seats"] if not s["player"]),
     }
     if draft and request.tournament_role == "owner":
         late = selectors.late_candidates(rnd)
