@@ -317,6 +317,42 @@ def test_polling_answers_204_until_something_changes(client, organizer):
     assert again.status_code == 200 and 'id="play"' in again.content.decode()
 
 
+def test_a_move_made_while_a_screen_is_built_is_not_hidden_behind_its_version(
+    client, organizer, monkeypatch
+):
+    """A phone polls while another seat's move commits: the screen it gets
+    may show the table before that move, but then its version must be the
+    one before the move too, so the next poll draws the move — a screen of
+    the old state under the new version would wait (204) until something
+    else happened, and the player might not see that it is her turn."""
+    import tournaments.play as play
+
+    rnd, table = make_table(organizer)
+    engine = get_engine("quartett")
+    to_act = engine.to_act(state_of(table))[0]
+    other = 1 - to_act
+    original = play._names
+    moved = []
+
+    def names_then_the_other_seat_moves(t):
+        if not moved:
+            action = engine.legal_actions(state_of(table), to_act)[0]
+            digital.table_move(table=table, seat=to_act, action=action)
+            moved.append(action)
+        return original(t)
+
+    monkeypatch.setattr(play, "_names", names_then_the_other_seat_moves)
+    screen = play.seat_screen(Seat.objects.get(table=table, position=other))
+    monkeypatch.setattr(play, "_names", original)
+    assert moved
+    assert screen["seen"] == 0  # the screen shows the table before the move
+    assert screen["version"] != play.seat_version(Seat.objects.get(table=table, position=other))
+    again = client.get(play_url(table, other), {"v": screen["version"]})
+    assert again.status_code == 200
+    current = play.seat_version(Seat.objects.get(table=table, position=other))
+    assert f'data-version="{current}"' in again.content.decode()
+
+
 def test_the_clock_partial_of_the_seat(client, organizer):
     rnd, table = make_table(organizer)
     html = client.get(page_url(table, 0)).content.decode()

@@ -183,3 +183,32 @@ def test_the_spectator_view_stops_polling_when_the_game_is_over(client, organize
     clock.round_start(round=rnd, by=organizer)  # the bots play the game to its end
     page = client.get(watch_url).content.decode()
     assert "Result" in page and "hx-get" not in page
+
+
+def test_a_move_made_while_the_spectator_view_is_built_shows_at_the_next_poll(
+    organizer, monkeypatch
+):
+    """The projector's poll must not keep an old board under a version that
+    already counts a move made while the board was read."""
+    from tournaments.play import watch
+
+    rnd, table = make_round(organizer)
+    clock.round_start(round=rnd, by=organizer)
+    engine = get_engine("quartett")
+    original = watch._seats
+    moved = []
+
+    def seats_then_a_move(t):
+        if not moved:
+            table.refresh_from_db()
+            state = engine.load(table.state)
+            seat = engine.to_act(state)[0]
+            digital.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
+            moved.append(seat)
+        return original(t)
+
+    monkeypatch.setattr(watch, "_seats", seats_then_a_move)
+    screen = watch.spectator_screen(table)
+    monkeypatch.setattr(watch, "_seats", original)
+    assert moved
+    assert screen["version"] != watch.spectator_version(table)

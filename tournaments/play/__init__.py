@@ -81,7 +81,7 @@ def _version(table: Table, rnd: Round, clock: dict) -> str:
     return ".".join(
         str(x)
         for x in (
-            table.n_actions if hasattr(table, "n_actions") else table.actions.count(),
+            table.n_actions,
             table.status,
             rnd.status,
             int(clock["time_called"]),
@@ -109,7 +109,12 @@ def round_table_versions(round_id: int) -> dict[int, str]:
     return _versions(Table.objects.filter(round_id=round_id))
 
 
-def _versions(tables) -> dict[int, str]:
+def _with_version(tables):
+    """``tables`` annotated with what a screen's version reads — the number
+    of moves, of bot seats and the database's time — in the same statement
+    that reads the table, so the version always belongs to the state read
+    with it (a move committed while a screen is built can't hide behind a
+    version that already counts it)."""
     moves = (
         TableAction.objects.filter(table=OuterRef("pk"))
         .order_by()
@@ -125,10 +130,26 @@ def _versions(tables) -> dict[int, str]:
         .annotate(n=Count("pk"))
         .values("n")
     )
+    return tables.annotate(
+        n_actions=Coalesce(Subquery(moves), 0),
+        n_bots=Coalesce(Subquery(bots), 0),
+        db_time=Now(),
+    )
+
+
+def _db_time(table: Table) -> datetime:
+    now = table.db_time
+    if isinstance(now, str):  # SQLite
+        now = datetime.fromisoformat(now)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    return now
+
+
+def _versions(tables) -> dict[int, str]:
     out = {}
-    for table in (
-        tables.select_related("round__tournament")
-        .only(
+    for table in _with_version(
+        tables.select_related("round__tournament").only(
             "status",
             "deadline",
             "time_called_at",
@@ -136,25 +157,18 @@ def _versions(tables) -> dict[int, str]:
             "round__deadline",
             "round__tournament__grace_seconds",
         )
-        .annotate(
-            n_actions=Coalesce(Subquery(moves), 0),
-            n_bots=Coalesce(Subquery(bots), 0),
-            db_time=Now(),
-        )
     ):
-        now = table.db_time
-        if isinstance(now, str):  # SQLite
-            now = datetime.fromisoformat(now)
-        if now.tzinfo is None:
-            now = now.replace(tzinfo=UTC)
-        clock = _clock(table, table.round, now)
+        clock = _clock(table, table.round, _db_time(table))
         out[table.pk] = f"{_version(table, table.round, clock)}.{table.n_bots}"
     return out
 
 
 def seat_screen(seat: Seat, *, error: str = "") -> dict:
     """Everything the play partial shows to ``seat`` (read fresh)."""
-    table = Table.objects.select_related("round__tournament").get(pk=seat.table_id)
+    # the state and its version in one statement (see _with_version)
+    table = _with_version(
+        Table.objects.select_related("round__tournament").filter(pk=seat.table_id)
+    ).get()
     rnd = table.round
     tournament = rnd.tournament
     engine = tournament.engine
@@ -168,12 +182,13 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
         "started": table.state is not None,
         "game_name": engine.name,
     }
-    clock = _clock(table, rnd)
+    clock = _clock(table, rnd, _db_time(table))
     screen["clock"] = clock
-    bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
     # as the poll's version (_versions): a seat given to the bot or handed back
     # changes every screen of the table
-    screen["version"] = f"{_version(table, rnd, clock)}.{len(bots)}"
+    screen["version"] = f"{_version(table, rnd, clock)}.{table.n_bots}"
+    # read after the version: at worst newer than it, so the next poll redraws
+    bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
     if table.state is None:
         screen["polling"] = True
         return screen
@@ -182,7 +197,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     view = engine.view(state, position)
     over = engine.is_over(state)
     screen["bot"] = seat.position in bots
-    screen["seen"] = table.actions.count()
+    screen["seen"] = table.n_actions  # the moves this screen shows
     can_move = not over and (clock["running"] or clock["in_grace"]) and not screen["bot"]
     legal = engine.legal_actions(state, position) if can_move else []
     game = presentation(engine.id)

@@ -96,6 +96,9 @@ def spectator_version(table: Table) -> str:
 
 def spectator_screen(table: Table) -> dict:
     """The public view of a table (nobody's cards), read fresh."""
+    # the version before the state: the view shown is at least as new as its
+    # version, so a move made meanwhile makes the next poll redraw
+    version = spectator_version(table)
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     engine = table.round.tournament.engine
     seats = _seats(table)
@@ -106,7 +109,7 @@ def spectator_screen(table: Table) -> dict:
         "tournament": table.round.tournament,
         "game_name": engine.name,
         "started": table.state is not None,
-        "version": spectator_version(table),
+        "version": version,
         "bots": [s.position for s in seats if s.bot],
     }
     if table.state is not None:
