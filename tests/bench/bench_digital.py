@@ -5,7 +5,8 @@ to the bot, so ONE Celery worker (concurrency 2) plays every move through
 the services (``clock.bot_move``: lock, view, legal actions, apply, log,
 wake the next bot) after the bot's pause. Meanwhile every seat's phone is
 simulated by a poller of the seat's play partial on a real web server
-(``runserver`` on 127.0.0.1:8170, loopback only) asking once a second with
+(the gunicorn ``make run`` starts, on 127.0.0.1:8170, loopback only;
+``--runserver``: Django's development server instead) asking once a second with
 the version it shows (204 while nothing changed). Prints the moves per
 second the worker sustained and the time from a move (its TableAction row)
 to each other seat's poll showing it: median, p95, max.
@@ -66,8 +67,12 @@ def start_worker(env: dict, log: Path) -> subprocess.Popen:
     return start(env, log)
 
 
-def start_server(env: dict, log: Path) -> subprocess.Popen:
-    cmd = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{PORT}", "--noreload"]
+def start_server(env: dict, log: Path, server: str) -> subprocess.Popen:
+    """The web server ``make run`` starts (gunicorn gthread), or Django's
+    development server with ``--runserver``; loopback only."""
+    from tournaments.management.commands.runall import web_command
+
+    cmd = web_command(f"127.0.0.1:{PORT}", server=server)
     out = open(log, "wb")  # noqa: SIM115 - closed with the process
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     end = time.monotonic() + 30
@@ -138,6 +143,7 @@ def pct(values, q):
 
 
 def main():
+    server_kind = "runserver" if "--runserver" in sys.argv[1:] else "gunicorn"
     queue = f"bench-digital-{os.getpid()}"
     os.environ["DATABASE_URL"] = database_url()
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -180,7 +186,7 @@ def main():
 
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
     worker = start_worker(dict(os.environ), tmp / f"{queue}-worker.log")
-    server = start_server(dict(os.environ), tmp / f"{queue}-web.log")
+    server = start_server(dict(os.environ), tmp / f"{queue}-web.log", server_kind)
     stop = threading.Event()
     pollers = [Poller(t.pk, [token_for(t, pos) for pos in range(SEATS)], stop) for t in tables]
     try:
@@ -241,7 +247,7 @@ def main():
     errors = sum(p.errors for p in pollers)
     print(
         f"{TABLES} tables × {SEATS} bot seats ({GAME}), one worker (concurrency 2), "
-        f"bot pause {BOT_DELAY_S} s, every seat polled every {POLL_S} s via runserver"
+        f"bot pause {BOT_DELAY_S} s, every seat polled every {POLL_S} s via {server_kind}"
     )
     print(
         f"moves: {moves} in {played_for:.1f} s = {rate:.1f} moves/s; {done}/{TABLES} games finished"
