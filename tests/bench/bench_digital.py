@@ -11,6 +11,9 @@ the version it shows (204 while nothing changed). Prints the moves per
 second the worker sustained and the time from a move (its TableAction row)
 to each other seat's poll showing it: median, p95, max.
 
+The bot's pause and the poll are shorter than shipped (0.5 s and 1 s against
+1.5 s and 1.5 s): a stress figure; ``--shipped`` runs the shipped ones.
+
 Bounded: at most RUN_S seconds of play, then the worker and server stop.
 Needs PostgreSQL and Redis: ``DATABASE_URL`` (only the server is used; the
 benchmark creates and uses its own database ``bench_digital``) and
@@ -143,7 +146,21 @@ def pct(values, q):
 
 
 def main():
-    server_kind = "runserver" if "--runserver" in sys.argv[1:] else "gunicorn"
+    global BOT_DELAY_S, POLL_S
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pause", type=float, default=BOT_DELAY_S, help="the bot's pause (s)")
+    parser.add_argument("--poll", type=float, default=POLL_S, help="each phone's poll (s)")
+    parser.add_argument(
+        "--shipped",
+        action="store_true",
+        help="as shipped: the default bot pause (1.5 s) and the seat page's poll (1.5 s)",
+    )
+    parser.add_argument("--runserver", action="store_true", help="Django's development server")
+    args = parser.parse_args()
+    BOT_DELAY_S, POLL_S = (1.5, 1.5) if args.shipped else (args.pause, args.poll)
+    server_kind = "runserver" if args.runserver else "gunicorn"
     queue = f"bench-digital-{os.getpid()}"
     os.environ["DATABASE_URL"] = database_url()
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -185,8 +202,11 @@ def main():
     )
 
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
-    worker = start_worker(dict(os.environ), tmp / f"{queue}-worker.log")
-    server = start_server(dict(os.environ), tmp / f"{queue}-web.log", server_kind)
+    # the server and the worker keep their connections as they do in
+    # production (settings: CONN_MAX_AGE 60); only this process closes its own
+    served = {k: v for k, v in os.environ.items() if k != "CONN_MAX_AGE"}
+    worker = start_worker(served, tmp / f"{queue}-worker.log")
+    server = start_server(served, tmp / f"{queue}-web.log", server_kind)
     stop = threading.Event()
     pollers = [Poller(t.pk, [token_for(t, pos) for pos in range(SEATS)], stop) for t in tables]
     try:
