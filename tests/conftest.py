@@ -32,6 +32,27 @@ def require_redis():
 
 
 @pytest.fixture
+def inline_bots(monkeypatch, settings):
+    """No broker: the clock's calls are dropped, and the bot's wake-up call
+    runs the bot task at once, after the move's commit, where it was sent
+    (as a worker would, without the pause). Returns the calls, (table id,
+    pause), in order."""
+    from tournaments.services import bots, deadlines
+    from tournaments.services import tables as digital
+
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
+    settings.DIGITAL_BOT_DELAY = 0
+    calls = []
+
+    def send(table_id, delay):
+        calls.append((table_id, delay))
+        bots.bot_move(table_id=table_id)
+
+    monkeypatch.setattr(digital, "send_bot_task", send)
+    return calls
+
+
+@pytest.fixture
 def organizer(django_user_model):
     return django_user_model.objects.create_user("orga", password="pw-orga-12345")
 

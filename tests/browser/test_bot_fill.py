@@ -8,11 +8,12 @@ and on the projector, and the standings list the six players, no bot."""
 import pytest
 
 from games import get_engine
+from tests.browser import sessions
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Seat, Table
 from tournaments.play import seat_version
-from tournaments.services import bots, clock, deadlines, seating
+from tournaments.services import bots, clock, seating
 from tournaments.services import tables as digital
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,24 +24,8 @@ NAMES = ["Ayşe Şahin", "Łukasz Wróbel", "Grete Mai", "Jonas Ebert", "Mia Rot
 HUMAN_MOVES = 10
 
 
-@pytest.fixture
-def inline_bots(monkeypatch, settings):
-    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
-    settings.DIGITAL_BOT_DELAY = 0
-    monkeypatch.setattr(
-        digital, "send_bot_task", lambda table_id, delay: bots.bot_move(table_id=table_id)
-    )
-
-
 def logged_in(browser, live_server, user, viewport):
-    from django.test import Client
-
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(locale="en-GB", viewport=viewport)
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    context = sessions.logged_in_context(browser, live_server, user, viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(15_000)
     return page

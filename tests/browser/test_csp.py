@@ -5,9 +5,8 @@ violation, htmx polls the clock's status and the clock counts down."""
 import time
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
+from tests.browser import sessions
 from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.live import POLL_SECONDS
@@ -25,18 +24,7 @@ document.addEventListener('securitypolicyviolation', function (e) {
 
 
 def logged_in_context(browser, live_server, user):
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(locale="en-GB")
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
+    context = sessions.logged_in_context(browser, live_server, user)
     context.add_init_script(WATCH)
     return context
 

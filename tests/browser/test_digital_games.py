@@ -10,11 +10,12 @@ import re
 import pytest
 
 from games import get_engine
+from tests.browser import sessions
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat, Table
 from tournaments.play import seat_version
-from tournaments.services import bots, clock, deadlines
+from tournaments.services import bots, clock
 from tournaments.services import tables as digital
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,17 +25,6 @@ NAMES = ["Ayşe Şahin", "Łukasz Wróbel", "Grete Bot-Ersatz"]
 #: human moves played in the browser before time is called (if the game
 #: has not ended by then): keeps each test well under 40 s
 HUMAN_MOVES = 8
-
-
-@pytest.fixture
-def inline_bots(monkeypatch, settings):
-    """No worker: the clock's calls are dropped and the bot's wake-up call
-    runs the bot task at once, after the move's commit, in the server."""
-    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
-    settings.DIGITAL_BOT_DELAY = 0
-    monkeypatch.setattr(
-        digital, "send_bot_task", lambda table_id, delay: bots.bot_move(table_id=table_id)
-    )
 
 
 def phone(browser, url):
@@ -130,7 +120,6 @@ def test_two_phones_and_a_bot_play_a_game_into_the_standings(
 def test_the_organizer_gives_an_idle_seat_to_the_bot_and_hands_it_back(
     browser, live_server, organizer, inline_bots, settings
 ):
-    from django.test import Client
     from playwright.sync_api import expect
 
     from tests.seat_tokens import token_for
@@ -152,12 +141,7 @@ def test_the_organizer_gives_an_idle_seat_to_the_bot_and_hands_it_back(
     player = phone(browser, f"{live_server.url}/p/{token_for(table, waiting)}/")
     expect(player.locator("#play .play-status")).to_contain_text("Your turn.")
 
-    client = Client()
-    client.force_login(organizer)
-    context = browser.new_context(locale="en-GB")
-    context.add_cookies(
-        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
-    )
+    context = sessions.logged_in_context(browser, live_server, organizer)
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(f"{live_server.url}/tournaments/{t.pk}/rounds/1/")

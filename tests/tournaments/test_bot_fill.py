@@ -19,20 +19,9 @@ from scoring.points import get_scheme
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.forms import TournamentForm
 from tournaments.models import Seat, Table
-from tournaments.services import ServiceError, bots, deadlines, seating
-from tournaments.services import tables as digital
+from tournaments.services import ServiceError, bots, seating
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def inline_bots(monkeypatch, settings):
-    """No broker: the bot's wake-up call runs the bot task at once."""
-    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
-    settings.DIGITAL_BOT_DELAY = 0
-    monkeypatch.setattr(
-        digital, "send_bot_task", lambda table_id, delay: bots.bot_move(table_id=table_id)
-    )
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 
 
 def mond(organizer, players=10, **fields):

@@ -16,26 +16,10 @@ from tests.factories import digital_table
 from tournaments.models import ClockActivation, Seat, TableAction
 from tournaments.play import move as play_move
 from tournaments.play import watch
-from tournaments.services import ServiceError, bots, clock, deadlines
+from tournaments.services import ServiceError, bots, clock
 from tournaments.services import tables as digital
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def inline_bots(monkeypatch, settings):
-    """No broker: the clock's calls are dropped, the bot's wake-up call runs
-    the bot task at once (after commit, as a worker would)."""
-    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
-    settings.DIGITAL_BOT_DELAY = 0
-    calls = []
-
-    def send(table_id, delay):
-        calls.append((table_id, delay))
-        bots.bot_move(table_id=table_id)
-
-    monkeypatch.setattr(digital, "send_bot_task", send)
-    return calls
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 
 
 def make_round(organizer, game="quartett", players=2):

@@ -11,10 +11,10 @@ from django.urls import reverse
 from games import get_engine
 from tests.factories import digital_table
 from tournaments.models import Table, TableAction
-from tournaments.services import bots, clock, deadlines
+from tournaments.services import bots, clock
 from tournaments.services import tables as digital
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 
 GAMES = [
     ("quartett", 2),
@@ -24,15 +24,6 @@ GAMES = [
     ("altruismus", 3),
 ]
 CARD = re.compile(r'data-card="([^"]*)"')
-
-
-@pytest.fixture(autouse=True)
-def inline_bots(monkeypatch, settings):
-    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
-    settings.DIGITAL_BOT_DELAY = 0
-    monkeypatch.setattr(
-        digital, "send_bot_task", lambda table_id, delay: bots.bot_move(table_id=table_id)
-    )
 
 
 def make_round(organizer, game="quartett", players=2):
