@@ -174,6 +174,11 @@ def test_a_scorekeeper_sees_the_hands_once_the_table_is_over_the_organizer_alway
         titles = card_titles(engine, state)
     hidden = secrets(engine, state, titles)
 
+    # the public pages of the running table: the two picks are face down
+    for name in ("table_watch", "table_review_public"):
+        page = page_text(client.get(reverse(name, args=[t.pk, 1, 1])))
+        assert not named(page, hidden), name
+
     client.force_login(scorekeeper)
     page = page_text(client.get(staff_url, HTTP_ACCEPT_LANGUAGE="en"))
     assert seat_boxes(page) == 0 and 'data-review="public"' in page
