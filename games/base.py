@@ -21,6 +21,10 @@ Concepts an engine provides beyond DESIGN.md, used by the conformance suite
   Zone names ``hand:<seat>`` and ``stock`` are secret by default; the union of
   all zones is always the multiset of cards in play (cards are conserved).
 - ``hidden(s, seat)``: the card ids ``seat`` must not see (``None`` = public).
+- ``public_action(s, seat, action)``: what everyone sees of a move (the
+  public replay's labels are built from it and the public view only): a
+  ``{"kind": ..., ...}`` dict naming a card only where everyone sees that
+  card face up after the move (see the method).
 - ``rank_keys`` in ``TableResult.details``: one list per seat, bigger is
   better, whose competition ranking is ``ranks`` (the ranks follow from the
   figures and the game's tie-breaks).
@@ -301,6 +305,34 @@ class Engine:
 
     def result(self, s: dict) -> TableResult:
         raise NotImplementedError
+
+    def public_action(self, s: dict, seat: int, action: str) -> dict:
+        """The publicly visible form of the legal move ``action`` of ``seat``
+        in state ``s`` (the state BEFORE the move): what a spectator, and
+        every player not concerned, sees happen. The public replay's label of
+        the move is built from this and ``view(state after, None)`` alone.
+
+        A plain JSON-safe dict ``{"kind": <what was done>, ...}``; each engine
+        documents its kinds. Optional keys every engine reads the same:
+
+        - ``"card"``: a card id, or None. A card id only when everyone sees
+          that card face up once the move is made: it is not in
+          ``hidden(after, None)`` and ``view(after, None)`` shows it (on the
+          table, in the last trick, a public pile). None for a card played
+          face down, taken from or going into a hand or the draw pile, or
+          dealt anew by the move — "plays a card", never which;
+        - ``"target"``: the other seat the move concerns;
+        - other public facts (a colour, a category, an attribute key): never
+          a card id.
+
+        So a label made from it never names a card the public view at that
+        step does not show, nor one that is only revealed later. The record
+        entry ``TIME_CALLED`` gives ``{"kind": "call_time"}``. This default
+        reveals nothing beyond that a move was made; the five engines
+        override it."""
+        if (seat, action) == TIME_CALLED:
+            return {"kind": "call_time"}
+        return {"kind": "move", "card": None}
 
     # -- time ----------------------------------------------------------------
     def call_time(self, s: dict) -> dict:

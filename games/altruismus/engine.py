@@ -58,6 +58,18 @@ symbol, seat, card), ``drawn`` (the exchange card), ``winner``,
 events: seats and numbers only), ``last_turn`` (``plays`` per seat, winner,
 mission card, final mission number), ``turn`` (turns played), ``deck``.
 
+Public actions (``public_action``; what everyone sees of a move, for the
+public replay): a pick is face down, ``{"kind": "pick", "card": None}``,
+until the turn's last pick turns every played card up: that one is
+``{"kind": "pick", "card": <id>, "reveal": True}`` (the others' picks are
+seen on the table from then on, never named in their own steps). ``plus3``,
+``minus3``, ``take`` (``target``), ``keep`` and ``noswap`` are public;
+``give`` names the drawn card (shown to all when drawn) and its ``target``;
+the winner's swaps hide their cards: ``{"kind": "swap_pile", "card": None}``
+and ``{"kind": "swap_give", "target": seat, "card": None}`` (a hand card
+for a blind card). The played card an exchange puts under the pile is
+never named (it is in the pile once the step is shown).
+
 Scoring (RULINGS 5), per seat's collection:
 - colour bonus, read PER COLOUR: each colour with k >= 3 collected cards scores
   10 x (k - 2), at most 80 for that colour; the colour bonuses add up. A seat
@@ -750,6 +762,28 @@ class AltruismusEngine(Engine):
             "last_turn": s["last_turn"],
             "time_called": s["time_called"],
         }
+
+    def public_action(self, s: dict, seat: int, action: str) -> dict:
+        """See ``Engine.public_action`` and the module docstring: picks are
+        face down until the last one turns every played card up; the
+        winner's swaps show no card."""
+        kind, _sep, arg = action.partition(":")
+        if s["phase"] == "pick" and kind == "play":
+            last = s["played"].count(None) == 1 and s["played"][seat] is None
+            if last:  # all cards are turned up at once: this one too
+                return {"kind": "pick", "card": arg, "reveal": True}
+            return {"kind": "pick", "card": None, "reveal": False}
+        if action in ("plus3", "minus3", "keep", "noswap"):
+            return {"kind": action}
+        if kind == "give":  # the drawn card was shown to all; it lies face up now
+            return {"kind": "give", "target": int(arg), "card": s["drawn"]}
+        if kind == "take":
+            return {"kind": "take", "target": int(arg)}
+        if kind == "swap_pile":
+            return {"kind": "swap_pile", "card": None}
+        if kind == "swap_give":
+            return {"kind": "swap_give", "target": int(arg.rpartition(":")[2]), "card": None}
+        return super().public_action(s, seat, action)
 
     def zones(self, s: dict) -> dict[str, list[str]]:
         z = {f"hand:{i}": list(h) for i, h in enumerate(s["hands"])}

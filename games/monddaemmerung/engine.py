@@ -87,6 +87,17 @@ Rulings (added)
 - Ruling (added): win piles are open information (sizes and, through
   ``last_trick``, the cards); cards removed by a blood moon are public.
 
+Public actions (``public_action``; what everyone sees of a move, for the
+public replay): a played card is face up, ``{"kind": "play", "card": id}``;
+``lay`` (the One goes face up onto the win pile), ``trump``
+(``colour``, ``why``: first_trump or full), ``look`` and ``shuffle`` (the
+empty and half moon's ``target``), ``remove`` (blood moon: the card lies
+in the public ``removed``), ``draw`` and ``nodraw`` are public. Hidden:
+``keep`` is ``{"kind": "no_card"}`` (the One is not named: it stays in the
+hand), the empty moon's ``take`` names only the hand taken from
+(``{"kind": "take", "target": seat, "card": None}``), and the eclipse's
+``takeback`` no card (``card`` None: it is back in a hand).
+
 View keys: ``phase``, ``to_act``, ``seat``, ``players``, ``hand``,
 ``hand_sizes``, ``scores``, ``won_sizes``, ``stock_size``, ``table`` (this
 round's ``[seat, card]`` plays), ``carry`` (left-over cards), ``removed``,
@@ -537,6 +548,32 @@ class MonddaemmerungEngine(Engine):
         if p is not None and p["kind"] == "empty_take" and seat == p["seat"]:
             v["peek"] = list(s["hands"][p["target"]])
         return v
+
+    def public_action(self, s: dict, seat: int, action: str) -> dict:
+        """See ``Engine.public_action`` and the module docstring: played and
+        removed cards are named; a card taken from a hand or back into one
+        is not, nor the One a player keeps."""
+        kind, _sep, arg = action.partition(":")
+        p = s["pending"] or {}
+        if kind == "play":
+            return {"kind": "play", "card": arg}
+        if action == "lay":
+            return {"kind": "lay"}
+        if action == "keep":
+            return {"kind": "no_card"}
+        if action in ("draw", "nodraw"):
+            return {"kind": action}
+        if kind == "trump":
+            return {"kind": "trump", "colour": arg, "why": p.get("kind")}
+        if kind == "target":
+            return {"kind": "shuffle" if p.get("kind") == "half" else "look", "target": int(arg)}
+        if kind == "take":
+            return {"kind": "take", "target": p.get("target"), "card": None}
+        if kind == "remove":
+            return {"kind": "remove", "card": arg}
+        if kind == "takeback":
+            return {"kind": "takeback", "card": None}
+        return super().public_action(s, seat, action)
 
     def zones(self, s: dict) -> dict[str, list[str]]:
         z = {f"hand:{j}": list(h) for j, h in enumerate(s["hands"])}

@@ -93,6 +93,11 @@ None, "tied": [seats]}``, ``"out"`` per seat the exit number or None,
 per attribute the share of the deck's cards the visible card beats (equal
 values count half, unknown beats nothing), which every player can work out
 from the (public) deck.
+
+Public action (``public_action``; what everyone sees of a move, for the
+public replay): ``{"kind": "announce", "attribute": key}``. The announcer's
+card and its value are not part of it: the cards compared are turned up in
+the same step and shown in the view's ``"last_trick"``.
 """
 
 from __future__ import annotations
@@ -446,6 +451,13 @@ class QuartettEngine(Engine):
         if s["phase"] == "tiebreak" and seat in tb["active"] and tb["depth"] < len(pile):
             return pile[tb["depth"]]
         return pile[0]
+
+    def public_action(self, s: dict, seat: int, action: str) -> dict:
+        """See ``Engine.public_action``: the attribute named, no card."""
+        kind, _sep, key = action.partition(":")
+        if kind == "announce":
+            return {"kind": "announce", "attribute": key}
+        return super().public_action(s, seat, action)
 
     def hidden(self, s: dict, seat: int | None) -> set[str]:
         public = set()

@@ -89,6 +89,13 @@ chosen) with no trick in progress, the hand is scored at once as it stands.
 Ruling (added): collected piles are not secret (every card was played face up);
 views show only the trick on the table and the last trick.
 
+Public actions (``public_action``; what everyone sees of a move, for the
+public replay): ``{"kind": "alpha", "category": key}`` and
+``{"kind": "play", "card": id, "dealt_anew": False}`` (face up). The play
+that ends a hand when a new hand is dealt at once names no card (``card``
+None, ``dealt_anew`` True): its card is already back in a new hand when the
+step is shown.
+
 Ruling (added): at team games a seat's figure is its team's points, and the
 tie-break is the team's total collected value, so partners always share a rank
 (ranks are competition ranks over seats: at 4 players 1, 1, 3, 3).
@@ -699,6 +706,16 @@ class TerraTrumpf(Engine):
         else:  # deck() is exactly the categories in play: nothing removed
             z["removed"] = []
         return z
+
+    def public_action(self, s: dict, seat: int, action: str) -> dict:
+        """See ``Engine.public_action`` and the module docstring."""
+        kind, _sep, arg = action.partition(":")
+        if kind == "alpha":
+            return {"kind": "alpha", "category": arg}
+        if kind == "play":
+            dealt_anew = self.apply(s, seat, action)["phase"] == "alpha"
+            return {"kind": "play", "card": None if dealt_anew else arg, "dealt_anew": dealt_anew}
+        return super().public_action(s, seat, action)
 
     def hidden(self, s: dict, seat: int | None) -> set[str]:
         out: set[str] = set()

@@ -90,6 +90,13 @@ Rulings (added)
 - Ruling (added): the stock is never drawn from; it only holds the cards not
   dealt. Tricks go face up to the public "pile".
 
+Public actions (``public_action``; what everyone sees of a move, for the
+public replay): ``{"kind": "play", "card": id, "dealt_anew": False}``
+(face up); the play that ends a deal when the next deal follows at once
+names no card (``card`` None, ``dealt_anew`` True: its card is already back
+in a new hand or the stock when the step is shown). ``advance``, ``back`` (``target``), ``chip`` (``colour``),
+``swap`` (``colours``), ``skip`` and ``later`` are public.
+
 Data files
 ----------
 Deck file ``decks/<name>.json`` (options["deck"], default "standard")::
@@ -675,6 +682,23 @@ class Trumpet(Engine):
             "choice_compulsory": bool(s.get("compulsory")),
             "winner": s["winner"],
         }
+
+    def public_action(self, s: dict, seat: int, action: str) -> dict:
+        """See ``Engine.public_action`` and the module docstring."""
+        kind, _sep, arg = action.partition(":")
+        if kind == "play":
+            # a new deal takes every card back (the view's last_trick is None)
+            dealt_anew = self.apply(s, seat, action)["deal"] != s["deal"]
+            return {"kind": "play", "card": None if dealt_anew else arg, "dealt_anew": dealt_anew}
+        if action in ("advance", "skip", "later"):
+            return {"kind": action}
+        if kind == "back":
+            return {"kind": "back", "target": int(arg)}
+        if kind == "chip":
+            return {"kind": "chip", "colour": arg}
+        if kind == "swap":
+            return {"kind": "swap", "colours": arg.split(":")}
+        return super().public_action(s, seat, action)
 
     def hidden(self, s: dict, seat: int | None) -> set[str]:
         placed = set(s["pile"]).union(*s["hands"])

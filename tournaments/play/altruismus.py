@@ -60,6 +60,46 @@ class Altruismus(Game):
             return _("No swap")
         return super().action_label(ctx, action)
 
+    def public_text(self, ctx: Ctx, mover, kind, public: dict, params: dict) -> str | None:
+        if kind == "pick":
+            if "card" in params:  # the last pick: every played card is turned up
+                return (
+                    _("%(name)s picks %(card)s, the last card: all picked cards are turned up.")
+                    % params
+                )
+            return _("%(name)s picks a card face down.") % params
+        if kind == "plus3":
+            return _("%(name)s raises the mission number by 3.") % params
+        if kind == "minus3":
+            return _("%(name)s lowers the mission number by 3.") % params
+        if kind == "give" and "target" in params:
+            if "card" in params:
+                return (
+                    _(
+                        "%(name)s gives the drawn card, %(card)s, to %(target)s; the card "
+                        "%(target)s had played goes under the draw pile."
+                    )
+                    % params
+                )
+            return (
+                _(
+                    "%(name)s gives the drawn card to %(target)s; the card %(target)s had "
+                    "played goes under the draw pile."
+                )
+                % params
+            )
+        if kind == "take" and "target" in params:
+            return _("%(name)s swaps played cards with %(target)s.") % params
+        if kind == "keep":
+            return _("%(name)s keeps the played card.") % params
+        if kind == "swap_pile":
+            return _("%(name)s swaps a hand card for the top card of the draw pile.") % params
+        if kind == "swap_give" and "target" in params:
+            return _("%(name)s gives a hand card to %(target)s for a blind card.") % params
+        if kind == "noswap":
+            return _("%(name)s swaps no hand card.") % params
+        return None
+
     def status(self, ctx: Ctx) -> str:
         v = ctx.view
         phase = v.get("phase")

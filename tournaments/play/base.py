@@ -128,6 +128,36 @@ class Game:
             return _("Play %(card)s") % {"card": self.card_title(ctx, arg)}
         return None
 
+    def public_label(self, ctx: Ctx, mover: int | None, public: dict) -> str:
+        """The move in a sentence for everyone (the public replay), built
+        from the engine's ``public_action`` and nothing else: ``ctx`` holds
+        the public view after the move, never a seat's. A card is named only
+        where ``public`` names it (a card everyone sees face up then)."""
+        kind = public.get("kind")
+        if kind == "call_time":
+            return _("Time called.")
+        params = {"name": ctx.name(mover)}
+        if public.get("target") is not None:
+            params["target"] = ctx.name(public["target"])
+        card = public.get("card")
+        if card:
+            params["card"] = self.card_title(ctx, card)
+        text = self.public_text(ctx, mover, kind, public, params)
+        if text is not None:
+            return text
+        if kind == "play":
+            if card:
+                return _("%(name)s plays %(card)s.") % params
+            return _("%(name)s plays a card.") % params
+        return _("%(name)s makes a move.") % params
+
+    def public_text(self, ctx: Ctx, mover, kind, public: dict, params: dict) -> str | None:
+        """A game's sentence for a public move of ``kind`` by seat ``mover``
+        (None: the plain one); ``params`` holds ``name`` (the mover's),
+        ``target`` (the other seat's name, when ``public`` has one) and
+        ``card`` (its title, when ``public`` names a card)."""
+        return None
+
     # -- the table -----------------------------------------------------------
     def status(self, ctx: Ctx) -> str:
         """What the game waits for, in a sentence."""

@@ -108,6 +108,34 @@ class Monddaemmerung(Game):
             return _("Take %(card)s back into your hand") % {"card": self.card_title(ctx, arg)}
         return super().action_label(ctx, action)
 
+    def public_text(self, ctx: Ctx, mover, kind, public: dict, params: dict) -> str | None:
+        if kind == "lay":
+            return _("%(name)s lays the One on the win pile.") % params
+        if kind == "no_card":
+            return _("%(name)s plays no card.") % params
+        if kind == "draw":
+            return _("%(name)s draws a card.") % params
+        if kind == "nodraw":
+            return _("%(name)s does not draw.") % params
+        if kind == "trump":
+            params["colour"] = colour_name(public.get("colour"))
+            if public.get("why") == "full":
+                return _("%(name)s names %(colour)s as the new trump colour (full moon).") % params
+            return _("%(name)s makes %(colour)s trump.") % params
+        if kind == "look" and "target" in params:
+            return _("%(name)s looks at the hand of %(target)s (empty moon).") % params
+        if kind == "shuffle" and "target" in params:
+            return _("%(name)s shuffles hands with %(target)s (half moon).") % params
+        if kind == "take" and "target" in params:
+            return _("%(name)s takes a card from the hand of %(target)s (empty moon).") % params
+        if kind == "remove" and "card" in params:
+            return _("%(name)s removes %(card)s (blood moon).") % params
+        if kind == "takeback":
+            return _("%(name)s takes a card played this round back into the hand (eclipse).") % (
+                params
+            )
+        return None
+
     def status(self, ctx: Ctx) -> str:
         v = ctx.view
         pending = v.get("pending")

@@ -72,6 +72,12 @@ class Quartett(Game):
             }
         return _("Announce %(attribute)s") % {"attribute": self.label(ctx, key)}
 
+    def public_text(self, ctx: Ctx, mover, kind, public: dict, params: dict) -> str | None:
+        if kind == "announce":
+            params["attribute"] = self.label(ctx, public.get("attribute"))
+            return _("%(name)s names %(attribute)s.") % params
+        return None
+
     def hand(self, ctx: Ctx) -> list[str]:
         return list(ctx.view.get("hand") or [])
 

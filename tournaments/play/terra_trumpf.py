@@ -49,6 +49,24 @@ class TerraTrumpf(Game):
             }
         return super().action_label(ctx, action)
 
+    def public_text(self, ctx: Ctx, mover, kind, public: dict, params: dict) -> str | None:
+        if kind == "alpha":
+            params["category"] = self.category(ctx, public.get("category"))
+            return _("%(name)s chooses %(category)s as Alpha.") % params
+        if kind == "play" and "card" in params:
+            card = ctx.cards.get(public["card"]) or {}
+            params["category"] = self.category(ctx, card.get("category"))
+            params["value"] = card.get("value", "")
+            return _("%(name)s plays %(card)s (%(category)s, %(value)s).") % params
+        if kind == "play" and public.get("dealt_anew"):
+            return (
+                _(
+                    "%(name)s plays the hand's last card; the cards are dealt anew for the next hand."
+                )
+                % params
+            )
+        return None
+
     def status(self, ctx: Ctx) -> str:
         v = ctx.view
         if v.get("phase") == "alpha":

@@ -69,6 +69,27 @@ class Trumpet(Game):
             return _("Decide after the next deal")
         return super().action_label(ctx, action)
 
+    def public_text(self, ctx: Ctx, mover, kind, public: dict, params: dict) -> str | None:
+        if kind == "play" and "card" not in params and public.get("dealt_anew"):
+            return _("%(name)s plays the deal's last card; the cards are dealt anew.") % params
+        if kind == "advance":
+            return _("%(name)s moves forward.") % params
+        if kind == "back" and "target" in params:
+            if public["target"] == mover:
+                return _("%(name)s moves back their own figure.") % params
+            return _("%(name)s moves the figure of %(target)s back.") % params
+        if kind == "chip":
+            params["colour"] = colour_name(public.get("colour"))
+            return _("%(name)s lays the %(colour)s chip on the trump scale.") % params
+        if kind == "swap" and len(public.get("colours") or []) == 2:
+            params["a"], params["b"] = (colour_name(c) for c in public["colours"])
+            return _("%(name)s swaps the %(a)s and %(b)s chips.") % params
+        if kind == "skip":
+            return _("%(name)s makes no trump change.") % params
+        if kind == "later":
+            return _("%(name)s decides after the next deal.") % params
+        return None
+
     def status(self, ctx: Ctx) -> str:
         v = ctx.view
         who = (v.get("to_act") or [None])[0]

@@ -1,10 +1,12 @@
 """Reads for looking at a digital table from outside a seat: the spectator
-view (public information only), the organizer's review of the record move by
-move (each seat's hand visible to the organizer only, the public replay
-without), and the organizer's list of bot and idle seats.
+view (public information only), the review of the record move by move
+(every seat's hand for the organizer, and for scorekeepers once the table is
+over; the public replay without), and the organizer's list of bot and idle
+seats.
 
-The public screens are built from ``engine.view(state, None)`` alone; the
-organizer's seat views from ``engine.view(state, seat)``. The rules stay in
+The public screens are built from ``engine.view(state, None)`` alone and a
+move's public label from ``engine.public_action`` (what everyone saw of it);
+the seat views from ``engine.view(state, seat)``. The rules stay in
 ``games/``; the record is the table's ``TableAction`` rows replayed from the
 deal (:func:`tournaments.services.tables.table_record`).
 """
@@ -135,9 +137,30 @@ class Step:
     at: object
 
 
-def review(table: Table, step: int | None, *, organizer: bool) -> dict:
-    """The table's record replayed up to ``step`` (default: the end): the
-    public board and, for the organizer, every seat's own view (hand)."""
+def review_shows_hands(table: Table, role: str | None) -> bool:
+    """Whether the review shows every seat's hand to a user of ``role``
+    ("owner", "scorekeeper", None = the public): the organizer always, to
+    settle a dispute; a scorekeeper once the table is over (while it runs a
+    scorekeeper could pass a hand on to a player); the public never."""
+    if role == "owner":
+        return True
+    if role != "scorekeeper":
+        return False
+    if table.status == Table.DONE:
+        return True
+    engine = table.round.tournament.engine
+    return table.state is not None and engine.is_over(engine.load(table.state))
+
+
+def review(table: Table, step: int | None, *, role: str | None = None) -> dict:
+    """The table's record replayed up to ``step`` (default: the end).
+
+    ``role`` is the user's in the tournament ("owner", "scorekeeper", None
+    for the public page). Everyone gets the public board and the public
+    label of the move — both built only from ``engine.view(state, None)``
+    and ``engine.public_action``, so no step names a card some seat keeps
+    hidden. When :func:`review_shows_hands`, also every seat's own view
+    (hand) and the move as its mover made it ("hands")."""
     table = Table.objects.select_related("round__tournament").get(pk=table.pk)
     engine = table.round.tournament.engine
     seats = _seats(table)
@@ -151,6 +174,7 @@ def review(table: Table, step: int | None, *, organizer: bool) -> dict:
     if step is None or step > last:
         step = last
     step = max(step, 0)
+    hands = review_shows_hands(table, role)
     out = {
         "table": table,
         "round": table.round,
@@ -160,17 +184,23 @@ def review(table: Table, step: int | None, *, organizer: bool) -> dict:
         "step": step,
         "last": last,
         "steps": steps,
-        "organizer": organizer,
+        "staff_page": role is not None,
+        "role": role,
+        "hands": hands,
     }
     if table.state is None:
         return out
-    state = replay_states(table, rows[:step])[-1]
+    states = replay_states(table, rows[:step])
+    state = states[-1]
     current = steps[step]
     out["current"] = current
-    out["mover"] = names[current.seat] if current.seat is not None else ""
-    out["move_label"] = _move_label(engine, state, names, current) if step else ""
     out["board"] = board(engine, state, names)
-    if organizer:
+    if step:
+        before = states[-2]
+        out["public_label"] = public_move_label(engine, before, state, names, current)
+    if hands:
+        out["mover"] = names[current.seat] if current.seat is not None else ""
+        out["move_label"] = _move_label(engine, states[-2], names, current) if step else ""
         out["seat_views"] = [
             {"name": names[pos], "number": pos + 1, "board": board(engine, state, names, seat=pos)}
             for pos in range(len(names))
@@ -178,20 +208,38 @@ def review(table: Table, step: int | None, *, organizer: bool) -> dict:
     return out
 
 
-def _move_label(engine, state, names, step: Step) -> str:
-    """The move of a step in words (the presentation's label; the raw action
-    when it has none)."""
+def _ctx(engine, state: dict, view: dict, seat: int | None, names: list[str]) -> Ctx:
+    options = state.get("options") or {}
+    return Ctx(
+        engine=engine,
+        view=view,
+        legal=[],
+        seat=seat,
+        names=names,
+        cards=card_index(engine, state["players"], options),
+        extra={"options": options},
+    )
+
+
+def public_move_label(engine, before: dict, after: dict, names: list[str], step: Step) -> str:
+    """The move of a step in a sentence for everyone: the presentation's
+    words for ``engine.public_action(before, seat, action)``, with the
+    public view after the move (``engine.view(after, None)``) and nothing
+    else — never the mover's hand, the action string or the full state."""
+    seat = step.seat if step.seat is not None else -1
+    public = engine.public_action(before, seat, step.action)
+    ctx = _ctx(engine, after, engine.view(after, None), None, names)
+    return _presentation(engine).public_label(ctx, step.seat, public)
+
+
+def _move_label(engine, before, names, step: Step) -> str:
+    """The move of a step as its mover made it (the presentation's button
+    label from the mover's view before the move; the raw action when it has
+    none), for those who see every hand."""
     if (step.seat if step.seat is not None else -1, step.action) == TIME_CALLED:
         return _("Time called.")
     game = _presentation(engine)
-    ctx = Ctx(
-        engine=engine,
-        view={},
-        legal=[],
-        seat=None,
-        names=names,
-        cards=card_index(engine, state["players"], state.get("options") or {}),
-    )
+    ctx = _ctx(engine, before, engine.view(before, step.seat), step.seat, names)
     return game.action_label(ctx, step.action) or step.action
 
 

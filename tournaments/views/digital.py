@@ -1,7 +1,8 @@
 """Digital tables seen from outside a seat: the organizer's bot and idle
 seats (a partial of the round page), handing a seat to the bot and back, the
-review of a table's record move by move (organizer: every hand; public: the
-public information only) and the spectator view (public, for the projector).
+review of a table's record move by move (organizer: every hand, a
+scorekeeper too once the table is over; public: the public information
+only) and the spectator view (public, for the projector).
 
 Views are thin: parse → :mod:`tournaments.services.bots` /
 :mod:`tournaments.play.watch` → render.
@@ -11,15 +12,15 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.models import Round, Table, Tournament
+from tournaments.models import Round, Table
 from tournaments.permissions import OWNER, STAFF, tournament_view
 from tournaments.play import watch
-from tournaments.selectors import round_or_404
+from tournaments.selectors import public_round, round_or_404
 from tournaments.services import ServiceError
 from tournaments.services import bots as bot_services
 from tournaments.views._helpers import service_error_as_message
@@ -40,15 +41,10 @@ def _step(request) -> int | None:
 
 
 def _public(request, tournament_id: int, number: int, table: int) -> Table:
-    """A digital table of a public tournament's published round (its staff
-    may look before that too); else 404."""
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    staff = tournament.role_of(request.user) is not None
-    if not tournament.public and not staff:
-        raise Http404
-    rnd = round_or_404(tournament, number)
-    if not rnd.published and not staff:
-        raise Http404
+    """A digital table of a published round of a public tournament that is
+    not archived, as the other public pages (``selectors.public_round``: its
+    staff may look before that too); else 404."""
+    _tournament, rnd, _staff = public_round(request.user, tournament_id, number)
     return _table(rnd, table)
 
 
@@ -102,14 +98,16 @@ def seat_bot(request, tournament, number, table, position):
 @tournament_view(STAFF)
 @require_GET
 def table_review(request, tournament, number, table):
-    """The organizer's replay: every seat's hand at every step (a paper
-    table has no record: the page says so)."""
+    """The staff's replay: every seat's hand at every step for the
+    organizer, and for a scorekeeper once the table is over; while it runs a
+    scorekeeper gets the public replay (``watch.review_shows_hands``; the
+    page says which). A paper table has no record: the page says so."""
     rnd = round_or_404(tournament, number)
     t = get_object_or_404(Table, round=rnd, number=table)
     if not t.digital:
         context = {"tournament": tournament, "round": rnd, "table": t, "paper": True}
         return render(request, "play/review.html", context)
-    context = watch.review(t, _step(request), organizer=True)
+    context = watch.review(t, _step(request), role=request.tournament_role)
     return render(request, "play/review.html", context)
 
 
@@ -118,9 +116,10 @@ def table_review(request, tournament, number, table):
 
 @require_GET
 def table_review_public(request, tournament_id, number, table):
-    """The same replay with the public information only."""
+    """The same replay with the public information only (also for the
+    tournament's staff: this page shows what the public sees)."""
     t = _public(request, tournament_id, number, table)
-    context = watch.review(t, _step(request), organizer=False)
+    context = watch.review(t, _step(request), role=None)
     return render(request, "play/review.html", context)
 
 
