@@ -54,7 +54,8 @@ GAMES = [
 #: Public URLs (by name) this walk leaves out for now. The public review
 #: labels moves with what only the mover knew (issue 28 point 2, fixed on
 #: another branch): after merging that fix the lead deletes the name here,
-#: and the walk checks the review at every step of the record as well.
+#: and the walk checks the review at every step of the record as well
+#: (against every card the public has never seen and can't see now).
 NOT_CHECKED_YET = {"table_review_public"}
 
 #: the moves played between two walks (the first walk is at the deal)
@@ -178,8 +179,13 @@ def _urls(rnd, series) -> list[tuple[str, str, object]]:
             (
                 "table_review_public",
                 reverse("table_review_public", args=[t, n, table.number]),
-                table,
+                ("review", table),
             ),
+        ]
+        review = reverse("table_review_public", args=[t, n, table.number])
+        out += [
+            ("table_review_public", f"{review}?step={k}", ("review", table))
+            for k in range(table.actions.count() + 1)
         ]
         for seat in range(table.seats.count()):
             token = token_for(table, seat)
@@ -191,7 +197,20 @@ def _urls(rnd, series) -> list[tuple[str, str, object]]:
     return [u for u in out if u[0] not in NOT_CHECKED_YET]
 
 
+def _never_public(engine, table) -> set[str]:
+    """The cards of ``table`` hidden from the public now that it never saw
+    at any step of the record (a card played face up and taken back into a
+    hand is history: the review may name it)."""
+    rows = list(table.actions.order_by("number"))
+    seen = set().union(
+        *(_strings(engine.view(s, None)) for s in digital.replay_states(table, rows))
+    )
+    return set(engine.hidden(table.state, None)) - seen
+
+
 def _forbidden(engine, view, tables) -> set[str]:
+    if isinstance(view, tuple) and view[0] == "review":  # the public replay
+        return _never_public(engine, tables[view[1].pk])
     if isinstance(view, tuple):  # a seat's own pages: its table only
         table, seat = view
         return hidden_from(engine, tables[table.pk].state, seat)
