@@ -13,7 +13,8 @@
 - ``one_table`` / ``digital_table``: round 1 of a new tournament with one
   table of the given players in registration order.
 
-Nothing here writes a seat, a table or a round by hand.
+Nothing here writes a seat, a table or a round by hand (only a deal secret a
+test passes, the way an import brings one).
 """
 
 from __future__ import annotations
@@ -99,6 +100,7 @@ def seated_round(
     order: list[list] | None = None,
     by=None,
     seed: int | None = None,
+    deal_secrets: list[str] | None = None,
     publish: bool = True,
     start: bool = False,
     time_called: bool = False,
@@ -112,7 +114,10 @@ def seated_round(
     each player its own value), or the players to register nothing for;
     ``None`` seats whoever is checked in. ``order``: who sits where, one list
     per table — the draft is swapped into it before it is published (the
-    tables must come out of the seating with these sizes). ``publish``,
+    tables must come out of the seating with these sizes). ``seed``: the
+    organizer's seating seed (it decides the seating, never the cards);
+    ``deal_secrets``: the deal secret of each table (table 1 first, 64 hex
+    digits), for a test that must deal a known game. ``publish``,
     ``start`` (the clock service starts it: digital tables are dealt) and
     ``time_called`` (its time passes and the clock closes it) as the
     organizer would. ``by``: who acts, the owner by default."""
@@ -137,6 +142,8 @@ def seated_round(
             order = [list(players)]
     if order is not None:
         _arrange(rnd, order, by)
+    for number, secret in enumerate(deal_secrets or [], start=1):
+        Table.objects.filter(round=rnd, number=number).update(secret=secret)
     if publish or start:
         rnd = seating.seating_publish(round=rnd, by=by)
     if start or time_called:
@@ -160,14 +167,16 @@ def one_table(
     birth_year=None,
     club: str = "",
     seed: int | None = None,
+    secret: str | None = None,
     **fields,
 ) -> Table:
     """Table 1 of round 1 of a new tournament of ``game`` (owned by
     ``organizer``, a new user by default; ``digital`` tables or paper), its
     ``players`` players seated in the order they registered (``Spieler 0``
     at seat 0, …, or ``names``; ``birth_year`` and ``club`` one for all or
-    a list of them). ``seed``: the round's seed (the table's deal follows
-    from it), for a game that must play the same way every run.
+    a list of them). ``seed``: the round's seating seed; ``secret``: the
+    table's deal secret (64 hex digits, see ``deal_secret``), for a game
+    that must be dealt the same way every run.
     Published unless ``publish=False``, started (digital tables dealt) with
     ``start=True``; other keywords are the tournament's fields."""
     owner = organizer or UserFactory()
@@ -185,8 +194,15 @@ def one_table(
         birth_year=birth_year,
         club=club,
         seed=seed,
+        deal_secrets=[secret] if secret else None,
     )
     return rnd.tables.get(number=1)
+
+
+def deal_secret(n: int) -> str:
+    """A fixed deal secret for tests (``n`` as 64 hex digits): the same
+    ``n`` deals the same game."""
+    return f"{n:064x}"
 
 
 def digital_table(organizer=None, game: str = "quartett", players: int = 2, **kwargs) -> Table:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -400,8 +400,26 @@ class Table(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     extra_seconds = models.IntegerField(default=0)
     time_called_at = models.DateTimeField(null=True, blank=True)
-    #: digital tables: the seed and the engine's dumped state
+    #: digital tables: the secret the deal draws on, 32 random bytes as hex,
+    #: drawn when the table is dealt (``tournaments.services.tables``: the
+    #: engine's seed is derived from it). Only the server and the organizer's
+    #: full export hold it; no page, poll, spectator or player export shows it.
+    secret = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        editable=False,
+        validators=[
+            RegexValidator(
+                r"^([0-9a-f]{64})?$",
+                message=_("A table's deal secret is 64 hexadecimal digits (0-9, a-f)."),
+            )
+        ],
+    )
+    #: the engine seed of a table dealt before deal secrets (0 since): a
+    #: public number, kept so that those old games still replay
     seed = models.BigIntegerField(default=0)
+    #: digital tables: the engine's dumped state
     state = models.JSONField(null=True, blank=True)
     #: why this table breaks a preference: [{"code", "params"}], shown translated
     why = models.JSONField(default=list, blank=True)

@@ -49,6 +49,7 @@ TABLE_FIELDS = [
     "deadline",
     "extra_seconds",
     "time_called_at",
+    "secret",
     "seed",
     "state",
     "why",

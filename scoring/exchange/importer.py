@@ -41,6 +41,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
+from tournaments.services import tables as digital
 
 log = logging.getLogger(__name__)
 
@@ -482,6 +483,7 @@ class _Import:
             self.seats_of(table, d, tpath, seats)
             self.actions_of(table, d, tpath, actions)
             self.submissions_of(table, d, tpath, subs, confs, replaced)
+        self.check_records(actions)
         if self.rd.errors:
             return False
         Seat.objects.bulk_create(seats)
@@ -538,6 +540,32 @@ class _Import:
             rd.clean(action, apath, exclude=["table"])
             self.keep_time(action, a, apath)
             actions.append(action)
+
+    def check_records(self, actions: list) -> None:
+        """A dealt digital table's deal (its secret, or the seed of a table
+        dealt before secrets) and moves must replay to its stored state: a
+        file whose secret was removed or changed would show another game."""
+        moves = defaultdict(list)
+        for a in actions:
+            moves[id(a.table)].append(a)
+        engine = self.tournament.engine
+        for table, _d, tpath in self.table_rows:
+            if table.state is None or self.rd.errors:
+                continue
+            rows = sorted(moves[id(table)], key=lambda a: a.number)
+            try:
+                record = digital.table_record_of(table, engine, [(a.seat, a.action) for a in rows])
+                same = engine.dump(record.replay(engine)) == table.state
+            except Exception:  # any state or move the engine can't take
+                same = False
+            if not same:
+                self.rd.error(
+                    f"{tpath}.secret",
+                    _(
+                        "the deal secret and the moves do not give the stored game "
+                        "(was the secret removed or changed?)"
+                    ),
+                )
 
     def submissions_of(
         self, table: Table, d: dict, tpath: str, subs: list, confs: list, replaced: list

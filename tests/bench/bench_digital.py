@@ -189,7 +189,8 @@ def main():
     )
     rnd = Round.objects.create(tournament=tournament, number=1, minutes=60, published=True)
     tables = Table.objects.bulk_create(
-        Table(round=rnd, number=n, digital=True, seed=1000 + n) for n in range(1, TABLES + 1)
+        Table(round=rnd, number=n, digital=True, secret=f"{1000 + n:064x}")
+        for n in range(1, TABLES + 1)
     )
     players = [
         services.player_add(tournament=tournament, by=user, name=f"P{i:03}")

@@ -82,7 +82,8 @@ def build(*, players=1100, rounds=3, tables=250, digital=250, seed=1) -> Event:
     live = Round.objects.create(tournament=t, number=rounds + 1, minutes=45, published=True)
     rng.shuffle(ids)
     made = Table.objects.bulk_create(
-        Table(round=live, number=n + 1, digital=n < digital, seed=1 + n) for n in range(tables)
+        Table(round=live, number=n + 1, digital=n < digital, secret=f"{1 + n:064x}")
+        for n in range(tables)
     )
     seats = Seat.objects.bulk_create(
         Seat(table=made[i // 4], player_id=pid, position=i % 4)

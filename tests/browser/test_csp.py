@@ -7,6 +7,7 @@ import time
 import pytest
 
 from tests.browser import sessions
+from tests.factories import deal_secret
 from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.live import POLL_SECONDS
@@ -52,7 +53,7 @@ def test_pages_work_under_the_content_security_policy(browser, live_server, orga
         owner=organizer, name="CSP-Abend", game="quartett", digital_tables=True
     )
     rnd = Round.objects.create(tournament=t, number=1, minutes=30)
-    digital = Table.objects.create(round=rnd, number=1, digital=True, seed=7)
+    digital = Table.objects.create(round=rnd, number=1, digital=True, secret=deal_secret(7))
     paper = Table.objects.create(round=rnd, number=2)
     for n, name in enumerate(["Ayşe", "Bernd", "Clara", "Dora"]):
         p = services.player_add(tournament=t, by=organizer, name=name)

@@ -11,6 +11,7 @@ import pytest
 
 from games import get_engine
 from tests.browser import sessions
+from tests.factories import deal_secret
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat, Table
@@ -51,7 +52,7 @@ def test_two_phones_and_a_bot_play_a_game_into_the_standings(
     t.grace_seconds = 0
     t.save()
     rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=2024)
+    table = Table.objects.create(round=rnd, number=1, digital=True, secret=deal_secret(2024))
     seats = []
     for pos, name in enumerate(NAMES):
         p = services.player_add(tournament=t, by=organizer, name=name)
@@ -129,7 +130,7 @@ def test_the_organizer_gives_an_idle_seat_to_the_bot_and_hands_it_back(
         owner=organizer, name="Abendturnier", game="monddaemmerung", digital_tables=True
     )
     rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
-    table = Table.objects.create(round=rnd, number=1, digital=True, seed=7)
+    table = Table.objects.create(round=rnd, number=1, digital=True, secret=deal_secret(7))
     for pos, name in enumerate(NAMES):
         p = services.player_add(tournament=t, by=organizer, name=name)
         Seat.objects.create(table=table, player=p, position=pos)

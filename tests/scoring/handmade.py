@@ -36,6 +36,7 @@ from tournaments.models import (
     Table,
     TableAction,
 )
+from tournaments.services.tables import deal_seed
 
 NAMES = {
     "A": "Ayşe Şahin",
@@ -137,9 +138,14 @@ def build(tournament, organizer) -> dict:
     )
     r1.completed_at = now
     r1.save()
+    # a digital table: dealt from a fixed deal secret, its first move played
+    engine = tournament.engine
     t[2, 2].digital = True
-    t[2, 2].seed = 4711
-    t[2, 2].state = {"phase": "over"}
+    t[2, 2].secret = "4711" * 16
+    state = engine.new_game(4, deal_seed(t[2, 2]), tournament.game_options)
+    seat = engine.to_act(state)[0]
+    move = engine.legal_actions(state, seat)[0]
+    t[2, 2].state = engine.dump(engine.apply(state, seat, move))
     t[2, 2].save()
-    TableAction.objects.create(table=t[2, 2], number=1, seat=0, action="announce:speed")
-    return {"players": players, "rounds": rounds, "tables": t}
+    TableAction.objects.create(table=t[2, 2], number=0, seat=seat, action=move)
+    return {"players": players, "rounds": rounds, "tables": t, "move": (seat, move)}

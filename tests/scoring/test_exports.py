@@ -106,7 +106,7 @@ def test_full_export_import_export_round_trip(client, organizer, other_user, tou
     assert t21["submissions"][1]["reason"] == "Bernd and Fritz swapped on the sheet"
     assert [c["by"] for c in t21["submissions"][1]["confirmations"]] == ["orga", None]
     assert r2["clock"][1] | {} == r2["clock"][1] | {"kind": "extend", "table": 2, "seconds": 120}
-    assert r2["tables"][1]["actions"][0]["action"] == "announce:speed"
+    assert r2["tables"][1]["actions"][0]["action"] == made["move"][1]
     by_name = {p["name"]: p for p in first["players"]}
     assert [e["kind"] for e in by_name["Dora Quist"]["events"]] == ["drop"]
     assert first["rounds"][0]["byes"] == [by_name["Fritz Falk"]["key"]]

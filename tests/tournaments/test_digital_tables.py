@@ -53,7 +53,7 @@ def record_of(table) -> Record:
     return Record(
         game=state["game"],
         players=table.seats.count(),
-        seed=table.seed,
+        seed=digital.deal_seed(table),
         options=state["options"],
         actions=list(table.actions.order_by("number").values_list("seat", "action")),
     )
@@ -64,7 +64,7 @@ def test_the_round_start_deals_every_digital_table(organizer):
     clock.round_start(round=rnd, by=organizer)
     table.refresh_from_db()
     engine = get_engine("quartett")
-    expected = engine.new_game(2, table.seed, rnd.tournament.game_options)
+    expected = engine.new_game(2, digital.deal_seed(table), rnd.tournament.game_options)
     assert engine.load(table.state) == engine.load(engine.dump(expected))
 
 

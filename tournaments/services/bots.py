@@ -30,6 +30,7 @@ from tournaments.services.tables import (
     _lock_for_move,
     apply_move,
     bot_seats_to_act,
+    bot_seed,
     next_number,
     send_bot_task,
     wake_bots,
@@ -86,9 +87,10 @@ def seat_to_player(*, table: Table, position: int, by=None) -> Seat:
 
 
 def _bot_for(table: Table, engine, number: int):
-    """The game's smart bot, seeded per table and move, so a replayed or
-    re-delivered task chooses the same way."""
-    return engine.bots()["smart"]((table.seed * 1_000_003 + number) % (2**31))
+    """The game's smart bot, seeded per table and move from the table's
+    secret (never its deal seed), so a replayed or re-delivered task chooses
+    the same way."""
+    return engine.bots()["smart"](bot_seed(table, number))
 
 
 def _one_move(table_id: int) -> tuple[bool, bool]:

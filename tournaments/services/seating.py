@@ -21,7 +21,8 @@ Decisions (see the reports of issues 4 and 13):
   the *plan seed*, fixed by the first mixing round and reused by later ones.
 - byes are allowed exactly when 2 is an allowed table size (2-player games).
 - seeds: the default seed is derived from the tournament id and the round
-  number; each table's seed from the round's seed and its number.
+  number. The seed decides the seating only: a digital table's cards draw
+  on the table's own secret (``tournaments.services.tables``).
 - team mode seats registered pairs together; "clubs apart" keeps club-mates
   (and team-mates) at different tables; both at once are refused. Where the
   game has team seats (Terra Trumpf at 4 and 6) partners get them.
@@ -336,14 +337,8 @@ def _write_tables(rnd: Round, tables: dict, numbers, reasons: dict) -> None:
     tournament = rnd.tournament
     numbers = set(numbers)
     existing = {t.number: t for t in Table.objects.filter(round=rnd, number__in=numbers)}
-    seed = (rnd.seating_stats or {}).get("seed", 0)
     new = [
-        Table(
-            round=rnd,
-            number=n,
-            digital=tournament.digital_tables,
-            seed=derive_seed(seed, n),
-        )
+        Table(round=rnd, number=n, digital=tournament.digital_tables)
         for n in sorted(numbers - set(existing))
     ]
     for t in Table.objects.bulk_create(new):

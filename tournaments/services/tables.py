@@ -1,15 +1,27 @@
 """Digital tables: the rules engine plays the game, the database keeps it.
 
 A digital table stores the engine's dumped state (``Table.state``) and an
-append-only action log (``TableAction``, replayable from the table's seed as a
-``games.base.Record``). Moves are checked against the clock under a row lock;
+append-only action log (``TableAction``, replayable from the table's deal seed
+as a ``games.base.Record``). Moves are checked against the clock under a row lock;
 at time the engine calls time, and after the tournament's grace period the
 game's smart bot plays out what is left; the result becomes the table's
 confirmed submission.
+
+The deal draws on a secret the server keeps (issue 28): when a table is
+dealt it gets 32 bytes from ``secrets`` (``Table.secret``), and the engine's
+seed is HMAC-SHA256 of that secret, cut to the 64 bits the engines'
+generator holds (``games/rng.py``), so the stored secret replays the deal
+exactly. Nothing public decides the cards: the organizer's seed, the
+tournament, round and table numbers only decide the seating. The bots draw
+their own seeds from the same secret under another label, so a bot's
+choices tell nothing about the deal. A table dealt before secrets existed
+has none and replays from its stored (public) seed.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import secrets
 from datetime import datetime, timedelta
@@ -29,6 +41,47 @@ from tournaments.services.deadlines import TimeIsUp, db_now, lock_before_time
 from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
+
+
+#: the deal secret's size: 256 bits from the operating system's CSPRNG
+SECRET_BYTES = 32
+
+
+def new_deal_secret() -> str:
+    """A fresh deal secret (hex), for ``Table.secret``."""
+    return secrets.token_hex(SECRET_BYTES)
+
+
+def _from_secret(secret: str, label: str) -> int:
+    """A 64-bit number drawn from ``secret`` for ``label``: HMAC-SHA256, so
+    numbers for different labels tell nothing about each other or the secret."""
+    digest = hmac.new(bytes.fromhex(secret), label.encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def deal_seed(table: Table) -> int:
+    """The engine seed the table's game is dealt and replayed with: drawn
+    from its secret; a table dealt before deal secrets: its stored seed."""
+    if table.secret:
+        return _from_secret(table.secret, "deal")
+    return table.seed
+
+
+def bot_seed(table: Table, move: int | str) -> int:
+    """The seed of the bot choosing ``move`` at the table (a move number, or
+    "finish" for the play-out after time): drawn from the table's secret
+    under its own label, never the deal's seed."""
+    if table.secret:
+        return _from_secret(table.secret, f"bot:{move}")
+    # a table dealt before deal secrets (its deal is public anyway)
+    return (table.seed * 1_000_003 + (move if isinstance(move, int) else 0)) % (2**31)
+
+
+def _draw_secret(table: Table) -> None:
+    """Before the deal: the table's secret, unless it has one (a test or an
+    imported file may give one to replay a known deal)."""
+    if not table.secret:
+        table.secret = new_deal_secret()
 
 
 def game_options(table: Table) -> dict:
@@ -62,7 +115,7 @@ def tables_deal(*, round: Round) -> int:  # noqa: A002
     tables = list(
         Table.objects.select_for_update()
         .filter(round=round, digital=True, state__isnull=True)
-        .only("pk", "number", "seed", "state")
+        .only("pk", "number", "secret", "seed", "state")
         .order_by("number")
     )
     if not tables:
@@ -87,11 +140,10 @@ def tables_deal(*, round: Round) -> int:  # noqa: A002
                 )
                 % {"table": table.number, "game": engine.name, "n": len(at_table)}
             )
-        if not table.seed:
-            table.seed = secrets.randbits(31) or 1
+        _draw_secret(table)
         options = _options(engine, tournament.game_options, at_table)
         try:
-            state = engine.new_game(players=len(at_table), seed=table.seed, options=options)
+            state = engine.new_game(players=len(at_table), seed=deal_seed(table), options=options)
         except Exception as exc:  # e.g. a deck the engine can't deal: the start is refused
             log.exception("round %s: table %s could not be dealt", table.round_id, table.number)
             raise ServiceError(
@@ -103,7 +155,7 @@ def tables_deal(*, round: Round) -> int:  # noqa: A002
             ) from exc
         table.state = engine.dump(state)
         dealt.append((table, state, {s.position for s in at_table if s.bot}))
-    Table.objects.bulk_update(tables, ["seed", "state"], batch_size=100)
+    Table.objects.bulk_update(tables, ["secret", "state"], batch_size=100)
     for table, state, bots in dealt:  # a bot seat to act first is woken (no query)
         if bots:
             wake_bots(table, engine, state, bots)
@@ -129,11 +181,10 @@ def table_start(*, table: Table) -> Table:
             )
             % {"game": engine.name, "n": players}
         )
-    if not locked.seed:
-        locked.seed = secrets.randbits(31) or 1
-    state = engine.new_game(players=players, seed=locked.seed, options=game_options(locked))
+    _draw_secret(locked)
+    state = engine.new_game(players=players, seed=deal_seed(locked), options=game_options(locked))
     locked.state = engine.dump(state)
-    locked.save(update_fields=["seed", "state"])
+    locked.save(update_fields=["secret", "state"])
     wake_bots(locked, engine, state)
     return locked
 
@@ -271,7 +322,7 @@ def table_call_time(*, table: Table) -> None:
     over yet is finished by the bot after the grace period."""
     if table.state is None:
         table_start(table=table)
-        table.refresh_from_db(fields=["state", "seed"])
+        table.refresh_from_db(fields=["state", "secret", "seed"])
     engine = table.round.tournament.engine
     state = engine.call_time(engine.load(table.state))
     _append(table, [TIME_CALLED])
@@ -337,7 +388,7 @@ def table_finish(*, table_id: int) -> bool:
             return False
         engine = tournament.engine
         state = engine.load(locked.state)
-        bot = _RecordingBot(engine, state, engine.bots()["smart"](locked.seed))
+        bot = _RecordingBot(engine, state, engine.bots()["smart"](bot_seed(locked, "finish")))
         state = engine.finish(state, bot)
         _append(locked, bot.actions, by_bot=True)
         locked.state = engine.dump(state)
@@ -360,9 +411,9 @@ def _record_result(table: Table, engine, state) -> None:
 
 
 def _dealt(table: Table, engine, state: dict) -> dict:
-    """The deal of a table: its seed and the options its stored state was
-    dealt with (so a replay needs nothing but the rows)."""
-    return engine.new_game(state["players"], table.seed, state.get("options") or {})
+    """The deal of a table: its deal seed and the options its stored state
+    was dealt with (so a replay needs nothing but the rows)."""
+    return engine.new_game(state["players"], deal_seed(table), state.get("options") or {})
 
 
 def replay_states(table: Table, rows) -> list[dict]:
@@ -381,16 +432,22 @@ def replay_states(table: Table, rows) -> list[dict]:
 
 
 def table_record(table: Table) -> Record:
-    """The table's game as a ``games.base.Record``: its seed, its options and
+    """The table's game as a ``games.base.Record``: its deal seed, its options and
     its TableAction rows (the append-only truth the stored state follows)."""
     engine = table.round.tournament.engine
+    return table_record_of(table, engine, table.actions.values_list("seat", "action"))
+
+
+def table_record_of(table: Table, engine, actions) -> Record:
+    """The record of a dealt ``table`` (saved or not) with ``actions``,
+    ``(seat, action)`` pairs in order."""
     options = (table.state or {}).get("options") or {}
     return Record(
         game=engine.id,
         players=table.state["players"],
-        seed=table.seed,
+        seed=deal_seed(table),
         options=dict(options),
-        actions=[(seat, action) for seat, action in table.actions.values_list("seat", "action")],
+        actions=[(seat, action) for seat, action in actions],
     )
 
 
