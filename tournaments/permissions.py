@@ -39,6 +39,8 @@ ACTIONS = {
     "scorekeepers": _("add and remove scorekeepers"),
     "reissue_links": _("re-issue a player's seat link"),
     "archive": _("archive, restore or delete the tournament"),
+    # the machine format carries every digital deal's secret and every hand
+    "export_all": _("export the whole tournament (with every hand and deal secret)"),
     "manage": _("anything else the organizer does"),
 }
 
@@ -48,7 +50,7 @@ SCOREKEEPER_MAY = frozenset(
 )
 
 #: actions an archived tournament still allows (it is read-only otherwise)
-ARCHIVED_MAY = frozenset({"view", "print", "export", "archive"})
+ARCHIVED_MAY = frozenset({"view", "print", "export", "export_all", "archive"})
 
 # the two coarse names older views use: any staff page, and owner only
 STAFF = "view"

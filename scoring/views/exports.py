@@ -118,7 +118,7 @@ def export_download(request, tournament, what, fmt):
     return _download(content, csvfile.CONTENT_TYPE, name)
 
 
-@tournament_view("export")
+@tournament_view("export_all")
 @require_GET
 def tournament_export(request, tournament):
     return _download(

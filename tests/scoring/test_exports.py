@@ -199,3 +199,18 @@ def test_import_view_shows_the_problems(client, other_user, tournament, made):
     assert "nothing was imported" in html
     assert "players[0].name" in html
     assert counts() == before
+
+
+def test_a_scorekeeper_gets_no_whole_tournament_export(client, organizer, tournament, made):
+    """The machine format carries every hand and every deal's secret: the
+    organizer's alone; a scorekeeper keeps the CSV/JSON lists."""
+    from tournaments import services
+
+    keeper = type(organizer).objects.create_user("keeper", password="pw-keeper-12345")
+    services.scorekeeper_add(tournament=tournament, username="keeper")
+    client.force_login(keeper)
+    assert client.get(reverse("tournament_export", args=[tournament.pk])).status_code == 403
+    page = client.get(reverse("export_center", args=[tournament.pk]))
+    assert page.status_code == 200
+    assert reverse("tournament_export", args=[tournament.pk]).encode() not in page.content
+    assert client.get(reverse("export", args=[tournament.pk, "results", "csv"])).status_code == 200
