@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-HOLD_S = 0.8
+HOLD_S = 1.2
 PASSWORD = "probe-pass-12345"
 
 
@@ -141,11 +141,11 @@ def main() -> None:
     ).count()
 
     # A lock refused all the same (here: a busy timeout of 50 ms on this
-    # connection against a lock held for 0.3 s): the unit of work runs again
-    # after the lock is free, and its row is stored once.
+    # connection against a lock held for 1 s): the unit of work runs again
+    # (after 0.3, 0.6, 0.9 s) until the lock is free, and its row is stored once.
     calls = []
 
-    @retry_when_locked(pause=0.4)
+    @retry_when_locked(attempts=5, pause=0.3)
     def add_player():
         calls.append(1)
         with transaction.atomic():
@@ -153,7 +153,7 @@ def main() -> None:
 
     connection.ensure_connection()
     connection.connection.execute("PRAGMA busy_timeout = 50")
-    out["retried"] = attempt(path, add_player, seconds=0.3)
+    out["retried"] = attempt(path, add_player, seconds=1.0)
     out["retried"]["calls"] = len(calls)
     out["retried"]["rows"] = Player.objects.filter(tournament=tournament, name="Ben").count()
 

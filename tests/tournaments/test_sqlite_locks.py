@@ -1,6 +1,6 @@
 """The embedded default (SQLite) waits for a lock instead of failing (issue
 28.7). ``tests/sqlite_probe.py`` runs in a process configured as ``make run``
-configures its own, while another connection holds the write lock for 0.8 s;
+configures its own, while another connection holds the write lock for 1.2 s;
 every kind of write the site makes waits for it and succeeds — inside a
 transaction and outside one (the login's session, last_login and axes rows).
 A lock refused all the same is retried, and the write stored once; inside a
@@ -16,11 +16,11 @@ import pytest
 from django.db import OperationalError, transaction
 
 from tests import staff_load
+from tests.sqlite_probe import HOLD_S
 from tournaments.models import Player
 from tournaments.sqlite.retry import retry_when_locked
 
 ROOT = Path(__file__).resolve().parents[2]
-HOLD_S = 0.8
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +45,7 @@ def probe(tmp_path_factory):
 def test_a_write_waits_for_another_processes_lock_and_succeeds(probe, case):
     outcome = probe[case]
     assert outcome["ok"], outcome["error"]
-    assert outcome["waited"] >= HOLD_S * 0.75, outcome  # it waited, it was not refused
+    assert outcome["waited"] >= HOLD_S / 3, outcome  # it waited, it was not refused
 
 
 def test_the_check_in_made_while_locked_is_stored_once(probe):
@@ -63,7 +63,7 @@ def test_a_new_connection_on_a_locked_file_is_not_refused(probe):
 def test_a_lock_refused_all_the_same_is_retried_and_stored_once(probe):
     retried = probe["retried"]
     assert retried["ok"], retried["error"]
-    assert retried["calls"] == 2 and retried["rows"] == 1
+    assert retried["calls"] >= 2 and retried["rows"] == 1
 
 
 def locked() -> OperationalError:
