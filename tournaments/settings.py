@@ -110,9 +110,23 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # several processes (web, worker, beat) share the file: wait for locks
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # The embedded default: the web server's threads, the worker and beat write
+    # the same file at once (tournaments/sqlite/). WAL: readers never block the
+    # writer nor it them; synchronous NORMAL is safe with WAL (a power cut may
+    # lose the last commits, never the file). IMMEDIATE: every transaction takes
+    # the write lock when it begins, so it waits there (the busy timeout, in
+    # seconds) instead of being refused when a read is followed by a write.
+    DATABASES["default"]["ENGINE"] = "tournaments.sqlite"
+    DATABASES["default"]["OPTIONS"] = {
+        **DATABASES["default"].get("OPTIONS", {}),
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # tests in memory, as with Django's own engine (pytest-django knows that
+    # one by its name only)
+    DATABASES["default"]["TEST"] = {**DATABASES["default"].get("TEST", {}), "NAME": ":memory:"}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

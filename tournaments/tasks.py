@@ -3,6 +3,12 @@
 Each task only calls a service that re-checks the database, so a stale task
 (the deadline moved), a duplicate delivery or a task that arrives late does
 the right thing: nothing, or exactly the close that is due.
+
+On the embedded default (SQLite) a bot's task whose lock was refused all the
+same (a wait longer than the busy timeout) runs again
+(:mod:`tournaments.sqlite.retry`): its moves re-check the table, so a move is
+stored once. The clock's own work needs no retry: ``clock.guarded`` marks the
+failure and the sweep, every second, does the work again.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from tournaments.services import bots, clock, tables
+from tournaments.sqlite.retry import retry_when_locked
 
 
 @shared_task(name="clock.close_round", ignore_result=True)
@@ -45,9 +52,9 @@ def sweep() -> dict:
 
 @shared_task(name="clock.bot_move", ignore_result=True)
 def bot_move(table_id: int) -> int:
-    return bots.bot_move(table_id=table_id)
+    return retry_when_locked(bots.bot_move)(table_id=table_id)
 
 
 @shared_task(name="clock.bot_sweep", ignore_result=True)
 def bot_sweep() -> int:
-    return bots.bot_sweep()
+    return retry_when_locked(bots.bot_sweep)()

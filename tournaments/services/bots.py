@@ -106,6 +106,8 @@ def _one_move(table_id: int) -> tuple[bool, bool]:
             return False, False
         if not locked.digital or locked.state is None or locked.status == Table.DONE:
             return False, False
+        if locked.round.tournament.archived_at is not None:  # read-only: bots stop
+            return False, False
         engine = locked.round.tournament.engine
         state = engine.load(locked.state)
         rows = dict(locked.seats.filter(bot=True).values_list("position", "bot_played"))
@@ -145,8 +147,8 @@ def bot_move(*, table_id: int) -> int:
 def bot_sweep() -> int:
     """Wake the bots of playing digital tables whose bot seat is to act and
     whose last move is older than the bot's pause plus a few seconds (the
-    wake-up call was lost: a worker restart, a broker hiccup). Returns the
-    tables woken."""
+    wake-up call was lost: a worker restart, a broker hiccup); an archived
+    tournament's bots stay still. Returns the tables woken."""
     now = db_now()
     stale = now - timedelta(seconds=settings.DIGITAL_BOT_DELAY + 3)
     tables = (
@@ -155,6 +157,7 @@ def bot_sweep() -> int:
             state__isnull=False,
             seats__bot=True,
             round__status__in=[Round.RUNNING, Round.TIME_CALLED],
+            round__tournament__archived_at__isnull=True,
         )
         .exclude(status=Table.DONE)
         .select_related("round__tournament")
