@@ -1,4 +1,4 @@
-"""An archived tournament is read-only: its bots stop (issue 28.7). Neither the
+"""An archived tournament is read-only: its bots stop. Neither the
 bot's task nor the sweep that wakes bots moves a seat of an archived
 tournament; restored, its bots play on."""
 
@@ -74,3 +74,19 @@ def test_an_archived_tournaments_bots_stay_still(organizer, settings, calls):
     assert bots.bot_sweep() == 1 and calls == [table.pk]
     assert bots.bot_move(table_id=table.pk) >= 1
     assert TableAction.objects.filter(table=table, by_bot=True).exists()
+
+
+def test_the_clock_plays_nothing_out_in_an_archived_tournament(organizer, settings, calls):
+    """The play-out after the grace period is the clock's bot: it too leaves an
+    archived tournament's tables as they are, and finishes them once restored."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    table = bot_due_in_the_grace_period(organizer)
+    later = timezone.now() + timedelta(seconds=601)
+    assert table.pk in digital.tables_to_finish(later)
+    lifecycle.tournament_archive(tournament=table.round.tournament, by=organizer)
+    assert digital.tables_to_finish(later) == []
+    lifecycle.tournament_restore(tournament=table.round.tournament, by=organizer)
+    assert digital.tables_to_finish(later) == [table.pk]

@@ -355,9 +355,13 @@ class _RecordingBot:
 
 
 def tables_to_finish(now: datetime) -> list[int]:
-    """Digital tables whose grace period after time is over and not done."""
+    """Digital tables whose grace period after time is over and not done; an
+    archived tournament is read-only, so its bots play nothing out."""
     rows = Table.objects.filter(
-        digital=True, time_called_at__isnull=False, state__isnull=False
+        digital=True,
+        time_called_at__isnull=False,
+        state__isnull=False,
+        round__tournament__archived_at__isnull=True,
     ).exclude(status=Table.DONE)
     return [
         pk
