@@ -118,3 +118,30 @@ def test_a_session_deleted_meanwhile_is_still_refused():
     store["x"] = 2
     with pytest.raises(UpdateError):
         store.save()
+
+
+def test_a_signup_whose_connection_dies_before_its_session_stores_no_account(
+    require_postgres, monkeypatch, django_user_model
+):
+    """Killed between the account and its session: an error page, and no
+    account either (before, the account stayed behind a 500)."""
+    from django.test import Client
+
+    from tournaments.views import accounts
+
+    login = accounts.login
+
+    def killed_first(request, user, **kwargs):
+        terminate(connection)
+        return login(request, user, **kwargs)
+
+    monkeypatch.setattr(accounts, "login", killed_first)
+    client = Client(raise_request_exception=False)
+    password = "Kx9!long-pass-word"
+    response = client.post(
+        reverse("signup"),
+        {"username": "halb", "password1": password, "password2": password},
+        REMOTE_ADDR="198.51.100.77",
+    )
+    assert response.status_code == 500
+    assert not django_user_model.objects.filter(username="halb").exists()
