@@ -141,6 +141,16 @@ class PrintJob(models.Model):
     error = models.CharField(max_length=500, blank=True)
     by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
     at = models.DateTimeField(auto_now_add=True)
+    #: the language and address the job was asked in (a re-queued job keeps them)
+    language = models.CharField(max_length=10, blank=True)
+    origin = models.CharField(max_length=200, blank=True)
+    #: how often the job was handed to a worker; a worker's delivery carries
+    #: its number, and only the latest one may render (scoring/tasks.py)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    #: the last sign of life: handed out, started, a heartbeat while rendering
+    alive_at = models.DateTimeField(null=True, blank=True)
+    #: when the sweep last handed it out again after its worker was lost
+    requeued_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-at"]

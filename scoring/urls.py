@@ -57,6 +57,7 @@ organizer_patterns = [
         print_views.print_job_download,
         name="print_job_download",
     ),
+    path("print/jobs/<int:job_id>/retry/", print_views.print_job_retry, name="print_job_retry"),
 ]
 
 #: below ``t/<int:tournament_id>/``

@@ -4,16 +4,31 @@ Django's file cache lists its whole folder on every write to decide whether
 to cull; with the clock's and the seats' entries written every second that
 listing costs more than the answers it caches. This one culls at most once a
 minute per process (between two culls the folder grows by at most a
-minute's writes, far below ``MAX_ENTRIES``). Everything else is Django's.
+minute's writes, far below ``MAX_ENTRIES``).
+
+Django's ``add`` (look, then write) and ``incr`` (read, then write with the
+default timeout) are neither atomic nor, for ``incr``, faithful to the
+entry's expiry: two processes could both ``add`` the same key, and two
+``incr`` could count one. Here both hold a lock file of the folder (an OS
+file lock: across gunicorn's processes, the worker and their threads) and
+``incr`` keeps the entry's expiry, as Redis and the local-memory cache do.
+Counters (the signup limit) rely on it. Everything else is Django's.
 """
 
 from __future__ import annotations
 
+import os
+import pickle
 import time
+import zlib
+from contextlib import contextmanager
 
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.filebased import FileBasedCache
+from django.core.files import locks
 
 CULL_EVERY = 60.0
+LOCK_FILE = "counters.lock"
 
 
 class FileCache(FileBasedCache):
@@ -25,3 +40,33 @@ class FileCache(FileBasedCache):
             return
         self._culled_at = now
         super()._cull()
+
+    @contextmanager
+    def _locked(self):
+        self._createdir()  # the folder can be deleted at any time
+        with open(os.path.join(self._dir, LOCK_FILE), "ab") as f:
+            locks.lock(f, locks.LOCK_EX)
+            try:
+                yield
+            finally:
+                locks.unlock(f)
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        with self._locked():
+            return super().add(key, value, timeout, version)
+
+    def incr(self, key, delta=1, version=None):
+        with self._locked():
+            fname = self._key_to_file(key, version)
+            try:
+                with open(fname, "rb") as f:
+                    expiry = pickle.load(f)  # None: it never expires
+                    value = pickle.loads(zlib.decompress(f.read()))
+            except FileNotFoundError:
+                raise ValueError(f"Key '{key}' not found.") from None
+            left = None if expiry is None else expiry - time.time()
+            if left is not None and left <= 0:
+                raise ValueError(f"Key '{key}' not found.")
+            value += delta
+            self.set(key, value, left, version)
+            return value

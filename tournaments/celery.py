@@ -22,3 +22,19 @@ def sweep_when_ready(**kwargs):
     from django.conf import settings
 
     app.send_task("clock.sweep", queue=settings.CLOCK_QUEUE, expires=10)
+
+
+@app.on_after_configure.connect
+def schedule_print_sweep(sender, **kwargs):
+    """Print jobs whose worker was lost are handed out again (scoring/tasks.py).
+    It runs on the clock's queue: its worker is the one that always runs, and
+    a lost print worker is the case the sweep is for."""
+    from django.conf import settings
+
+    sender.add_periodic_task(
+        30.0,
+        sender.signature("scoring.sweep_print_jobs"),
+        name="print-sweep",
+        queue=settings.CLOCK_QUEUE,
+        expires=30,
+    )

@@ -188,6 +188,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- security (production: DEBUG off, behind TLS) ------------------------------
 SESSION_COOKIE_SECURE = not DEBUG
+# database sessions, saved again on a fresh connection when the request's
+# connection died after its write (tournaments/sessions.py)
+SESSION_ENGINE = "tournaments.sessions"
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

@@ -5,7 +5,6 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.contrib import messages
-from django.db import transaction
 from django.db.models import Count
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,10 +13,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import links, prints
+from scoring import links, prints, tasks
 from scoring.links import table_sheet_url
 from scoring.models import PrintJob
-from scoring.tasks import prints_dir, render_print_job
+from scoring.tasks import prints_dir
 from tournaments import limits
 from tournaments.params import parse_int
 from tournaments.permissions import tournament_view
@@ -99,44 +98,54 @@ def print_job_start(request, tournament):
         number = parse_int(value, minimum=1)
         if number is None or not tournament.round_set.filter(number=number).exists():
             return round_problem(request, value)
+    busy = _too_many_open(request, tournament)
+    if busy:
+        return busy
+    job = tasks.start(
+        tournament=tournament,
+        kind=kind,
+        round_number=number,
+        by=request.user,
+        language=get_language(),
+        origin=links.origin(request),  # never a loopback address
+    )
+    return redirect("print_job", tournament.pk, job.pk)
+
+
+@tournament_view("print")
+@require_POST
+def print_job_retry(request, tournament, job_id):
+    """A failed job, tried again from the start."""
+    job = get_object_or_404(tournament.print_jobs, pk=job_id)
+    busy = _too_many_open(request, tournament)
+    if busy:
+        return busy
+    if not tasks.retry(job):
+        messages.info(request, _("This print job has not failed: there is nothing to try again."))
+    return redirect("print_job", tournament.pk, job.pk)
+
+
+def _too_many_open(request, tournament):
+    """The refusal when too many of the tournament's jobs are still open."""
     recent = timezone.now() - timedelta(hours=1)
     open_jobs = PrintJob.objects.filter(
         tournament=tournament,
         status__in=[PrintJob.QUEUED, PrintJob.RUNNING],
         at__gte=recent,
     ).count()
-    if open_jobs >= limits.MAX_OPEN_PRINT_JOBS:
-        return problem(
-            request,
-            _("%(n)s print jobs are still being prepared: wait until they are ready.")
-            % {"n": open_jobs},
-            status=429,
-        )
-    job = PrintJob.objects.create(
-        tournament=tournament,
-        kind=kind,
-        round_number=number,
-        total=max(1, prints.table_count(tournament, number)),
-        by=request.user,
+    if open_jobs < limits.MAX_OPEN_PRINT_JOBS:
+        return None
+    return problem(
+        request,
+        _("%(n)s print jobs are still being prepared: wait until they are ready.")
+        % {"n": open_jobs},
+        status=429,
     )
-    origin = links.origin(request)  # never a loopback address
-    language = get_language()
-
-    def enqueue():
-        try:
-            render_print_job.delay(job.pk, language, origin)
-        except Exception as exc:  # broker down: say so instead of waiting forever
-            PrintJob.objects.filter(pk=job.pk).update(
-                status=PrintJob.FAILED,
-                error=_("The background worker can't be reached: %(e)s") % {"e": exc},
-            )
-
-    transaction.on_commit(enqueue)
-    return redirect("print_job", tournament.pk, job.pk)
 
 
 def _labelled(job: PrintJob) -> PrintJob:
     job.label = prints.KINDS.get(job.kind, job.kind)
+    job.max_attempts = tasks.MAX_ATTEMPTS
     return job
 
 

@@ -82,10 +82,13 @@ def person_merge(*, kept: Person, merged: Person, by) -> PersonMerge:
     """Two roster entries were one person: ``merged``'s tournament entries move
     to ``kept``; ``merged`` stays as a row pointing to ``kept`` so that
     :func:`person_merge_undo` can take it back."""
-    kept, merged = (
-        Person.objects.select_for_update().get(pk=kept.pk),
-        Person.objects.select_for_update().get(pk=merged.pk),
-    )
+    # both rows locked in the order of their ids: two opposite merges at the
+    # same moment queue up instead of deadlocking; the second then finds its
+    # entry merged and is refused with the reason
+    locked = {
+        pk: Person.objects.select_for_update().get(pk=pk) for pk in sorted({kept.pk, merged.pk})
+    }
+    kept, merged = locked[kept.pk], locked[merged.pk]
     if kept.pk == merged.pk:
         raise ServiceError(_("Choose two different entries to merge."))
     _check_owner(kept, by)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.shortcuts import redirect, render
 from django.utils import formats, timezone
@@ -30,14 +33,31 @@ def _signups_left(request) -> bool:
     return cache.get(_signup_key(request), 0) < settings.SIGNUP_LIMIT
 
 
-def _count_signup(request) -> None:
-    key = _signup_key(request)
-    if cache.add(key, 1, settings.SIGNUP_WINDOW):
-        return
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, settings.SIGNUP_WINDOW)
+def _take_signup(request) -> bool:
+    """Count one signup against the address' limit before the account is
+    made; False when it is over the limit. Atomic on every cache the project
+    uses — ``add`` and ``incr`` are single operations in Redis, under a lock
+    in local memory, under a file lock in the file cache
+    (:mod:`tournaments.cache`) — so simultaneous signups can't all read a
+    count below the limit and all go through."""
+    key, window = _signup_key(request), settings.SIGNUP_WINDOW
+    for _attempt in range(3):
+        if cache.add(key, 1, window):
+            return settings.SIGNUP_LIMIT >= 1
+        try:
+            count = cache.incr(key)
+        except ValueError:  # it expired between add and incr: start a new window
+            continue
+        if count == 1:  # Redis' INCR re-created a key that expired meanwhile, without expiry
+            cache.touch(key, window)
+        return count <= settings.SIGNUP_LIMIT
+    return False
+
+
+def _give_back_signup(request) -> None:
+    """The account was not made after all: its place in the count is free."""
+    with suppress(ValueError):  # the window ended meanwhile
+        cache.decr(_signup_key(request))
 
 
 def _signup_refused(request):
@@ -65,10 +85,21 @@ def signup(request):
         return _signup_refused(request)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        _count_signup(request)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("tournament_list")
+        if not _take_signup(request):
+            return _signup_refused(request)
+        try:
+            # the account and its logged-in session are stored together or not at all
+            with transaction.atomic():
+                user = form.save()
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        except IntegrityError:  # the same name was taken a moment ago
+            _give_back_signup(request)
+            form.add_error("username", form.instance.unique_error_message(User, ["username"]))
+        except BaseException:
+            _give_back_signup(request)
+            raise
+        else:
+            return redirect("tournament_list")
     return render(request, "registration/signup.html", {"form": form})
 
 
