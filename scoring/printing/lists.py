@@ -459,7 +459,7 @@ def render_table_cards(
     font, bold = register_fonts()
     numbers = sorted(t["number"] if isinstance(t, dict) else int(t) for t in tables)
     seat_slips = {
-        t["number"]: t["players"]
+        t["number"]: t
         for t in tables
         if isinstance(t, dict) and any(isinstance(p, dict) and p.get("url") for p in t["players"])
     }
@@ -495,15 +495,19 @@ def render_table_cards(
             c.setDash()
             c.showPage()
             if number in seat_slips:
-                _draw_seat_slips(c, name, number, seat_slips[number], _)
+                table = seat_slips[number]
+                _draw_seat_slips(c, name, number, table["players"], _, table.get("round"))
                 c.showPage()
         c.save()
     return buf.getvalue()
 
 
-def _draw_seat_slips(c, tournament_name: str, number: int, players: list, _) -> None:
+def _draw_seat_slips(
+    c, tournament_name: str, number: int, players: list, _, round_no: int | None = None
+) -> None:
     """Up to six slips (two columns, three rows) to cut apart: per seat the
-    player's name and the QR code of the seat link."""
+    player's name and the QR code of the seat link (which holds for one
+    round: the slip names it)."""
     w, h = A4
     cols, rows = 2, 3
     sw, sh = w / cols, h / rows
@@ -519,9 +523,13 @@ def _draw_seat_slips(c, tournament_name: str, number: int, players: list, _) -> 
         if not url:
             continue
         col, row = k % cols, k // cols
-        label = _("Table {table} · Seat {seat}").format(
-            table=number, seat=player.get("seat", k + 1)
-        )
+        seat = player.get("seat", k + 1)
+        if round_no is None:
+            label = _("Table {table} · Seat {seat}").format(table=number, seat=seat)
+        else:
+            label = _("Round {round} · Table {table} · Seat {seat}").format(
+                round=round_no, table=number, seat=seat
+            )
         draw_slip(
             c,
             (col * sw, h - (row + 1) * sh, sw, sh),

@@ -92,7 +92,7 @@ def tables_of(sizes: list[int], *, first: int = MAX_TABLES - 3) -> list[dict]:
         for seat, p in enumerate(seated, 1):
             p["seat"] = seat
             p["url"] = f"https://turnier.example.org/s/{'x' * 43}{first + i}{seat}/"
-        out.append({"id": i, "number": first + i, "players": seated})
+        out.append({"id": i, "round": ROUND, "number": first + i, "players": seated})
     return out
 
 
@@ -327,6 +327,28 @@ def test_german_prints_write_decimal_commas(kind):
         assert "3,375" in text
     if kind == "certificates":
         assert "40,5" in text
+
+
+#: what each German print says about the rounds (or tournaments) it is about or counts
+ROUNDS_SAID = {
+    "sheets": ["Runde 30 · Tisch 997"],
+    "seating-by-table": ["Runde 30"],
+    "seating-by-name": ["Runde 30"],
+    "table-cards": ["Runde 30 · Tisch 997 · Sitz 1"],  # a seat link holds for one round
+    "seat-slip": ["Runde 30 · Tisch 1000 · Sitz 6"],
+    "standings": ["Tabelle nach Runde 4 von 4", "Gezählt: Runden 1–4."],
+    "final-standings": ["Endstand nach Runde 4 von 4", "Gezählt: Runden 1–4."],
+    "certificates": ["Endstand nach Runde 4 von 4"],
+    "season": ["Gezählt: Turniere 1–12."],
+    "round-results": ["Ergebnisse der Runde 30", "Tische mit Ergebnis: 2 von 3."],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DOCUMENTS))
+def test_every_print_says_which_rounds_it_is_about(kind):
+    text = pdf_layout.stream_text(printed(kind, "de"))
+    for said in ROUNDS_SAID[kind.split("-")[0] if kind.startswith("sheets") else kind]:
+        assert said.replace(" ", "") in text
 
 
 def test_german_standings_headers_each_have_their_own_place():
