@@ -297,7 +297,7 @@ def _subtitle(tournament, round_no, _):
 
 
 def _groups(starts: list[int], end: int) -> list[tuple[int, int]]:
-    return [(a, b - 1) for a, b in zip(starts, [*starts[1:], end], strict=True)]
+    return [(a, b - 1) for a, b in zip(starts, [*starts[1:], end], strict=False)]
 
 
 # -- the lists -------------------------------------------------------------------

@@ -283,3 +283,9 @@ def test_qr_codes_of_every_link_length(length):
 
     matrix = qr_matrix("h" * length)
     assert len(matrix) >= 21 and all(len(row) == len(matrix) for row in matrix)
+
+
+def test_lists_of_an_empty_round_still_print_their_header():
+    for render in (render_seating_by_table, render_seating_by_name, render_round_results):
+        (page,) = all_text(render(TOURNAMENT, 1, []))
+        assert "Herbstturnier Köln" in page and "Player" in page
