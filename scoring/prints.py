@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import reports
 from scoring.links import absolute, seat_keys, seat_path, table_sheet_url, table_token
+from scoring.models import Submission
 from scoring.printing import (
     render_round_results,
     render_score_sheets,
@@ -104,13 +106,17 @@ def render(
         return _standings(tournament, info, round_no)
     if kind in ("final", "certificates"):
         info.update(event_info(tournament))
-        last = reports.last_complete_round(tournament)
-        if last is None:
+        counts = final_counts(tournament)
+        if not counts["rounds"]:
             raise PrintError(gettext("No round is complete yet: there are no standings to print."))
+        last = counts["rounds"][-1]["number"]
         if kind == "final":
-            return _standings(tournament, info, last, final=True)
+            return _standings(tournament, info, last, final=True, counts=counts)
         return render_certificates(
-            info, _winners(tournament, last, places or CERTIFICATES), gettext=gettext
+            info,
+            _winners(tournament, last, places or CERTIFICATES),
+            gettext=gettext,
+            counts=counts,
         )
     if kind == "results":
         res = reports.round_results(tournament, round_no)
@@ -224,9 +230,20 @@ def _winners(tournament: Tournament, round_no: int, places: int) -> list[dict]:
 
 
 def _standings(
-    tournament: Tournament, info: dict, round_no: int | None, *, final: bool = False
+    tournament: Tournament,
+    info: dict,
+    round_no: int | None,
+    *,
+    final: bool = False,
+    counts: dict | None = None,
 ) -> bytes:
     rows = reports.standings_rows(tournament, up_to_round=round_no)
+    if counts is None:
+        rounds = round_progress(tournament)
+        counts = {
+            "planned": tournament.rounds,
+            "rounds": [r for r in rounds if round_no is None or r["number"] <= round_no],
+        }
     order = tournament.tiebreaks or ["points", "figures", "opponents", "wins"]
     # head-to-head and rating only split rare ties: left off the paper
     labels = {
@@ -246,5 +263,53 @@ def _standings(
         if row["shared"]:
             row["place"] = f"{row['place']}="
     return render_standings(
-        info, rows, columns=columns, round_no=round_no, gettext=gettext, final=final
+        info,
+        rows,
+        columns=columns,
+        round_no=round_no,
+        gettext=gettext,
+        final=final,
+        counts=counts,
     )
+
+
+def round_progress(tournament: Tournament) -> list[dict]:
+    """Per round, in order: ``{"number", "tables", "done", "complete"}``;
+    ``done``: tables with a confirmed result. A round is complete when every
+    table has its result, whether or not its clock has run out (or when the
+    clock closed it: a round of byes only). One query."""
+    rounds = (
+        Round.objects.filter(tournament=tournament)
+        .order_by("number")
+        .annotate(
+            n_tables=Count("tables", distinct=True),
+            n_done=Count(
+                "tables",
+                filter=Q(tables__submissions__status=Submission.CONFIRMED),
+                distinct=True,
+            ),
+        )
+        .values_list("number", "status", "n_tables", "n_done")
+    )
+    return [
+        {
+            "number": number,
+            "tables": tables,
+            "done": done,
+            "complete": (tables > 0 and done >= tables) or status == Round.COMPLETE,
+        }
+        for number, status, tables, done in rounds
+    ]
+
+
+def final_counts(tournament: Tournament) -> dict:
+    """What the final standings and certificates count: every round from 1
+    on that is complete (``rounds``); the rounds after the first incomplete
+    one are ``left_out`` (the print names those that have results)."""
+    rounds = round_progress(tournament)
+    counted = []
+    for r in rounds:
+        if not r["complete"] or r["number"] != len(counted) + 1:
+            break
+        counted.append(r)
+    return {"planned": tournament.rounds, "rounds": counted, "left_out": rounds[len(counted) :]}

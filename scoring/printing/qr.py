@@ -34,8 +34,10 @@ def _code(data: bytes, level: int, version: int | None) -> qrcode.QRCode:
 
 @lru_cache(maxsize=256)
 def _version(length: int, level: int) -> int:
-    """The smallest version holding ``length`` bytes at ``level``."""
-    return _code(b"\0" * length, level, None).version
+    """The smallest version holding ``length`` bytes at ``level``. Measured
+    on non-zero bytes: ``qrcode`` fails on data that is all zero bytes
+    (``glog(0)``), and in byte mode only the length decides the version."""
+    return _code(b"x" * length, level, None).version
 
 
 def qr_matrix(text: str | bytes, level: str = "M") -> list[list[bool]]:

@@ -3,24 +3,54 @@
 from __future__ import annotations
 
 import io
+from decimal import Decimal, InvalidOperation
 
-from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import mm
-from reportlab.platypus import Paragraph, Spacer
+from reportlab.platypus import Spacer
 
-from scoring.printing.fonts import register_fonts
-from scoring.printing.lists import Gettext, _build, _doc, _identity, _table, format_value
+from scoring.printing.lists import (
+    Gettext,
+    _build,
+    _doc,
+    _identity,
+    _table,
+    column_widths,
+    format_value,
+    notes,
+)
+
+
+def result_cell(cell) -> str:
+    """One tournament's cell in the reader's numbers: a number, ``(number,
+    counted)``, or the text the page shows ("3.375", "(1.5)": a number in
+    brackets does not count) — "3,375" and "(1,5)" in German."""
+    if cell is None or cell == "":
+        return ""
+    if isinstance(cell, tuple):
+        value, counted = cell
+        text = result_cell(value)
+        return text if counted else f"({text})"
+    if not isinstance(cell, str):
+        return format_value(cell)
+    inner = cell.strip()
+    bracketed = inner.startswith("(") and inner.endswith(")")
+    if bracketed:
+        inner = inner[1:-1].strip()
+    try:
+        text = format_value(Decimal(inner))
+    except InvalidOperation:
+        return cell
+    return f"({text})" if bracketed else text
 
 
 def render_season(
     series: dict, tournaments: list[str], rows: list[dict], *, gettext: Gettext = None
 ) -> bytes:
     """``rows``: ``{"place", "name", "club", "total", "played", "results"}`` with
-    ``results`` one cell per tournament (points, in brackets when not counted)."""
+    ``results`` one cell per tournament (points, in brackets when not
+    counted; see :func:`result_cell`). The line under the title names how
+    many tournaments the season counts; the list under the table names them."""
     _ = gettext or _identity
-    buf = io.BytesIO()
-    wide = len(tournaments) > 6
-    doc, fw = _doc(buf, _("Season standings"), series.get("name", ""), landscape=wide)
     header = [_("Place"), _("Name"), _("Club"), _("Total"), _("Played")]
     header += [str(i) for i in range(1, len(tournaments) + 1)]
     data = [header]
@@ -32,23 +62,28 @@ def render_season(
                 row["club"],
                 format_value(row["total"]),
                 format_value(row["played"]),
-                *row["results"],
+                *(result_cell(cell) for cell in row["results"]),
             ]
         )
-    narrow, small = 14 * mm, 11 * mm
-    rest = fw - 3 * narrow - len(tournaments) * small
-    widths = [narrow, rest * 0.6, rest * 0.4, narrow, narrow] + [small] * len(tournaments)
-    right = [0, 3, 4, *range(5, 5 + len(tournaments))]
-    story = [_table(data, widths, align_right=right)]
-    font, _bold = register_fonts()
-    style = getSampleStyleSheet()["Normal"]
-    style.fontName, style.fontSize = font, 8
-    story.append(Spacer(1, 4 * mm))
-    for i, name in enumerate(tournaments, start=1):
-        story.append(Paragraph(f"{i}: {_escape(name)}", style))
-    story.append(Paragraph(_("Results in brackets do not count."), style))
+    counts = (
+        _("Counts tournament {numbers}.")
+        if len(tournaments) == 1
+        else _("Counts tournaments {numbers}.")
+    )
+    lines = [series.get("name", "")]
+    if tournaments:
+        lines.append(
+            counts.format(numbers=f"1–{len(tournaments)}" if len(tournaments) > 1 else "1")
+        )
+    flexible = {1: 3, 2: 2}
+    right = [0, *range(3, len(header))]
+    for landscape in (False, True):
+        buf = io.BytesIO()
+        doc, fw = _doc(buf, _("Season standings"), lines, landscape=landscape)
+        widths, fits = column_widths(data, fw, flexible)
+        if fits:
+            break
+    texts = [f"{i}: {name}" for i, name in enumerate(tournaments, start=1)]
+    texts.append(_("Results in brackets do not count."))
+    story = [_table(data, widths, right=right), Spacer(1, 4 * mm), notes(texts, fw)]
     return _build(doc, story)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -34,20 +34,24 @@ from collections.abc import Callable
 
 from reportlab import rl_config
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from games import get_engine
 from games.sheets import display
+from scoring.printing import fit
 from scoring.printing.fonts import register_fonts
 from scoring.printing.qr import draw_qr
 
 PAGE_W, PAGE_H = A4  # portrait; each sheet is the landscape A5 half
 SHEET_W, SHEET_H = PAGE_W, PAGE_H / 2
 MARGIN = 22
-QR_SIZE = 78
+QR_SIZE = 72
 ROW_H = 17
+#: the smallest text on a sheet (read at arm's length, in poor light)
+SMALL = fit.MIN_SIZE
+CELL_PAD = 3
+#: the lowest a sheet's text may reach: 5 mm above the paper's (and the cut's) edge
+BOTTOM = 5 * 72 / 25.4
 
 
 def _mark(text: str) -> str:
@@ -86,19 +90,6 @@ def two_up_order(n: int) -> list[tuple[int, int | None]]:
 
 def _player_name(p) -> str:
     return p if isinstance(p, str) else str(p.get("name", ""))
-
-
-def fit_text(text: str, font: str, size: float, width: float, min_size: float = 6.5):
-    """(text, size) that fits ``width``: shrink to ``min_size``, then cut with '…'."""
-    w = stringWidth(text, font, size)
-    if w <= width:
-        return text, size
-    size = max(min_size, size * width / w)
-    if stringWidth(text, font, size) <= width:
-        return text, size
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…", size
 
 
 class _Layout:
@@ -158,14 +149,47 @@ class _Layout:
             s = 8
             c.rect(x + (w - s) / 2, y + (h - s) / 2, s, s, stroke=1, fill=0)
 
-    def _header(self, c, x, y, w, h, text, note="", size=6.5):
-        lines = simpleSplit(text, self.font, size, w - 4)
-        if note:
-            lines[-1] += f" ({note})"
-        lines = lines[: max(1, int(h // (size + 1)))]
-        top = y + h / 2 + len(lines) * (size + 1) / 2 - size
+    def _header_lines(self, text, note, w) -> list[str]:
+        return fit.wrap(text + (f" ({note})" if note else ""), self.font, SMALL, w - 2 * CELL_PAD)
+
+    def _header(self, c, x, y, w, h, text, note=""):
+        """A grid header centred in its cell; lines beyond the cell's height
+        end in "…" (the columns are measured so that none do)."""
+        room = max(1, int((h - 2) // (SMALL * fit.LEADING)))
+        lines = self._header_lines(text, note, w)
+        if len(lines) > room:
+            lines, _size = fit.fit_lines(
+                " ".join(lines), self.font, SMALL, w - 2 * CELL_PAD, room, SMALL
+            )
+        c.setFont(self.font, SMALL)
+        step = SMALL * fit.LEADING
+        first = y + h / 2 + (len(lines) * step) / 2 - 0.85 * SMALL - (step - SMALL) / 2
         for i, line in enumerate(lines):
-            c.drawCentredString(x + w / 2, top - i * (size + 1), line)
+            c.drawCentredString(x + w / 2, first - i * step, line)
+
+    def _seat_widths(self, total):
+        """Widths of the seat grid's columns: seat, player, the game's fields,
+        signature. A field's column is at least as wide as its header's
+        longest word and room for a handwritten number."""
+        _ = self._
+        f, b = self.font, self.bold
+        seat_w = max(fit.width(_("Seat"), f, SMALL), fit.width(str(self.players), b, 10)) + 8
+        need = [
+            max(fit.longest_piece(label + (f" ({note})" if note else ""), f, SMALL), 28)
+            + 2 * CELL_PAD
+            for label, _kind, note in self.seat_cols
+        ]
+        sig_min = fit.longest_piece(_("Signature"), f, SMALL) + 2 * CELL_PAD
+        rest = total - seat_w
+        share = (rest - 150 - 80) / len(need) if need else 0
+        cols = [max(n, min(95, share)) for n in need]
+        left = rest - sum(cols)
+        sig = max(sig_min, min(80, left - 150))
+        player = left - sig
+        if player < 110:  # the fields are wide (German): the signature gives way first
+            sig = max(sig_min, left - 110)
+            player = left - sig
+        return [seat_w, player, *cols, sig]
 
     def draw_static(self, c):
         _ = self._
@@ -174,39 +198,44 @@ class _Layout:
         c.setLineWidth(0.6)
         top = SHEET_H - MARGIN
         left, right = MARGIN, SHEET_W - MARGIN
-        c.setFont(b, 11)
-        name, size = fit_text(self.tournament.get("name", ""), b, 11, right - left - QR_SIZE - 150)
+        head_room = right - left - QR_SIZE - 12
+        name = self.tournament.get("name", "")
+        lines, size = fit.fit_lines(name, b, 11, head_room, 1, min_size=9)
+        if lines[-1].endswith(fit.ELLIPSIS):  # a long name: two lines of the smallest text
+            lines, size = fit.fit_lines(name, b, SMALL, head_room, 2, SMALL)
         c.setFont(b, size)
-        c.drawString(left, top - 10, name)
+        for i, line in enumerate(lines):
+            c.drawString(left, top - 0.85 * size - i * size * fit.LEADING, line)
         c.setFont(f, 9)
-        c.drawString(left, top - 44, _("Game: {game}").format(game=_(self.engine.name)))
+        game, size = fit.fit_text(
+            _("Game: {game}").format(game=_(self.engine.name)), f, 9, head_room
+        )
+        c.setFont(f, size)
+        c.drawString(left, top - 46, game)
         text, arrow = DIRECTIONS.get(self.direction, DIRECTIONS["left"])
         order = " → ".join(str(i + 1) for i in range(n)) + " → 1"
-        c.setFont(f, 8)
-        c.drawString(
-            left,
-            top - 57,
-            f"{arrow} {_(text)}: " + _("seat {order}").format(order=order),
+        direction, size = fit.fit_text(
+            f"{arrow} {_(text)}: " + _("seat {order}").format(order=order), f, SMALL, head_room
         )
+        c.setFont(f, size)
+        c.drawString(left, top - 59, direction)
+        scan, size = fit.fit_text(_("Scan to enter the result"), f, SMALL, 200)
+        c.setFont(f, size)
+        c.drawRightString(right, top - QR_SIZE + 4 - 1 - 0.8 * size, scan)
         # the per-seat grid
-        y = top - QR_SIZE - 8
+        y = top - QR_SIZE - 9
         self.seat_top = y
-        widths = [28, 130]
-        rest = right - left - sum(widths)
-        ncols = len(self.seat_cols)
-        col_w = (rest - 100) / ncols if ncols else 0
-        if ncols and col_w > 95:
-            col_w = 95
-        sig_w = rest - col_w * ncols
-        heads = [(_("Seat"), "", None), (_("Player"), "", None)]
-        heads += [(label, note, kind) for label, kind, note in self.seat_cols]
-        heads.append((_("Signature"), "", None))
-        widths = widths + [col_w] * ncols + [sig_w]
-        head_h = 26
-        c.setFont(f, 6.5)
+        widths = self._seat_widths(right - left)
+        heads = [(_("Seat"), ""), (_("Player"), "")]
+        heads += [(label, note) for label, _kind, note in self.seat_cols]
+        heads.append((_("Signature"), ""))
+        lines = max(
+            len(self._header_lines(t, nt, w)) for (t, nt), w in zip(heads, widths, strict=True)
+        )
+        head_h = self.head_h = max(16, lines * SMALL * fit.LEADING + 5)
         x = left
         self.col_x = []
-        for (label, note, _kind), w in zip(heads, widths, strict=True):
+        for (label, note), w in zip(heads, widths, strict=True):
             self.col_x.append(x)
             self._header(c, x, y - head_h, w, head_h, label, note)
             x += w
@@ -219,20 +248,22 @@ class _Layout:
             c.setFont(b, 10)
             c.drawCentredString(left + widths[0] / 2, ry + rh / 2 - 3.5, str(r + 1))
             for i, (_label, kind, _note) in enumerate(self.seat_cols):
-                self._cell_box(c, kind, self.col_x[2 + i], ry, col_w, rh)
-        self.name_x, self.name_w = self.col_x[1] + 3, widths[1] - 6
-        y = grid_bottom - 8
+                self._cell_box(c, kind, self.col_x[2 + i], ry, widths[2 + i], rh)
+        self.name_x, self.name_w = self.col_x[1] + CELL_PAD, widths[1] - 2 * CELL_PAD
+        y = grid_bottom - 6
         # the per-group grid
         if self.groups:
             y = self._draw_groups(c, left, right, y)
         # labelled boxes
         if self.boxes:
-            c.setFont(f, 7.5)
+            c.setFont(f, SMALL)
             x = left
             for label, kind, note in self.boxes:
-                text = label + (f" ({note})" if note else "")
-                tw = stringWidth(text, f, 7.5)
                 bw = 10 if kind == "bool" else 40
+                text, _size = fit.fit_text(
+                    label + (f" ({note})" if note else ""), f, SMALL, right - left - bw - 4
+                )
+                tw = fit.width(text, f, SMALL)
                 if x + tw + bw + 6 > right and x > left:
                     x = left
                     y -= 16
@@ -245,33 +276,35 @@ class _Layout:
                     x += tw + 4 + bw + 16
             y -= 20
         # legends and notes
-        c.setFont(f, 6.5)
+        step = SMALL * fit.LEADING
+        c.setFont(f, SMALL)
         lines = []
         for label, choices in self.legends:
-            lines += simpleSplit(f"{label}: " + " · ".join(choices), f, 6.5, right - left)
+            lines += fit.wrap(f"{label}: " + " · ".join(choices), f, SMALL, right - left)
         for marker, text in self.notes:
-            lines += simpleSplit(f"({marker}) {text}", f, 6.5, right - left)
+            lines += fit.wrap(f"({marker}) {text}", f, SMALL, right - left)
         for line in lines:
-            c.drawString(left, y - 6, line)
-            y -= 8
-        # time called
-        y -= 4
-        c.setFont(b, 7.5)
-        c.drawString(left, y - 7, _("When time is called:"))
-        y -= 9
-        c.setFont(f, 7)
-        for line in simpleSplit(_(self.engine.time_called_text), f, 7, right - left):
-            c.drawString(left, y - 7, line)
-            y -= 8.5
-        c.setFont(f, 6.5)
-        c.drawString(
-            left,
-            y - 8,
-            _("Everyone at the table signs; the scorekeeper enters the sheet or scans the code."),
+            c.drawString(left, y - 0.85 * SMALL, line)
+            y -= step
+        # time called: the bold heading runs in before the text
+        y -= 2
+        heading = _("When time is called:")
+        indent = fit.width(heading + " ", b, SMALL)
+        c.setFont(b, SMALL)
+        c.drawString(left, y - 0.85 * SMALL, heading)
+        c.setFont(f, SMALL)
+        text = fit.wrap(
+            _(self.engine.time_called_text), f, SMALL, right - left, first=right - left - indent
         )
-        c.drawRightString(right, SHEET_H - MARGIN - QR_SIZE - 5, _("Scan to enter the result"))
-        self.bottom = y - 10
-        if self.bottom < 4:
+        for k, line in enumerate(text):
+            c.drawString(left + (indent if k == 0 else 0), y - 0.85 * SMALL, line)
+            y -= step
+        sign = _("Everyone at the table signs; the scorekeeper enters the sheet or scans the code.")
+        for line in fit.wrap(sign, f, SMALL, right - left):
+            c.drawString(left, y - 0.85 * SMALL, line)
+            y -= step
+        self.bottom = y
+        if self.bottom < BOTTOM:
             raise ValueError(f"score sheet for {n} players does not fit on A5 ({self.bottom:.0f})")
 
     def _grid(self, c, x, y, widths, heights, short=frozenset(), short_by=0):
@@ -297,39 +330,68 @@ class _Layout:
         n = self.players
         field_cols = [gc for gc in self.group_cols if gc[0] == "field"]
         seat_cols = [gc for gc in self.group_cols if gc[0] == "seat"]
-        label_w = 42
-        fw = {"bool": 40, "seat": 40, "int": 48, "choice": 80, "seats": 60}
-        widths = [label_w] + [fw.get(k, 50) for _t, _l, k, _n in field_cols]
+        names = [display(group, None, _) for group in self.groups]
+        label_w = max(42, fit.widest(names, f, SMALL) + 2 * CELL_PAD)
+        least = {"bool": 40, "seat": 40, "int": 48, "choice": 80, "seats": 60}
+        widths = [label_w] + [
+            max(
+                least.get(k, 50),
+                fit.longest_piece(label + (f" ({note})" if note else ""), f, SMALL) + 2 * CELL_PAD,
+            )
+            for _t, label, k, note in field_cols
+        ]
+        for i, (_t, label, _k, note) in enumerate(field_cols, start=1):
+            # a little wider where that saves the header a third line
+            while (
+                len(self._header_lines(label, note, widths[i])) > 2
+                and widths[i] < 100
+                and right - left - sum(widths) - 4 >= 30 * n * len(seat_cols)
+            ):
+                widths[i] += 4
         rest = right - left - sum(widths)
         per = rest / max(1, n * len(seat_cols))
         widths += [per] * (n * len(seat_cols))
-        head_h = 30 if seat_cols else 24
+        sub = SMALL * fit.LEADING + 2  # the seats' row under a spanning header
+        field_lines = max(
+            (
+                len(self._header_lines(label, note, w))
+                for (_t, label, _k, note), w in zip(field_cols, widths[1:], strict=False)
+            ),
+            default=1,
+        )
+        span_lines = max(
+            (len(self._header_lines(label, note, per * n)) for _t, label, _k, note in seat_cols),
+            default=0,
+        )
+        span_h = span_lines * SMALL * fit.LEADING + 2
+        head_h = max(24, field_lines * SMALL * fit.LEADING + 5, (span_h + sub) if seat_cols else 0)
         rows = len(self.groups)
         row_h = ROW_H if rows <= 5 else 14
         first = 1 + len(field_cols)
         short = {
             first + k * n + s for k in range(len(seat_cols)) for s in range(1, n)
         }  # vertical after column index i (1-based count of columns)
-        self._grid(c, left, y, widths, [head_h] + [row_h] * rows, short, 12)
-        c.setFont(f, 6.5)
+        self._grid(c, left, y, widths, [head_h] + [row_h] * rows, short, head_h - sub)
         x = left + label_w
         for (_t, label, _k, note), w in zip(field_cols, widths[1:], strict=False):
             self._header(c, x, y - head_h, w, head_h, label, note)
             x += w
         self.group_seat_x = []
         for _t, label, _k, note in seat_cols:
-            self._header(c, x, y - 12, per * n, 12, label, note)
+            self._header(c, x, y - (head_h - sub), per * n, head_h - sub, label, note)
+            c.setFont(f, SMALL)
             for s in range(n):
                 self.group_seat_x.append(x + s * per)
-                c.drawCentredString(
-                    x + s * per + per / 2, y - head_h + 4, _("Seat {n}").format(n=s + 1)
+                seat, _size = fit.fit_text(
+                    _("Seat {n}").format(n=s + 1), f, SMALL, per - 2 * CELL_PAD
                 )
-            c.line(x, y - 12, x + per * n, y - 12)
+                c.drawCentredString(x + s * per + per / 2, y - head_h + 4, seat)
+            c.line(x, y - (head_h - sub), x + per * n, y - (head_h - sub))
             x += per * n
-        for r, group in enumerate(self.groups):
+        c.setFont(f, SMALL)
+        for r, name in enumerate(names):
             ry = y - head_h - (r + 1) * row_h
-            c.setFont(f, 7)
-            c.drawString(left + 3, ry + 4, display(group, None, _))
+            c.drawString(left + CELL_PAD, ry + (row_h - SMALL) / 2 + 0.2 * SMALL, name)
             x = left + label_w
             for (_t, _l, kind, _n), w in zip(field_cols, widths[1:], strict=False):
                 self._cell_box(c, kind, x, ry, w, row_h)
@@ -338,23 +400,30 @@ class _Layout:
                 for _s in range(n):
                     self._cell_box(c, kind, x, ry, per, row_h)
                     x += per
-        return y - head_h - rows * row_h - 8
+        return y - head_h - rows * row_h - 6
 
     def draw_table(self, c, table, url):
         _ = self._
         top = SHEET_H - MARGIN
         c.setFont(self.bold, 18)
-        c.drawString(
-            MARGIN,
-            top - 32,
+        title, size = fit.fit_text(
             _("Round {round} · Table {table}").format(round=self.round_no, table=table["number"]),
+            self.bold,
+            18,
+            SHEET_W - 2 * MARGIN - QR_SIZE - 12,
         )
+        c.setFont(self.bold, size)
+        c.drawString(MARGIN, top - 32, title)
         names = [_player_name(p) for p in table["players"]]
-        for r, name in enumerate(names):
-            text, size = fit_text(name, self.font, 9.5, self.name_w)
+        twice = {name for name in names if names.count(name) > 1}
+        for r, p in enumerate(table["players"]):
+            name = names[r]
+            if name in twice and isinstance(p, dict) and p.get("club"):
+                name = f"{name} ({p['club']})"  # two of the same name at one table
+            text, size = fit.fit_text(name, self.font, 9.5, self.name_w)
             c.setFont(self.font, size)
-            ry = self.seat_top - 26 - (r + 1) * self.row_h
-            c.drawString(self.name_x, ry + self.row_h / 2 - 3.3, text)
+            ry = self.seat_top - self.head_h - (r + 1) * self.row_h
+            c.drawString(self.name_x, ry + self.row_h / 2 - 0.3 * size, text)
         if url:
             draw_qr(c, url, SHEET_W - MARGIN - QR_SIZE, SHEET_H - MARGIN - QR_SIZE + 4, QR_SIZE)
 

@@ -244,3 +244,48 @@ def test_missing_fonts_give_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.delenv("TURNIERLEITER_FONT_DIR", raising=False)
     with pytest.raises(fonts.FontsMissing, match="fonts-dejavu-core"):
         fonts.register_fonts()
+
+
+# -- text that fits its place --------------------------------------------------
+
+WORDS = st.text(alphabet=st.sampled_from("abcÄöüßŁŞ-–/ WMi"), min_size=0, max_size=120)
+
+
+@given(WORDS, st.floats(min_value=12, max_value=400))
+def test_wrapped_lines_fit_and_keep_every_character(text, room):
+    from scoring.printing import fit
+
+    font, _bold = fonts.register_fonts()
+    lines = fit.wrap(text, font, 9, room)
+    assert all(fit.width(line, font, 9) <= room + 1e-6 or len(line) == 1 for line in lines)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+@given(WORDS, st.floats(min_value=30, max_value=300), st.integers(min_value=1, max_value=3))
+def test_fitted_lines_shrink_then_cut_with_a_visible_ellipsis(text, room, lines):
+    from scoring.printing import fit
+
+    font, _bold = fonts.register_fonts()
+    out, size = fit.fit_lines(text, font, 12, room, lines, min_size=8)
+    assert len(out) <= lines and 8 <= size <= 12
+    assert all(fit.width(line, font, size) <= room + 1e-6 for line in out)
+    joined = "".join(out).replace(" ", "")
+    if joined != " ".join(text.split()).replace(" ", ""):  # cut: at the smallest size, with "…"
+        assert size == 8 and joined.endswith("…")
+        assert " ".join(text.split()).replace(" ", "").startswith(joined[:-1])
+
+
+@pytest.mark.parametrize("length", [1, 61, 62, 63, 83, 84, 85, 150, 300, 600])
+def test_qr_codes_of_every_link_length(length):
+    """qrcode fails on all-zero probe data; links of 62 and of 84+ bytes
+    (a long host name) crashed the score sheets."""
+    from scoring.printing.qr import qr_matrix
+
+    matrix = qr_matrix("h" * length)
+    assert len(matrix) >= 21 and all(len(row) == len(matrix) for row in matrix)
+
+
+def test_lists_of_an_empty_round_still_print_their_header():
+    for render in (render_seating_by_table, render_seating_by_name, render_round_results):
+        (page,) = all_text(render(TOURNAMENT, 1, []))
+        assert "Herbstturnier Köln" in page and "Player" in page
