@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
-from tournaments import services
+from tournaments import seating_selectors, services
 from tournaments.models import Player, Seat, Tournament
 from tournaments.services import seating as seating_services
 from tournaments.views.seating import why_text
@@ -62,7 +62,7 @@ def test_round_one_follows_the_setting_and_loads_the_ratings(tournament, organiz
     assert request["mode"] == "rating_swiss"
     ratings = {e["id"]: e["rating"] for e in request["players"]}
     assert ratings == {p.pk: (None if p.rating is None else float(p.rating)) for p in players}
-    assert seating_services.round1_ratings(tournament) == ratings
+    assert seating_selectors.round1_ratings(tournament) == ratings
     # table 1: the four strongest; the two without a rating at the last table
     by_rating = sorted((p for p in players if p.rating), key=lambda p: -p.rating)
     assert tables_of(rnd)[1] == {p.pk for p in by_rating[:4]}
@@ -228,7 +228,7 @@ def test_club_ratings_seat_round_one_when_players_are_linked_to_the_roster(organ
         players[name] = PlayerFactory(tournament=t, name=name, rating=entered.get(name, 2000))
         if name in people:
             roster.player_link(player=players[name], person=people[name], by=organizer)
-    ratings = seating_services.round1_ratings(t)
+    ratings = seating_selectors.round1_ratings(t)
     assert ratings[players["Anna"].pk] > ratings[players["Dora"].pk]
     assert ratings[players["Emil"].pk] is None  # not in the roster: unrated, seated last
     rnd = seating_services.round_seat(tournament=t, by=organizer)

@@ -7,7 +7,7 @@ without a database in tests/tournaments/test_seating_changes.py."""
 import pytest
 from django.urls import reverse
 
-from tournaments import selectors, services
+from tournaments import seating_selectors, selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table
 from tournaments.services import seating as seating_services
@@ -226,9 +226,9 @@ def test_the_service_saves_what_the_algorithm_answers(tournament, organizer):
             table=table, version=1, status=Submission.CONFIRMED, ranks=ranks, figures=ranks
         )
     rnd2 = seat(tournament, organizer)
-    history = seating_services.History(tournament, 2)
-    scores, position = seating_services.standings_scores(tournament)
-    request = seating_services.build_request(
+    history = seating_selectors.History(tournament, 2)
+    scores, position = seating_selectors.standings_scores(tournament)
+    request = seating_selectors.build_request(
         tournament,
         list(tournament.players.all()),
         2,

@@ -16,6 +16,7 @@ plain data out. Where each decision lives:
                   and its reasons after a change
 - ``reseat.py``   re-seating a draft after a drop
 - ``late.py``     adding a late arrival to a draft
+- ``manual.py``   changes by hand to a draft: a swap, a move
 - ``reasons.py``  why a table is as it is (codes with parameters)
 - ``errors.py``   ``SeatingError`` (a code, parameters, an English text)
 - ``manager.py``  ``seat(request)``: the entry point that calls the others
@@ -35,6 +36,7 @@ request).
 from tournaments.seating.errors import SeatingError
 from tournaments.seating.late import add_late_arrival
 from tournaments.seating.manager import seat
+from tournaments.seating.manual import move_player, swap_players
 from tournaments.seating.mixing import mixing_plan, mixing_round
 from tournaments.seating.reasons import Reason
 from tournaments.seating.request import SeatingRequest, parse
@@ -49,9 +51,11 @@ __all__ = [
     "bot_seats",
     "mixing_plan",
     "mixing_round",
+    "move_player",
     "parse",
     "plan_bot_table",
     "plan_sizes",
     "reseat_after_drop",
     "seat",
+    "swap_players",
 ]

@@ -1,9 +1,12 @@
 """A seated draft (tables with numbers, byes) and what changing it needs.
 
-Shared by :mod:`~tournaments.seating.reseat` (a drop) and
-:mod:`~tournaments.seating.late` (a late arrival): the state as plain data,
-re-seating a window of neighbouring tables with the algorithm, and the reasons
-of every table after a change (so that they stay true).
+Shared by every change to a draft — :mod:`~tournaments.seating.reseat` (a
+drop), :mod:`~tournaments.seating.late` (a late arrival) and
+:mod:`~tournaments.seating.manual` (a swap or a move by hand): the state as
+plain data, re-seating a window of neighbouring tables with the algorithm, and
+the reasons of every table after a change (so that they stay true). Every
+change answers the same way (:meth:`Change.as_dict`, through :func:`finish`),
+and the web side applies every answer the same way.
 
 A draft's tables list players only. With the request's ``bots`` a table whose
 player count is not allowed but fits a larger allowed size is a bot table:
@@ -205,3 +208,17 @@ def describe(request, draft: Draft, manual=frozenset(), keep=None, pairs=frozens
             r["code"] = "bye_changed"
         out["byes"].append(r)
     return out
+
+
+def finish(request, change: Change, before: dict, earlier=None, manual=frozenset()) -> dict:
+    """The answer of a change: every table's reasons as the new draft stands.
+    ``before``: the tables before the change (a table whose players did not
+    change keeps what still holds of its ``earlier`` reasons); ``manual``: the
+    players the organizer moved by hand (their repeats are the organizer's)."""
+    earlier = earlier or {}
+    keep = {n: earlier.get(n) for n, t in change.draft.tables.items() if before.get(n) == t}
+    change.reasons = describe(
+        request, change.draft, manual=manual, keep=keep, pairs=manual_pairs(earlier)
+    )
+    change.changed = {n for n in change.changed if n in change.draft.tables}
+    return change.as_dict()

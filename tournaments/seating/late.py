@@ -22,8 +22,7 @@ from tournaments.seating.draft import (
     Change,
     Draft,
     bot_table_seats,
-    describe,
-    manual_pairs,
+    finish,
     reseat_window,
     score_of,
     times_met,
@@ -73,7 +72,7 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
         draft.tables[best].append(newcomer)
         change.changed.add(best)
         change.detail.update(table=best, bots=bot_table_seats(request, len(draft.tables[best])))
-        return _finish(request, change, before, earlier)
+        return finish(request, change, before, earlier)
     if 2 in allowed and draft.byes and preferred == 2:
         b = min(draft.byes, key=lambda x: (abs(score.get(x, 0) - mine), str(x)))
         draft.byes.remove(b)
@@ -81,7 +80,7 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
         draft.tables[num] = [b, newcomer]
         change.changed.add(num)
         change.detail.update(from_bye=b, table=num)
-        return _finish(request, change, before, earlier)
+        return finish(request, change, before, earlier)
     fits = [n for n in numbers if len(draft.tables[n]) + 1 in allowed]
     if fits:
         best = min(
@@ -96,11 +95,11 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
         draft.tables[best].append(newcomer)
         change.changed.add(best)
         change.detail["table"] = best
-        return _finish(request, change, before, earlier)
+        return finish(request, change, before, earlier)
     if 2 in allowed and request.get("byes") and not bots:
         draft.byes.append(newcomer)
         change.detail["bye"] = True
-        return _finish(request, change, before, earlier)
+        return finish(request, change, before, earlier)
     if numbers:
         centre = min(numbers, key=lambda n: (abs(_mean(score, draft.tables[n]) - mine), n))
         result = reseat_window(request, draft, centre, extra=[newcomer], new_table=True)
@@ -110,24 +109,17 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
             change.removed |= removed
             change.detail["window"] = sorted(used)
             change.detail["table"] = draft.table_of(newcomer)
-            return _finish(request, change, before, earlier)
+            return finish(request, change, before, earlier)
     if bots:
         # nowhere to sit at the allowed sizes: a table of their own with bots
         num = max(numbers, default=0) + 1
         draft.tables[num] = [newcomer]
         change.changed.add(num)
         change.detail.update(table=num, bots=bot_table_seats(request, 1))
-        return _finish(request, change, before, earlier)
+        return finish(request, change, before, earlier)
     raise SeatingError(
         "no_place",
         f"no table can take {newcomer!r} at the allowed sizes",
         player=newcomer,
         sizes=sorted(allowed),
     )
-
-
-def _finish(request, change, before, earlier) -> dict:
-    earlier = earlier or {}
-    keep = {n: earlier.get(n) for n, t in change.draft.tables.items() if before.get(n) == t}
-    change.reasons = describe(request, change.draft, keep=keep, pairs=manual_pairs(earlier))
-    return change.as_dict()
