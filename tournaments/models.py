@@ -15,7 +15,7 @@ from games import ENGINES
 from scoring import points, tiebreaks
 from tournaments import clock as pure_clock
 from tournaments import limits
-from tournaments.seating.request import MODES, ROUND1_MODES
+from tournaments.seating.request import MODES, ROUND1_MODES, TEAM_MODES
 
 MAX_ROUND_MINUTES = 600
 
@@ -47,6 +47,13 @@ SEATING_MODE_LABELS = {
     "rating_swiss": _("By rating: neighbours in the rating order (Swiss)"),
 }
 SEATING_MODES = [(mode, SEATING_MODE_LABELS[mode]) for mode in MODES]
+
+#: how a round's seating treats teams and clubs (``None`` in the request: blank)
+SEATING_TEAMS_LABELS = {
+    "together": _("team partners together"),
+    "apart": _("club-mates apart"),
+}
+SEATING_TEAMS = [(rule, SEATING_TEAMS_LABELS[rule]) for rule in TEAM_MODES if rule]
 
 #: the same modes as a tournament's setting for round 1
 ROUND1_SEATING_LABELS = {
@@ -360,7 +367,21 @@ class Round(models.Model):
     starts_at = models.DateTimeField(_("scheduled start"), null=True, blank=True)
     time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
-    #: the seating algorithm's figures (repeats, ranges, bounds, time)
+    #: how the round was seated: the mode, the seed, the teams rule (blank:
+    #: none) and the standings it was seated by (player id as text → points;
+    #: None for a round seated before they were kept). Blank mode: a round no
+    #: seating made (created by hand or imported without one).
+    seating_mode = models.CharField(
+        _("seating"), max_length=20, choices=SEATING_MODES, blank=True, default=""
+    )
+    seating_seed = models.BigIntegerField(_("seed"), default=0)
+    seating_teams = models.CharField(max_length=10, choices=SEATING_TEAMS, blank=True, default="")
+    seating_scores = models.JSONField(null=True, blank=True)
+    #: mixing mode: the seed of the plan every mixing round of the tournament
+    #: follows (fixed by the first one)
+    plan_seed = models.BigIntegerField(null=True, blank=True)
+    #: the seating algorithm's figures (repeats, ranges, bounds, time), the
+    #: round's counts as the draft stands and the byes' reasons (``bye_why``)
     seating_stats = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     #: the clock could not act on this round by itself (a scheduled start or a

@@ -153,9 +153,8 @@ def build_request(
 def round_scores(rnd: Round) -> dict[int, float]:
     """Player id → the points the round was seated by (the standings before
     it, as stored when it was seated; computed for rounds that stored none)."""
-    stats = rnd.seating_stats or {}
-    if stats.get("scores") is not None:
-        return {int(k): v for k, v in stats["scores"].items()}
+    if rnd.seating_scores is not None:
+        return {int(k): v for k, v in rnd.seating_scores.items()}
     scores, _pos = standings_scores(rnd.tournament, rnd.number - 1)
     return scores
 
@@ -191,16 +190,15 @@ def stored_draft(rnd: Round) -> StoredDraft:
 def draft_request(rnd: Round, ids) -> dict:
     """The request a change to ``rnd``'s draft works on (the players ``ids``)."""
     tournament = rnd.tournament
-    stats = rnd.seating_stats or {}
     scores = round_scores(rnd)
     position = {p: k for k, p in enumerate(sorted(scores, key=lambda p: -scores[p]))}
     return build_request(
         tournament,
         list(Player.objects.filter(pk__in=ids)),
         rnd.number,
-        mode=stats.get("mode", "swiss"),
-        seed=stats.get("seed", 0),
-        teams=stats.get("teams"),
+        mode=rnd.seating_mode or "swiss",
+        seed=rnd.seating_seed,
+        teams=rnd.seating_teams or None,
         history=History(tournament, rnd.number),
         scores=scores,
         position=position,

@@ -139,7 +139,7 @@ def default_seating_mode(tournament: Tournament, number: int) -> str:
     if number <= 1:
         return tournament.round1_seating or "random"
     prev = tournament.round_set.filter(number=number - 1).first()
-    if prev is not None and (prev.seating_stats or {}).get("mode") == "mixing":
+    if prev is not None and prev.seating_mode == "mixing":
         return "mixing"
     return "swiss"
 
@@ -165,8 +165,7 @@ def next_round(tournament: Tournament) -> dict:
 def round_seating(rnd) -> dict:
     """A round's seating for its page: tables in order with their players in
     seat order (and their score when seated), byes, the change log."""
-    stats = rnd.seating_stats or {}
-    scores = stats.get("scores")
+    scores = rnd.seating_scores
     if scores is None:
         scores = {
             str(r.player_id): r.points
@@ -199,7 +198,7 @@ def round_seating(rnd) -> dict:
     return {
         "tables": tables,
         "byes": byes,
-        "stats": stats,
+        "stats": rnd.seating_stats or {},
         "changes": seating_log(rnd),
     }
 

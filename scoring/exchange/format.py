@@ -40,8 +40,22 @@ ROUND_FIELDS = [
     "starts_at",
     "time_called_at",
     "completed_at",
+    "seating_mode",
+    "seating_seed",
+    "seating_teams",
+    "seating_scores",
+    "plan_seed",
     "seating_stats",
 ]
+#: files written before the round's seating had its own fields kept them in
+#: ``seating_stats`` under these keys
+LEGACY_SEATING_KEYS = {
+    "mode": "seating_mode",
+    "seed": "seating_seed",
+    "teams": "seating_teams",
+    "scores": "seating_scores",
+    "plan_seed": "plan_seed",
+}
 TABLE_FIELDS = [
     "number",
     "digital",

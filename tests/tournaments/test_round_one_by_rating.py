@@ -57,7 +57,7 @@ def test_round_one_follows_the_setting_and_loads_the_ratings(tournament, organiz
     tournament.save()
     players = add_rated(tournament, [1200, 2100, None, 1800, 1500, None, 1900, 1600])
     rnd = seating_services.round_seat(tournament=tournament, by=organizer)
-    assert rnd.seating_stats["mode"] == "rating_swiss"
+    assert rnd.seating_mode == "rating_swiss"
     request = requests_sent[-1]
     assert request["mode"] == "rating_swiss"
     ratings = {e["id"]: e["rating"] for e in request["players"]}
@@ -81,7 +81,7 @@ def test_the_random_draw_stays_the_default_and_later_rounds_go_by_standings(
     assert Tournament._meta.get_field("round1_seating").default == "random"
     add_rated(tournament, [1500 + k for k in range(8)])
     rnd = seating_services.round_seat(tournament=tournament, by=organizer)
-    assert rnd.seating_stats["mode"] == "random"
+    assert rnd.seating_mode == "random"
     assert "rating" not in requests_sent[-1]["players"][0]
     # by rating is for round 1 only: it ignores standings and who met whom
     from scoring.models import Submission
@@ -96,10 +96,7 @@ def test_the_random_draw_stays_the_default_and_later_rounds_go_by_standings(
         )
     with pytest.raises(services.ServiceError, match="Only round 1 can be seated by rating"):
         seating_services.round_seat(tournament=tournament, by=organizer, mode="rating_swiss")
-    assert (
-        seating_services.round_seat(tournament=tournament, by=organizer).seating_stats["mode"]
-        == "swiss"
-    )
+    assert seating_services.round_seat(tournament=tournament, by=organizer).seating_mode == "swiss"
 
 
 def test_spread_by_rating_from_the_rounds_page(client, tournament, organizer):

@@ -233,7 +233,7 @@ def test_the_service_saves_what_the_algorithm_answers(tournament, organizer):
         list(tournament.players.all()),
         2,
         mode="swiss",
-        seed=rnd2.seating_stats["seed"],
+        seed=rnd2.seating_seed,
         teams=None,
         history=history,
         scores=scores,

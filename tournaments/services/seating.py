@@ -87,12 +87,12 @@ def _log(rnd: Round, kind: str, by, detail: dict) -> SeatingChange:
 
 def _plan_seed(tournament: Tournament, seed) -> int:
     first = (
-        tournament.round_set.filter(seating_stats__mode="mixing").order_by("number").first()
+        tournament.round_set.filter(seating_mode="mixing").order_by("number").first()
         if tournament.pk
         else None
     )
-    if first is not None and "plan_seed" in first.seating_stats:
-        return first.seating_stats["plan_seed"]
+    if first is not None and first.plan_seed is not None:
+        return first.plan_seed
     return seed if seed is not None else derive_seed("plan", tournament.pk)
 
 
@@ -113,7 +113,7 @@ def _write_tables(rnd: Round, tables: dict, numbers) -> None:
     tournament = rnd.tournament
     numbers = set(numbers)
     existing = {t.number: t for t in Table.objects.filter(round=rnd, number__in=numbers)}
-    seed = (rnd.seating_stats or {}).get("seed", 0)
+    seed = rnd.seating_seed
     new = [
         Table(
             round=rnd,
@@ -230,16 +230,13 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
     teams = "together" if tournament.team_mode else ("apart" if clubs_apart else None)
     players = list(seatable_players(tournament, number))
     scores, position = standings_scores(tournament)
-    stats_extra = {}
-    algo_seed = round_seed
-    if mode == "mixing":
-        algo_seed = stats_extra["plan_seed"] = _plan_seed(tournament, seed)
+    plan_seed = _plan_seed(tournament, seed) if mode == "mixing" else None
     request = build_request(
         tournament,
         players,
         number,
         mode=mode,
-        seed=algo_seed,
+        seed=round_seed if plan_seed is None else plan_seed,
         teams=teams,
         history=History(tournament, number),
         scores=scores,
@@ -250,23 +247,22 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
         answer = algo.seat(request)
     except algo.SeatingError as exc:
         raise seating_error(exc) from None
-    stats = {
-        **answer["stats"],
-        **stats_extra,
-        "mode": mode,
-        "seed": round_seed,
-        "teams": teams,
-        "players": len(players),
-        "scores": {str(p.pk): scores.get(p.pk, 0.0) for p in players},
-        "bye_why": answer["bye_reasons"],
-    }
     rnd = Round.objects.create(
         tournament=tournament,
         number=number,
         status=Round.SEATED,
         published=False,
         minutes=tournament.round_minutes,
-        seating_stats=stats,
+        seating_mode=mode,
+        seating_seed=round_seed,
+        seating_teams=teams or "",
+        seating_scores={str(p.pk): scores.get(p.pk, 0.0) for p in players},
+        plan_seed=plan_seed,
+        seating_stats={
+            **answer["stats"],
+            "players": len(players),
+            "bye_why": answer["bye_reasons"],
+        },
     )
     rnd.tournament = tournament
     seated, why = list(answer["tables"]), list(answer["reasons"])
@@ -281,8 +277,10 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
         ["why"],
     )
     Bye.objects.bulk_create([Bye(round=rnd, player_id=p) for p in answer["byes"]])
-    summary = {k: v for k, v in stats.items() if k not in ("scores", "bye_why")}
-    _log(rnd, SeatingChange.SEAT, by, summary)
+    summary = {**answer["stats"], "mode": mode, "seed": round_seed, "teams": teams}
+    if plan_seed is not None:
+        summary["plan_seed"] = plan_seed
+    _log(rnd, SeatingChange.SEAT, by, {**summary, "players": len(players)})
     return rnd
 
 
@@ -440,10 +438,11 @@ def seating_add_player(*, round: Round, player: Player, by) -> dict:  # noqa: A0
         )
     scores, _pos = standings_scores(rnd.tournament, rnd.number - 1)
     score = scores.get(player.pk, 0.0)
-    # the newcomer's points join the ones the round was seated by (saved with the change)
+    # the newcomer's points join the ones the round was seated by
     seated_by = {str(p): v for p, v in round_scores(rnd).items()}
-    rnd.seating_stats = {**rnd.seating_stats, "scores": {**seated_by, str(player.pk): score}}
+    rnd.seating_scores = {**seated_by, str(player.pk): score}
     answer = _change_draft(rnd, algo.add_late_arrival, player.pk, with_ids=[player.pk])
+    rnd.save(update_fields=["seating_scores"])
     if player.first_round > rnd.number:
         player.first_round = rnd.number
         player.save(update_fields=["first_round"])

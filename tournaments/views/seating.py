@@ -308,7 +308,7 @@ def _seating_context(request, tournament, rnd):
         "round": rnd,
         "draft": draft,
         "data": data,
-        "mode_label": dict(MODE_CHOICES).get(data["stats"].get("mode"), ""),
+        "mode_label": rnd.get_seating_mode_display(),
         "changes": [{"change": c, "text": _change_text(c)} for c in data["changes"]],
     }
     context["can_unpublish"] = (
