@@ -43,11 +43,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments import seating as algo
+from tournaments import seating_messages
 from tournaments.authors import author
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
 from tournaments.seating.order import team_seat_order as _team_seat_order
 from tournaments.seating.request import MODES, RATING_MODES
-from tournaments.seating_messages import seating_error
 from tournaments.seating_selectors import (
     History,
     build_request,
@@ -246,7 +246,7 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
     try:
         answer = algo.seat(request)
     except algo.SeatingError as exc:
-        raise seating_error(exc) from None
+        raise seating_messages.seating_error(exc) from None
     rnd = Round.objects.create(
         tournament=tournament,
         number=number,
@@ -329,7 +329,7 @@ def _change_draft(rnd: Round, change, *args, names=None, with_ids=()) -> dict:
     try:
         answer = change(request, stored.draft.tables, stored.draft.byes, *args, stored.reasons)
     except algo.SeatingError as exc:
-        raise seating_error(exc, names, rnd.number) from None
+        raise seating_messages.seating_error(exc, names, rnd.number) from None
     _apply(rnd, answer)
     return answer
 
