@@ -38,12 +38,40 @@ from dataclasses import dataclass, field
 
 from tournaments.seating.errors import SeatingError, bad_request
 
-#: the seating modes (the one list of them; the Django side labels them)
+#: the seating modes (the one list of them)
 RATING_MODES = ("rating_spread", "rating_swiss")
 #: how round 1 may be seated (a tournament's setting)
 ROUND1_MODES = ("random", *RATING_MODES)
 MODES = ("swiss", "mixing", "random", *RATING_MODES)
 TEAM_MODES = ("together", "apart", None)
+
+
+def _(label: str) -> str:
+    """Mark a label for translation (a no-op, as in ``games/``): Django's
+    ``makemessages`` extracts it, the models translate it."""
+    return label
+
+
+#: each mode's label as the organizer picks one for a round (English;
+#: translated where it is shown)
+MODE_LABELS = {
+    "swiss": _("By standings (Swiss)"),
+    "mixing": _("Mixing: meet as many different players as possible"),
+    "random": _("Random"),
+    "rating_spread": _("By rating: strong players spread"),
+    "rating_swiss": _("By rating: neighbours in the rating order (Swiss)"),
+}
+#: the round-1 modes as a tournament's setting words them
+ROUND1_LABELS = {
+    "random": _("random draw"),
+    "rating_spread": _("by rating: strong players spread over the tables"),
+    "rating_swiss": _("by rating: neighbours in the rating order together"),
+}
+#: how a round's seating treats teams and clubs
+TEAM_LABELS = {
+    "together": _("team partners together"),
+    "apart": _("club-mates apart"),
+}
 
 
 @dataclass
