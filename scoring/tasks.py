@@ -1,7 +1,7 @@
 """Celery tasks of scoring: render a large print job in the background.
 
 The task is thin: it loads the :class:`~scoring.models.PrintJob`, calls
-:func:`scoring.prints.render` with a progress callback that writes
+:func:`scoring.documents.render` with a progress callback that writes
 ``done``/``total`` to the row, and writes the PDF under
 ``settings.VAR_DIR / "prints"`` (atomically: a temporary file, then rename).
 """
@@ -16,7 +16,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import links, prints
+from scoring import documents, links
 from scoring.links import table_token
 from scoring.models import PrintJob
 from tournaments.celery import app
@@ -44,11 +44,11 @@ def run_print_job(job_id: int, language: str | None = None, origin: str | None =
     def progress(done: int, total: int) -> None:
         PrintJob.objects.filter(pk=job_id).update(done=done, total=total)
 
-    total = max(1, prints.table_count(job.tournament, job.round_number))
+    total = max(1, documents.table_count(job.tournament, job.round_number))
     PrintJob.objects.filter(pk=job_id).update(status=PrintJob.RUNNING, done=0, total=total)
     try:
         with translation.override(language or settings.LANGUAGE_CODE):
-            pdf = prints.render(
+            pdf = documents.render(
                 job.kind,
                 job.tournament,
                 job.round_number,
@@ -58,11 +58,12 @@ def run_print_job(job_id: int, language: str | None = None, origin: str | None =
     except Exception as exc:  # the page shows the failure instead of spinning forever
         log.exception("print job %s failed", job_id)
         PrintJob.objects.filter(pk=job_id).update(status=PrintJob.FAILED, error=str(exc)[:500])
-        if not isinstance(exc, prints.PrintError):
+        if not isinstance(exc, documents.PrintError):
             raise
         return
     target = (
-        prints_dir() / f"job-{job_id}-{prints.filename(job.kind, job.tournament, job.round_number)}"
+        prints_dir()
+        / f"job-{job_id}-{documents.filename(job.kind, job.tournament, job.round_number)}"
     )
     tmp = target.with_suffix(".part")
     tmp.write_bytes(pdf)

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import resolve, reverse
 
-from scoring import prints
+from scoring import documents
 from scoring.links import table_from_token
 from scoring.models import PrintJob
 from scoring.printing import render_score_sheets
@@ -155,7 +155,7 @@ def test_print_center_lists_rounds(client, organizer, tournament, made):
     client.force_login(organizer)
     html = client.get(reverse("print_center", args=[tournament.pk])).content.decode()
     for n in (1, 2, 3):
-        for kind in prints.ROUND_KINDS:
+        for kind in documents.ROUND_KINDS:
             assert reverse("print_round", args=[tournament.pk, n, kind]) in html
 
 

@@ -19,7 +19,8 @@ plain data out. Where each decision lives:
 - ``manual.py``   changes by hand to a draft: a swap, a move
 - ``reasons.py``  why a table is as it is (codes with parameters)
 - ``errors.py``   ``SeatingError`` (a code, parameters, an English text)
-- ``manager.py``  ``seat(request)``: the entry point that calls the others
+- ``seat_round.py`` ``seat(request)``: seats one round, the entry point that
+                  calls the others
 - ``bounds.py``, ``context.py``: lower bounds and costs
 
 Bot tables (request ``bots``, for digital tables where the game's bot can
@@ -35,12 +36,12 @@ request).
 
 from tournaments.seating.errors import SeatingError
 from tournaments.seating.late import add_late_arrival
-from tournaments.seating.manager import seat
 from tournaments.seating.manual import move_player, swap_players
 from tournaments.seating.mixing import mixing_plan, mixing_round
 from tournaments.seating.reasons import Reason
 from tournaments.seating.request import SeatingRequest, parse
 from tournaments.seating.reseat import reseat_after_drop
+from tournaments.seating.seat_round import seat
 from tournaments.seating.sizes import bot_seats, plan_bot_table, plan_sizes
 
 __all__ = [

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 from tournaments.seating import reasons
 from tournaments.seating.errors import SeatingError
-from tournaments.seating.manager import seat, table_reasons
 from tournaments.seating.request import parse
+from tournaments.seating.seat_round import seat, table_reasons
 from tournaments.seating.sizes import bot_seats, plan_sizes, rule_pick
 
 

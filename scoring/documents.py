@@ -1,5 +1,6 @@
-"""Django glue for printing: load a tournament's data, hand it as plain data
-to :mod:`scoring.printing` (pure ReportLab), return the PDF bytes.
+"""The printed documents: each kind's data loaded from the database
+(:mod:`scoring.listings`), handed as plain data to :mod:`scoring.printing`
+(pure ReportLab drawing), returned as PDF bytes.
 
 The views, the Celery task (:mod:`scoring.tasks`) and ``manage.py print`` all
 call :func:`render`, so every path prints the same document.
@@ -18,7 +19,7 @@ from django.urls import reverse
 from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext, gettext_lazy
 
-from scoring import reports
+from scoring import listings
 from scoring.links import absolute, seat_keys, seat_path, table_sheet_url, table_token
 from scoring.printing import (
     render_round_results,
@@ -104,7 +105,7 @@ def render(
         return _standings(tournament, info, round_no)
     if kind in ("final", "certificates"):
         info.update(event_info(tournament))
-        last = reports.last_complete_round(tournament)
+        last = listings.last_complete_round(tournament)
         if last is None:
             raise PrintError(gettext("No round is complete yet: there are no standings to print."))
         if kind == "final":
@@ -113,15 +114,15 @@ def render(
             info, _winners(tournament, last, places or CERTIFICATES), gettext=gettext
         )
     if kind == "results":
-        res = reports.round_results(tournament, round_no)
+        res = listings.round_results(tournament, round_no)
         return render_round_results(
             info,
             round_no,
             res["tables"],
-            figure_label=reports.figure_label(tournament),
+            figure_label=listings.figure_label(tournament),
             gettext=gettext,
         )
-    tables = reports.seated_tables(tournament, round_no)
+    tables = listings.seated_tables(tournament, round_no)
     if kind == "seating":
         return render_seating_by_table(info, round_no, tables, gettext=gettext)
     if kind == "names":
@@ -210,7 +211,7 @@ def event_info(tournament: Tournament) -> dict:
 
 def _winners(tournament: Tournament, round_no: int, places: int) -> list[dict]:
     """The players on the top ``places`` places (all who share the last one)."""
-    rows = reports.standings_rows(tournament, up_to_round=round_no)
+    rows = listings.standings_rows(tournament, up_to_round=round_no)
     return [
         {
             "place": r["place"],
@@ -226,7 +227,7 @@ def _winners(tournament: Tournament, round_no: int, places: int) -> list[dict]:
 def _standings(
     tournament: Tournament, info: dict, round_no: int | None, *, final: bool = False
 ) -> bytes:
-    rows = reports.standings_rows(tournament, up_to_round=round_no)
+    rows = listings.standings_rows(tournament, up_to_round=round_no)
     order = tournament.tiebreaks or ["points", "figures", "opponents", "wins"]
     # head-to-head and rating only split rare ties: left off the paper
     labels = {

@@ -1,6 +1,6 @@
 """``seat(request) -> answer``: seat one round (the entry point).
 
-The manager parses the request, decides the table sizes and who gets the byes
+It parses the request, decides the table sizes and who gets the byes
 and the small tables (:mod:`~tournaments.seating.sizes`), hands the players to
 the matching of 2-player tables (:mod:`~tournaments.seating.pairs`), the
 groups of 3–6 (:mod:`~tournaments.seating.groups`) or the mixing plan
