@@ -64,10 +64,6 @@ def table_count(tournament: Tournament, round_no: int | None) -> int:
     return tournament.round_set.get(number=round_no).tables.count()
 
 
-def is_large(tournament: Tournament, round_no: int | None) -> bool:
-    return round_no is not None and table_count(tournament, round_no) > async_limit()
-
-
 def filename(kind: str, tournament: Tournament, round_no: int | None) -> str:
     suffix = f"-r{round_no}" if round_no is not None else ""
     return f"{kind}-t{tournament.pk}{suffix}.pdf"

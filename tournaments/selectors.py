@@ -39,11 +39,6 @@ def player_counts(tournament: Tournament) -> dict:
     )
 
 
-def players_of(tournament: Tournament, *, active_only: bool = False) -> QuerySet[Player]:
-    players = tournament.players.select_related("team").order_by("name", "club")
-    return players.filter(dropped=False) if active_only else players
-
-
 def players_by_name(tournament: Tournament, *, by_surname: bool = False) -> list[Player]:
     """Every player in German alphabetical order (by full name or surname),
     with the team, for the players page and the check-in at the door."""

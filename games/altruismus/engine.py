@@ -208,6 +208,7 @@ def load_deck(name: str) -> dict:
 
 
 def symbol_of(deck: str, cid: str) -> str | None:
+    """The symbol of card ``cid`` in ``deck`` (None for a plain card)."""
     return load_deck(deck)[cid][2]
 
 
@@ -390,7 +391,7 @@ class AltruismusEngine(Engine):
 
     # -- helpers -------------------------------------------------------------------
     def _sym(self, s, cid):
-        return load_deck(s["options"]["deck"])[cid][2]
+        return symbol_of(s["options"]["deck"], cid)
 
     def target(self, s: dict) -> int:
         """The current mission number: printed number plus the changes."""

@@ -325,11 +325,6 @@ class TerraTrumpf(Engine):
             raise ValueError("options['sheet'] must be 'values' or 'points'")
         return deck, used, cats
 
-    def categories_in_play(self, players: int, options: dict | None = None) -> list[str] | None:
-        """The category keys in play when ``options`` fixes them, else None."""
-        _deck, _used, cats = self._setup(players, options)
-        return list(cats) if cats is not None else None
-
     def mixed_sets(self, players: int, options: dict | None = None) -> list[str] | None:
         """The names of the card sets ``options["categories"]`` mixes where
         the rules want one set (2 and 3 players), else None."""
