@@ -51,7 +51,7 @@ def registered_names(tournament: Tournament) -> set[tuple[str, str]]:
     return set(tournament.players.values_list("name", "club"))
 
 
-# rounds and seating (issue 4)
+# rounds and seating
 
 
 def allowed_sizes(tournament: Tournament) -> list[int]:

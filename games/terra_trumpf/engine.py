@@ -1,4 +1,5 @@
-"""Terra Trumpf, "all against all / team against team" (RULINGS.md section 2).
+"""Terra Trumpf, "all against all / team against team": the rules in
+``games/terra_trumpf/RULES.md``.
 
 Rules summary
 -------------
@@ -54,7 +55,7 @@ categories left out lie in the public zone ``"removed"`` for the whole game.
 Other zones: ``"hand:<seat>"`` (secret), ``"pile:<seat>"`` (the tricks a seat
 won this hand), ``"table"``.
 
-At 2 and 3 players the categories in play come from ONE card set (RULINGS);
+At 2 and 3 players the categories in play come from ONE card set (RULES.md);
 ``options["categories"]`` mixing sets there is refused: ``new_game`` and
 ``deck`` raise ``MixedSetsError`` (a ``ValueError``), ``check_sheet`` reports
 the problem ``categories_mixed_sets``.
@@ -133,7 +134,7 @@ from games.terra_trumpf.cards import (
 CARDS_PER_PLAYER = CATEGORIES_PER_PLAYER * CARDS_PER_CATEGORY  # 15
 DEFAULT_DECK = "tiere"
 SHEET_MODES = ("values", "points")
-#: RULINGS: "2 players 6 categories of one set; 3 players 9 of one set"
+#: RULES.md "Cards in play": 2 players 6 categories of one set, 3 players 9 of one set
 ONE_SET_UP_TO = 3
 
 
@@ -250,7 +251,7 @@ class TerraTrumpf(Engine):
     )
     figure_label = _("points")
     extra_options = ("categories", "first_chooser")
-    #: the seed: "Der Spieler **rechts** von ihm" — play passes to the right
+    #: the original rules: "Der Spieler **rechts** von ihm" — play passes to the right
     play_direction = "right"
 
     # -- options ---------------------------------------------------------------

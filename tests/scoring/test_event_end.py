@@ -1,4 +1,4 @@
-"""The beginning and end of an event (issue 11.6): date and venue, the
+"""The beginning and end of an event: date and venue, the
 overview's next step, "finish tournament", the final standings PDF and the
 certificates, read back from the PDFs."""
 

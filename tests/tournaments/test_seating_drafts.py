@@ -1,4 +1,4 @@
-"""A draft seating on the tournament day (issue 11 point 3): a late arrival
+"""A draft seating on the tournament day: a late arrival
 joins it, it is discarded and seated again, a published one is taken back;
 counts stay true; the rounds can't be set below the rounds seated. These are
 service and page tests: loading and saving. The algorithm's choices are tested

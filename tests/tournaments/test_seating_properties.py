@@ -1,4 +1,4 @@
-"""Seating properties (issue 13), without a database: every reason a table
+"""Seating properties, without a database: every reason a table
 carries is true of the data, small tables and byes are fair unless a named
 constraint forces otherwise, and table numbers follow the standings. Random
 fields with history, drops and late entries, tables of 2–6 and mixed sizes."""
@@ -320,7 +320,7 @@ def _check_change(request, change):
             assert "short_table" in {r["code"] for r in reasons}
 
 
-# ---------------------------------------------------------------- issue 13's field
+# ---------------------------------------------------------------- a club's field
 
 
 def _play(tables, scores, rng):
@@ -331,7 +331,7 @@ def _play(tables, scores, rng):
 
 
 def test_seventy_players_at_tables_of_four_and_three_over_three_rounds():
-    # issue 13: 70 players of Quartett at tables of 4 with some of 3; round 3
+    # a reported field: 70 players of Quartett at tables of 4 with some of 3; round 3
     # keeps club-mates apart. Round 2 once put the leader at a table of 3 while
     # its reason said "the lowest in the standings"; round 3 gave second small
     # tables while 14 players had none; table 6 held 1-point players below

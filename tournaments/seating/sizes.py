@@ -1,6 +1,6 @@
 """Table sizes, and who gets the small tables, the byes and the bot table.
 
-The rule (issue 13): small tables (fewer than the preferred size) and byes go
+The rule: small tables (fewer than the preferred size) and byes go
 to those who had the fewest of them so far; among those, by standings to the
 lowest (swiss) or drawn by the seed (random and mixing). ``rule_pick`` is that
 rule; :mod:`tournaments.seating.seat_round` keeps it unless a named constraint

@@ -17,7 +17,7 @@ its answer applied (:func:`_apply`). Every change is logged as a
 :class:`SeatingChange` row, and after every change the round's counts and the
 tables' reasons are stored anew.
 
-Decisions (see the reports of issues 4 and 13):
+Decisions:
 
 - mode: round 1 as the tournament's ``round1_seating`` says (``random`` by
   default, or by rating: ``rating_spread`` / ``rating_swiss``, each player's
