@@ -16,12 +16,13 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import listings
 from scoring.links import absolute, seat_keys, seat_path, table_sheet_url, table_token
 from scoring.printing import (
+    lists,
     render_round_results,
     render_score_sheets,
     render_seating_by_name,
@@ -47,6 +48,17 @@ KINDS = {
 CERTIFICATES = 3
 MAX_CERTIFICATES = 50
 ROUND_KINDS = ("sheets", "seating", "names", "tables", "results")
+
+
+def decimal_separator() -> str:
+    """The active language's decimal separator, for the pure drawing."""
+    return get_format("DECIMAL_SEPARATOR")
+
+
+def format_value(value) -> str:
+    """A number as the reader of the active language writes it ("6,5" in
+    German, "6.5" in English); integers as they are."""
+    return lists.format_value(value, decimal_separator())
 
 
 class PrintError(ValueError):
@@ -107,7 +119,10 @@ def render(
         if kind == "final":
             return _standings(tournament, info, last, final=True)
         return render_certificates(
-            info, _winners(tournament, last, places or CERTIFICATES), gettext=gettext
+            info,
+            _winners(tournament, last, places or CERTIFICATES),
+            gettext=gettext,
+            decimal_separator=decimal_separator(),
         )
     if kind == "results":
         res = listings.round_results(tournament, round_no)
@@ -117,6 +132,7 @@ def render(
             res["tables"],
             figure_label=listings.figure_label(tournament),
             gettext=gettext,
+            decimal_separator=decimal_separator(),
         )
     tables = listings.seated_tables(tournament, round_no)
     if kind == "seating":
@@ -243,5 +259,11 @@ def _standings(
         if row["shared"]:
             row["place"] = f"{row['place']}="
     return render_standings(
-        info, rows, columns=columns, round_no=round_no, gettext=gettext, final=final
+        info,
+        rows,
+        columns=columns,
+        round_no=round_no,
+        gettext=gettext,
+        decimal_separator=decimal_separator(),
+        final=final,
     )

@@ -23,7 +23,9 @@ from scoring.printing.sheets import binary_streams, fit_text
 GOLD = colors.Color(0.62, 0.48, 0.14)
 
 
-def render_certificates(tournament: dict, winners: list[dict], *, gettext: Gettext = None) -> bytes:
+def render_certificates(
+    tournament: dict, winners: list[dict], *, gettext: Gettext = None, decimal_separator: str = "."
+) -> bytes:
     """One certificate per entry of ``winners``."""
     _ = gettext or _identity
     font, bold = register_fonts()
@@ -66,7 +68,9 @@ def render_certificates(tournament: dict, winners: list[dict], *, gettext: Gette
             c.drawCentredString(
                 w / 2,
                 y,
-                _("Points: {points}").format(points=format_value(winner["points"])),
+                _("Points: {points}").format(
+                    points=format_value(winner["points"], decimal_separator)
+                ),
             )
         _footer(c, w, tournament, _, font)
         c.showPage()

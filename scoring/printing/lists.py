@@ -13,7 +13,6 @@ import io
 from collections.abc import Callable
 from decimal import Decimal
 
-from django.utils.formats import get_format
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -42,9 +41,10 @@ def _identity(text: str) -> str:
 sort_key = name_key
 
 
-def format_value(value) -> str:
-    """A number as the reader writes it: the active language's decimal
-    separator ("6,5" in German, "6.5" in English); integers as they are."""
+def format_value(value, decimal_separator: str = ".") -> str:
+    """A number as the reader writes it, with the reader's decimal separator
+    ("6,5" in German, "6.5" in English: the caller knows the language);
+    integers as they are."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -55,7 +55,7 @@ def format_value(value) -> str:
         text = format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
     else:
         return str(value)
-    return text.replace(".", get_format("DECIMAL_SEPARATOR"))
+    return text.replace(".", decimal_separator)
 
 
 def _doc(buf, title, subtitle, columns=1, landscape=False):
@@ -251,6 +251,7 @@ def render_standings(
     columns: list[tuple[str, str]] | None = None,
     round_no: int | None = None,
     gettext: Gettext = None,
+    decimal_separator: str = ".",
     final: bool = False,
 ) -> bytes:
     """The standings as a long table; ``columns`` are ``(key, header)`` pairs
@@ -273,7 +274,7 @@ def render_standings(
     doc, fw = _doc(buf, title, subtitle, landscape=len(columns) > 7)
     data = [[_(header) for _key, header in columns]]
     for row in rows:
-        data.append([format_value(row.get(key)) for key, _header in columns])
+        data.append([format_value(row.get(key), decimal_separator) for key, _header in columns])
     narrow = 18 * mm
     name_cols = [i for i, (key, _h) in enumerate(columns) if key in ("name", "club")]
     rest = fw - narrow * (len(columns) - len(name_cols))
@@ -294,11 +295,16 @@ def render_round_results(
     *,
     figure_label: str = "figure",
     gettext: Gettext = None,
+    decimal_separator: str = ".",
 ) -> bytes:
     """A round's results: per table its players in seat order with rank, the
     game's figure and tournament points. A player dict may carry ``rank``,
     ``figure`` and ``points``; a table without a result prints "no result"."""
     _ = gettext or _identity
+
+    def num(value) -> str:
+        return format_value(value, decimal_separator)
+
     buf = io.BytesIO()
     doc, fw = _doc(
         buf, _("Results of round {round}").format(round=round_no), tournament.get("name", "")
@@ -315,9 +321,9 @@ def render_round_results(
                     str(table["number"]) if seat == 1 else "",
                     str(seat),
                     p.get("name", ""),
-                    format_value(p.get("rank")) if has else (_("no result") if seat == 1 else ""),
-                    format_value(p.get("figure")),
-                    format_value(p.get("points")),
+                    num(p.get("rank")) if has else (_("no result") if seat == 1 else ""),
+                    num(p.get("figure")),
+                    num(p.get("points")),
                 ]
             )
     widths = [14 * mm, 11 * mm, fw - 95 * mm, 20 * mm, 25 * mm, 25 * mm]

@@ -13,7 +13,12 @@ from scoring.printing.lists import Gettext, _build, _doc, _identity, _table, for
 
 
 def render_season(
-    series: dict, tournaments: list[str], rows: list[dict], *, gettext: Gettext = None
+    series: dict,
+    tournaments: list[str],
+    rows: list[dict],
+    *,
+    gettext: Gettext = None,
+    decimal_separator: str = ".",
 ) -> bytes:
     """``rows``: ``{"place", "name", "club", "total", "played", "results"}`` with
     ``results`` one cell per tournament (points, in brackets when not counted)."""
@@ -27,11 +32,11 @@ def render_season(
     for row in rows:
         data.append(
             [
-                format_value(row["place"]) if row["place"] else "–",
+                format_value(row["place"], decimal_separator) if row["place"] else "–",
                 row["name"],
                 row["club"],
-                format_value(row["total"]),
-                format_value(row["played"]),
+                format_value(row["total"], decimal_separator),
+                format_value(row["played"], decimal_separator),
                 *row["results"],
             ]
         )
