@@ -17,7 +17,6 @@ from games import ENGINES
 from scoring.exchange.format import (
     DATETIMES,
     FORMAT,
-    LEGACY_SEATING_KEYS,
     MAX_ERRORS,
     PLAYER_FIELDS,
     ROUND_FIELDS,
@@ -26,6 +25,7 @@ from scoring.exchange.format import (
     TOURNAMENT_FIELDS,
     VERSION,
     ImportRefused,
+    read_seating,
 )
 from scoring.models import Confirmation, Submission
 from tournaments import limits, safejson
@@ -385,8 +385,7 @@ class _Import:
             if not rd.require(d, "number", path) or rd.whole(d["number"], f"{path}.number") is None:
                 continue
             r = rd.fill(Round(tournament=self.tournament), d, ROUND_FIELDS, path)
-            if "seating_mode" not in d:
-                self.legacy_seating(r, path)
+            read_seating(rd, r, d, path)
             rd.clean(r, path, exclude=["tournament"])
             if r.number in rounds:
                 rd.error(f"{path}.number", _("round %(n)s is listed twice") % {"n": r.number})
@@ -397,16 +396,6 @@ class _Import:
             return False
         Round.objects.bulk_create(rounds.values())
         return True
-
-    def legacy_seating(self, r: Round, path: str) -> None:
-        """An older file: the round's seating fields from its ``seating_stats``."""
-        stats = r.seating_stats if isinstance(r.seating_stats, dict) else {}
-        legacy = {LEGACY_SEATING_KEYS[k]: v for k, v in stats.items() if k in LEGACY_SEATING_KEYS}
-        if legacy.get("seating_teams", "") is None:
-            legacy["seating_teams"] = ""
-        self.rd.fill(r, legacy, list(legacy), f"{path}.seating_stats")
-        if legacy:
-            r.seating_stats = {k: v for k, v in stats.items() if k not in LEGACY_SEATING_KEYS}
 
     def read_round_contents(self) -> bool:
         tables, byes, clock, changes = [], [], [], []

@@ -69,3 +69,15 @@ def test_an_older_export_with_the_seating_in_its_figures_imports_into_the_fields
     assert (rnd.seating_mode, rnd.seating_seed, rnd.seating_teams) == ("mixing", 41, "apart")
     assert (rnd.seating_scores, rnd.plan_seed) == ({"7": 3.0}, 99)
     assert rnd.seating_stats == {"repeat_pairs": 2, "bye_why": []}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("scores", [[1, 2], {"7": "three"}, {"seven": 3.0}, {"7": True}])
+def test_an_import_refuses_standings_that_are_not_points_by_player(organizer, scores):
+    tournament = TournamentFactory(owner=organizer)
+    Round.objects.create(tournament=tournament, number=1)
+    doc = exchange.export_tournament(tournament)
+    doc["rounds"][0]["seating_scores"] = scores
+    with pytest.raises(exchange.ImportRefused) as refused:
+        exchange.import_tournament(data=doc, owner=organizer)
+    assert any("rounds[0].seating_scores" in e for e in refused.value.errors)
