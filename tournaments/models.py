@@ -344,7 +344,7 @@ class Round(models.Model):
     #: None for a round seated before they were kept). Blank mode: a round no
     #: seating made (created by hand or imported without one).
     seating_mode = models.CharField(
-        _("seating"), max_length=20, choices=SEATING_MODES, blank=True, default=""
+        _("seating mode"), max_length=20, choices=SEATING_MODES, blank=True, default=""
     )
     seating_seed = models.BigIntegerField(_("seed"), default=0)
     seating_teams = models.CharField(max_length=10, choices=SEATING_TEAMS, blank=True, default="")

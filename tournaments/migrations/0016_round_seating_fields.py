@@ -73,7 +73,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='round',
             name='seating_mode',
-            field=models.CharField(blank=True, choices=[('swiss', 'By standings (Swiss)'), ('mixing', 'Mixing: meet as many different players as possible'), ('random', 'Random'), ('rating_spread', 'By rating: strong players spread'), ('rating_swiss', 'By rating: neighbours in the rating order (Swiss)')], default='', max_length=20, verbose_name='seating'),
+            field=models.CharField(blank=True, choices=[('swiss', 'By standings (Swiss)'), ('mixing', 'Mixing: meet as many different players as possible'), ('random', 'Random'), ('rating_spread', 'By rating: strong players spread'), ('rating_swiss', 'By rating: neighbours in the rating order (Swiss)')], default='', max_length=20, verbose_name='seating mode'),
         ),
         migrations.AddField(
             model_name='round',
