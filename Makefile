@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
 
-.PHONY: install run test lint format bench migrate messages clean
+.PHONY: install run test lint format bench migrate messages complexity clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,12 @@ format: install
 
 bench: install
 	@for f in tests/bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+# the Django side's size figures (files over 600 lines, functions over 80 lines or
+# of complexity over 25), then every function of complexity over 20 (radon ranks D-F)
+complexity: install
+	$(PY) tests/bench/code_size.py
+	$(PY) -m radon cc --min D --show-complexity tournaments scoring --exclude "*/migrations/*"
 
 # after changing translatable strings (needs GNU gettext); the .po/.mo files are committed
 messages: install

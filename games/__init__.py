@@ -3,8 +3,8 @@
     from games import ENGINES, get_engine
     engine = get_engine("quartett")
 
-See ``games/base.py`` for the interface and ``shared/DESIGN.md`` for its
-binding names.
+See ``games/base.py`` for the interface (its names are binding) and
+``games/RULES.md`` for the rules each engine plays.
 """
 
 from __future__ import annotations

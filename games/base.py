@@ -1,4 +1,31 @@
-"""The engine interface shared by all five games (see shared/DESIGN.md).
+"""The engine interface shared by all five games; the rules each engine
+plays are in ``games/<game>/RULES.md`` (what they share: ``games/RULES.md``).
+
+The interface (binding names; a game module may add more)::
+
+    from games import ENGINES, get_engine   # quartett, terra_trumpf, trumpet,
+    engine = get_engine("quartett")         # monddaemmerung, altruismus
+    engine.id, engine.name, engine.min_players, engine.max_players
+    engine.deck(players, options)           # the cards in play, each with "id"
+    s = engine.new_game(players, seed, options=None)
+    engine.to_act(s)                        # the seats that must act; [] when over
+    engine.legal_actions(s, seat)           # card plays are "play:<card id>"
+    s2 = engine.apply(s, seat, action)      # s unchanged; IllegalAction if not legal
+    engine.view(s, seat)                    # JSON-safe; seat None: the public view
+    engine.dump(s); engine.load(d)          # an exact JSON round trip
+    engine.is_over(s); engine.result(s)     # TableResult(ranks, figures, details)
+    engine.call_time(s)                     # time called (each game's RULES.md)
+    engine.finish(s, bot)                   # play out what call_time left open
+    engine.sheet_schema(players, options)   # the fields of a paper sheet
+    engine.check_sheet(players, sheet, options)  # TableResult, or SheetError
+
+``options["stack"]`` replaces the random choice and shuffle of the first deal
+with the complete ordered list of card ids (top first); cards are dealt one at
+a time in play order from seat 0, the rest is the stock or draw pile. Common
+view keys: ``"phase"``, ``"to_act"``, ``"hand"`` (the seat's own cards),
+``"hand_sizes"``, ``"scores"`` and, where there are tricks, ``"last_trick"``:
+``{"plays": [[seat, card id], ...], "winner": seat}``. ``ranks`` are per
+seat, 1 = best, ties share; ``figures`` are the game's figure per seat.
 
 A game state is a plain JSON-safe ``dict``. Engines never mutate a state they
 were given: ``apply`` copies first. ``dump``/``load`` are therefore exact JSON
@@ -14,7 +41,7 @@ Every state holds at least::
     {"game": <engine id>, "players": n, "options": {...}, "rng": <int>,
      "phase": <str>, ...}
 
-Concepts an engine provides beyond DESIGN.md, used by the conformance suite
+Concepts an engine provides beyond these, used by the conformance suite
 (``games/testing.py``) and by the Django side:
 
 - ``zones(s)``: every card location, ``{"hand:0": [...], "stock": [...], ...}``.
@@ -204,7 +231,7 @@ class Engine:
     time_called_text: str = ""
     #: The figure's name on sheets and standings, e.g. "cards held".
     figure_label: str = ""
-    #: Which way play passes at the physical table, as the seed says: "left"
+    #: Which way play passes at the physical table, as the original rules say: "left"
     #: (clockwise) or "right" (counter-clockwise). Seats are in play order;
     #: only printed sheets need the physical direction.
     play_direction: str = "left"

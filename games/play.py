@@ -11,7 +11,7 @@ The game is played by ``Engine.finish`` (the same loop that plays out a game
 after time was called), so a bot sees exactly what ``finish`` shows it: the
 view of its own seat and that seat's legal actions, never the state.
 ``finish`` asks one bot for every seat; ``SeatBots`` is that one bot: it reads
-the seat to act from the view's ``"to_act"`` (a common view key, DESIGN.md;
+the seat to act from the view's ``"to_act"`` (a common view key, ``games/base.py``;
 ``finish`` always lets ``to_act(s)[0]`` act), hands the decision to that
 seat's bot and writes ``(seat, action)`` into the record.
 """

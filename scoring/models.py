@@ -10,13 +10,6 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.season import standings as season_standings
 
-#: labels of the season points schemes (``scoring.season.standings.SCHEMES``)
-SEASON_SCHEME_LABELS = {
-    "placement": _("Placement points by field size"),
-    "points": _("Tournament points summed"),
-    "table": _("Fixed table by place"),
-}
-
 
 class Submission(models.Model):
     """One version of a table's result, as entered from the paper sheet (or
@@ -163,7 +156,7 @@ class Series(models.Model):
     """A season: tournaments of one game whose final standings add up
     (``scoring.season.standings``)."""
 
-    SCHEMES = [(name, SEASON_SCHEME_LABELS[name]) for name in season_standings.SCHEMES]
+    SCHEMES = [(name, _(season_standings.SCHEME_LABELS[name])) for name in season_standings.SCHEMES]
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="series"
     )

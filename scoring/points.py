@@ -54,6 +54,20 @@ from numbers import Rational
 
 SCHEMES = ("placement", "win_draw_loss", "figure")
 DEFAULT_SCHEME = "placement"
+
+
+def _(label: str) -> str:
+    """Mark a label for translation (a no-op, as in ``games/``): Django's
+    ``makemessages`` extracts it, the models translate it."""
+    return label
+
+
+#: each scheme's label (English; translated where it is shown)
+LABELS = {
+    "placement": _("Placement points scaled to table size"),
+    "win_draw_loss": _("Win / draw / loss"),
+    "figure": _("The game's own figure"),
+}
 PLACEMENT_TOP = 3
 
 Number = int | Fraction

@@ -33,7 +33,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import links, prints
+from scoring import documents, links
 from scoring.links import table_token
 from scoring.models import PrintJob
 from tournaments.celery import app
@@ -69,7 +69,7 @@ def start(
         tournament=tournament,
         kind=kind,
         round_number=round_number,
-        total=max(1, prints.table_count(tournament, round_number)),
+        total=max(1, documents.table_count(tournament, round_number)),
         by=by,
         language=language or "",
         origin=origin or "",
@@ -165,7 +165,7 @@ def run_print_job(
     mine = PrintJob.objects.filter(pk=job_id)
     if attempt is not None:
         mine = mine.filter(attempts=attempt)
-    total = max(1, prints.table_count(job.tournament, job.round_number))
+    total = max(1, documents.table_count(job.tournament, job.round_number))
     claimed = mine.filter(status=PrintJob.QUEUED).update(
         status=PrintJob.RUNNING, done=0, total=total, alive_at=db_now()
     )
@@ -183,7 +183,7 @@ def run_print_job(
 
     try:
         with _Heartbeat(mine), translation.override(language or settings.LANGUAGE_CODE):
-            pdf = prints.render(
+            pdf = documents.render(
                 job.kind,
                 job.tournament,
                 job.round_number,
@@ -195,11 +195,12 @@ def run_print_job(
     except Exception as exc:  # the page shows the failure instead of spinning forever
         log.exception("print job %s failed", job_id)
         mine.update(status=PrintJob.FAILED, error=str(exc)[:500])
-        if not isinstance(exc, prints.PrintError):
+        if not isinstance(exc, documents.PrintError):
             raise
         return True
     target = (
-        prints_dir() / f"job-{job_id}-{prints.filename(job.kind, job.tournament, job.round_number)}"
+        prints_dir()
+        / f"job-{job_id}-{documents.filename(job.kind, job.tournament, job.round_number)}"
     )
     tmp = target.with_suffix(f".part{attempt or 0}")
     tmp.write_bytes(pdf)

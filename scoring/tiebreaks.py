@@ -218,6 +218,23 @@ TIEBREAKS: dict[str, Tiebreak] = {
 }
 
 
+def _(label: str) -> str:
+    """Mark a label for translation (a no-op, as in ``games/``): Django's
+    ``makemessages`` extracts it, the models translate it."""
+    return label
+
+
+#: each tiebreak's label (English; translated where it is shown)
+LABELS = {
+    "points": _("Tournament points"),
+    "figures": _("Sum of game figures"),
+    "opponents": _("Opponents' average points"),
+    "wins": _("Wins"),
+    "head_to_head": _("Head-to-head"),
+    "rating": _("Rating / seed"),
+}
+
+
 def check_order(order: Sequence[str] | None) -> tuple[str, ...]:
     """The order as a tuple; the default when empty; ValueError on unknown or
     repeated names."""

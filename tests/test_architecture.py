@@ -5,6 +5,7 @@ no Django."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,3 +113,67 @@ def test_games_import_no_django():
                     else []
                 )
             }, name
+
+
+# -- the floors the README names ------------------------------------------------
+
+README = ROOT / "README.md"
+
+
+def floor_modules(number: int) -> list[str]:
+    """The modules and packages the README's "The floors" lists in floor
+    ``number`` (every backticked ``.py`` file or folder of the project)."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### The floors") :]
+    item = re.search(rf"^{number}\. \*\*.*?(?=^\d\. \*\*|^\S)", section, re.S | re.M).group(0)
+    out = []
+    for path in re.findall(r"`([\w/]+(?:\.py|/))`", item):
+        if not path.startswith(PACKAGES):
+            continue
+        name = path.removesuffix("/").removesuffix(".py").replace("/", ".")
+        assert (ROOT / path).exists(), f"README names {path}, which does not exist"
+        out.append(name)
+    return out
+
+
+def members(names: list[str], known) -> set[str]:
+    """The modules ``names`` stand for (a package: every module in it)."""
+    return {m for m in known for n in names if m == n or m.startswith(n + ".")}
+
+
+def django_imports(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.split(".")[0] == "django"]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "django":
+            found.append(node.module)
+    return found
+
+
+def test_the_pure_floor_imports_no_django_and_only_itself():
+    mods, edges = modules(), graph()
+    pure = members(floor_modules(1), mods)
+    # what the README has always promised pure must be on the list
+    for name in ("games", "tournaments.seating", "scoring.printing", "scoring.standings"):
+        assert name in pure, f"{name} is missing from the README's pure floor"
+    assert {"tournaments.clock", "tournaments.roster"} <= pure
+    for name in sorted(pure):
+        assert not django_imports(mods[name]), f"{name} (pure) imports {django_imports(mods[name])}"
+        above = sorted(edges[name] - pure)
+        assert not above, f"{name} (pure) imports {above}, which is not pure"
+
+
+def test_the_data_floor_imports_nothing_above_it():
+    mods, edges = modules(), graph()
+    pure = members(floor_modules(1), mods)
+    data = members(floor_modules(2), mods)
+    assert {"tournaments.models", "scoring.models", "tournaments.live"} <= data
+    for name in sorted(data):
+        above = sorted(edges[name] - pure - data)
+        assert not above, f"{name} (data) imports {above}, above the data floor"
+    # the lowest data module: the pure floor and data modules that import no
+    # project module (the limits), never the other models or the cache
+    leaves = {name for name in data if not edges[name]}
+    above = sorted(edges["tournaments.models"] - pure - leaves)
+    assert not above, f"tournaments.models, the lowest data module, imports {above}"

@@ -29,7 +29,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import prints
+from scoring import documents
 from scoring.links import table_token
 from scoring.models import PrintJob
 from tests.scoring import handmade
@@ -321,7 +321,7 @@ def malformed_form(world, path, values):
 
 def test_sweep_every_url_parameter_and_field(world, settings):
     settings.SIGNUP_LIMIT = 10_000
-    assert prints.ROUND_KINDS  # the print kinds exist (a good value above)
+    assert documents.ROUND_KINDS  # the print kinds exist (a good value above)
     routes = url_patterns()
     assert len(routes) > 50
     values = itertools.cycle(NASTY)

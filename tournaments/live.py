@@ -37,7 +37,7 @@ from tournaments.models import Round, Seat, Table, Tournament
 
 #: seconds between an open clock's polls. clock.js counts down locally from
 #: the deadline, so the poll only has to notice a pause, an extension or the
-#: close: 3 s shows those within 3 s (DESIGN: 2–5 s) at a third of the
+#: close: 3 s shows those within 3 s (the aim: 2–5 s) at a third of the
 #: requests of polling every second; a closed round with open tables polls
 #: every CLOSED_POLL_SECONDS, a finished one not at all.
 POLL_SECONDS = 3

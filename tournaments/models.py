@@ -15,45 +15,24 @@ from games import ENGINES
 from scoring import points, tiebreaks
 from tournaments import clock as pure_clock
 from tournaments import limits
-from tournaments.seating.request import MODES, ROUND1_MODES
+from tournaments.seating import request as seating_request
 
 MAX_ROUND_MINUTES = 600
 
-#: labels of the pure modules' registries (plain ids there, translated here)
-POINTS_SCHEME_LABELS = {
-    "placement": _("Placement points scaled to table size"),
-    "win_draw_loss": _("Win / draw / loss"),
-    "figure": _("The game's own figure"),
-}
-POINTS_SCHEMES = [(name, POINTS_SCHEME_LABELS[name]) for name in points.SCHEMES]
 
-TIEBREAK_LABELS = {
-    "points": _("Tournament points"),
-    "figures": _("Sum of game figures"),
-    "opponents": _("Opponents' average points"),
-    "wins": _("Wins"),
-    "head_to_head": _("Head-to-head"),
-    "rating": _("Rating / seed"),
-}
-TIEBREAKS = [(name, TIEBREAK_LABELS[name]) for name in tiebreaks.TIEBREAKS]
+def _labelled(names, labels) -> list[tuple[str, str]]:
+    """Choices from a pure module's names and English labels, translated."""
+    return [(name, _(labels[name])) for name in names if name]
+
+
+#: the pure modules' registries with their labels, translated
+POINTS_SCHEMES = _labelled(points.SCHEMES, points.LABELS)
+TIEBREAKS = _labelled(tiebreaks.TIEBREAKS, tiebreaks.LABELS)
 DEFAULT_TIEBREAKS = list(tiebreaks.DEFAULT_ORDER)
-
 #: the seating modes as the organizer picks one for a round
-SEATING_MODE_LABELS = {
-    "swiss": _("By standings (Swiss)"),
-    "mixing": _("Mixing: meet as many different players as possible"),
-    "random": _("Random"),
-    "rating_spread": _("By rating: strong players spread"),
-    "rating_swiss": _("By rating: neighbours in the rating order (Swiss)"),
-}
-SEATING_MODES = [(mode, SEATING_MODE_LABELS[mode]) for mode in MODES]
-
-#: the same modes as a tournament's setting for round 1
-ROUND1_SEATING_LABELS = {
-    "random": _("random draw"),
-    "rating_spread": _("by rating: strong players spread over the tables"),
-    "rating_swiss": _("by rating: neighbours in the rating order together"),
-}
+SEATING_MODES = _labelled(seating_request.MODES, seating_request.MODE_LABELS)
+#: how a round's seating treats teams and clubs (none: blank)
+SEATING_TEAMS = _labelled(seating_request.TEAM_MODES, seating_request.TEAM_LABELS)
 
 
 def game_choices():
@@ -103,7 +82,7 @@ class Tournament(models.Model):
     allowed_sizes = models.JSONField(_("allowed table sizes"), default=list)
     team_mode = models.BooleanField(_("team mode"), default=False)
     #: how round 1 is seated (the seating modes of ``tournaments.seating``)
-    ROUND1_SEATING = [(mode, ROUND1_SEATING_LABELS[mode]) for mode in ROUND1_MODES]
+    ROUND1_SEATING = _labelled(seating_request.ROUND1_MODES, seating_request.ROUND1_LABELS)
     round1_seating = models.CharField(
         _("seating of round 1"),
         max_length=20,
@@ -360,7 +339,21 @@ class Round(models.Model):
     starts_at = models.DateTimeField(_("scheduled start"), null=True, blank=True)
     time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
-    #: the seating algorithm's figures (repeats, ranges, bounds, time)
+    #: how the round was seated: the mode, the seed, the teams rule (blank:
+    #: none) and the standings it was seated by (player id as text → points;
+    #: None for a round seated before they were kept). Blank mode: a round no
+    #: seating made (created by hand or imported without one).
+    seating_mode = models.CharField(
+        _("seating mode"), max_length=20, choices=SEATING_MODES, blank=True, default=""
+    )
+    seating_seed = models.BigIntegerField(_("seed"), default=0)
+    seating_teams = models.CharField(max_length=10, choices=SEATING_TEAMS, blank=True, default="")
+    seating_scores = models.JSONField(null=True, blank=True)
+    #: mixing mode: the seed of the plan every mixing round of the tournament
+    #: follows (fixed by the first one)
+    plan_seed = models.BigIntegerField(null=True, blank=True)
+    #: the seating algorithm's figures (repeats, ranges, bounds, time), the
+    #: round's counts as the draft stands and the byes' reasons (``bye_why``)
     seating_stats = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     #: the clock could not act on this round by itself (a scheduled start or a

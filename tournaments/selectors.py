@@ -39,11 +39,6 @@ def player_counts(tournament: Tournament) -> dict:
     )
 
 
-def players_of(tournament: Tournament, *, active_only: bool = False) -> QuerySet[Player]:
-    players = tournament.players.select_related("team").order_by("name", "club")
-    return players.filter(dropped=False) if active_only else players
-
-
 def players_by_name(tournament: Tournament, *, by_surname: bool = False) -> list[Player]:
     """Every player in German alphabetical order (by full name or surname),
     with the team, for the players page and the check-in at the door."""
@@ -56,7 +51,7 @@ def registered_names(tournament: Tournament) -> set[tuple[str, str]]:
     return set(tournament.players.values_list("name", "club"))
 
 
-# rounds and seating (issue 4)
+# rounds and seating
 
 
 def allowed_sizes(tournament: Tournament) -> list[int]:
@@ -139,7 +134,7 @@ def default_seating_mode(tournament: Tournament, number: int) -> str:
     if number <= 1:
         return tournament.round1_seating or "random"
     prev = tournament.round_set.filter(number=number - 1).first()
-    if prev is not None and (prev.seating_stats or {}).get("mode") == "mixing":
+    if prev is not None and prev.seating_mode == "mixing":
         return "mixing"
     return "swiss"
 
@@ -165,8 +160,7 @@ def next_round(tournament: Tournament) -> dict:
 def round_seating(rnd) -> dict:
     """A round's seating for its page: tables in order with their players in
     seat order (and their score when seated), byes, the change log."""
-    stats = rnd.seating_stats or {}
-    scores = stats.get("scores")
+    scores = rnd.seating_scores
     if scores is None:
         scores = {
             str(r.player_id): r.points
@@ -199,7 +193,7 @@ def round_seating(rnd) -> dict:
     return {
         "tables": tables,
         "byes": byes,
-        "stats": stats,
+        "stats": rnd.seating_stats or {},
         "changes": seating_log(rnd),
     }
 

@@ -1,7 +1,7 @@
 """Altruismus (2-4 players, 108 cards): the rules engine.
 
-Binding reading: shared/RULINGS.md section 5. Seats 0..n-1 are in play order
-(the seed's "clockwise").
+The rules: ``games/altruismus/RULES.md``. Seats 0..n-1 are in play order
+(the original rules' "clockwise").
 
 Deck files (``games/altruismus/decks/<name>.json``, option ``{"deck": name}``)::
 
@@ -21,7 +21,7 @@ Deck files (``games/altruismus/decks/<name>.json``, option ``{"deck": name}``)::
 Anything else raises ``DeckError`` with the reason. Card ids are
 ``AL-<colour>-<number, two digits>``, e.g. ``AL-red-07``.
 
-Play (RULINGS 5):
+Play (RULES.md "A turn"):
 - Deal 10 each; the rest is the draw pile (``stock``, top = first); the top card
   is turned up as the mission card. ``missions`` lists every mission card on
   the table as ``[card id, owner seat]`` (owner ``None`` = unowned; the last
@@ -70,14 +70,14 @@ and ``{"kind": "swap_give", "target": seat, "card": None}`` (a hand card
 for a blind card). The played card an exchange puts under the pile is
 never named (it is in the pile once the step is shown).
 
-Scoring (RULINGS 5), per seat's collection:
+Scoring (RULES.md "The end and the score"), per seat's collection:
 - colour bonus, read PER COLOUR: each colour with k >= 3 collected cards scores
   10 x (k - 2), at most 80 for that colour; the colour bonuses add up. A seat
   collects exactly one card per turn, so at most 10 cards: the summed bonus can
   never exceed 80 (sum of (k - 2) over bonus colours <= 10 - 2), hence the
   paper sheet's allowed bonus values 0, 10, ..., 80 hold for the sum too.
-  Void cards (next point) still count for the colour bonus (the seed sorts
-  colours first and sets the void cards aside afterwards).
+  Void cards (next point) still count for the colour bonus (the original rules
+  sort by colour first and set the void cards aside afterwards).
 - a card whose number equals the PRINTED number of a mission card on the table
   that is not his (owned by another or unowned) is void (scores no number),
   unless a mission card with the same printed number is his;
@@ -220,6 +220,7 @@ def load_deck(name: str) -> dict:
 
 
 def symbol_of(deck: str, cid: str) -> str | None:
+    """The symbol of card ``cid`` in ``deck`` (None for a plain card)."""
     return load_deck(deck)[cid][2]
 
 
@@ -402,7 +403,7 @@ class AltruismusEngine(Engine):
 
     # -- helpers -------------------------------------------------------------------
     def _sym(self, s, cid):
-        return load_deck(s["options"]["deck"])[cid][2]
+        return symbol_of(s["options"]["deck"], cid)
 
     def target(self, s: dict) -> int:
         """The current mission number: printed number plus the changes."""

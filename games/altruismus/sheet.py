@@ -1,4 +1,4 @@
-"""Altruismus paper score sheet (RULINGS 5, "Paper result").
+"""Altruismus paper score sheet (``games/altruismus/RULES.md``, "Paper result").
 
 Fields: ``turns`` (turns played, 0..10) and per seat ``s<i>_cards`` (cards in
 his collection), ``s<i>_sum`` (sum of the counted numbers), ``s<i>_bonus``

@@ -1,5 +1,6 @@
-"""Monddämmerung (RULINGS.md section 4): see ``engine.py`` for the rules and
-rulings, ``deck.py`` for the deck file format, ``sheet.py`` for paper sheets."""
+"""Monddämmerung: ``RULES.md`` for the rules, ``engine.py`` for how they are
+played and the finer rulings, ``deck.py`` for the deck file format,
+``sheet.py`` for paper sheets."""
 
 from games.monddaemmerung.bots import SmartBot
 from games.monddaemmerung.deck import Card, Deck, load_deck, parse_deck

@@ -1,4 +1,4 @@
-"""Monddämmerung: the rules engine (RULINGS.md section 4).
+"""Monddämmerung: the rules engine (the rules: ``games/monddaemmerung/RULES.md``).
 
 Rules summary
 -------------
@@ -59,7 +59,7 @@ Rulings (added)
   cards left over on the table from an earlier shared win. (This also makes
   every game end: each round's first play leaves the hands for good.)
 - Ruling (added): moon effects are not optional: with a valid target the
-  player must choose one (the seed: the ability acts "automatically").
+  player must choose one (the original rules: the ability acts "automatically").
 - Ruling (added): whether a card allows drawing is decided when it is played
   (against the trump in force then; the first card always allows it); the draw
   choice comes after the moon's effect.

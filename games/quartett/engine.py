@@ -1,4 +1,4 @@
-"""Quartett tournament ("Top Trumps"), RULINGS.md section 1.
+"""Quartett tournament ("Top Trumps"): the rules in ``games/quartett/RULES.md``.
 
 Rules as played here (seats 0..n-1 in play order, 2-6 players):
 
@@ -31,7 +31,7 @@ Rules as played here (seats 0..n-1 in play order, 2-6 players):
   decision rounds (phase ``"tiebreak"``, the same announce actions) until one
   is ahead.
 
-Ruling (added): 2 to 6 players (the seed gives no count; tables seat 2-6),
+Ruling (added): 2 to 6 players (the original rules give no count; tables seat 2-6),
 and the deck must hold at least one card per player.
 
 Ruling (added): the announcer may name any attribute of the deck, also one

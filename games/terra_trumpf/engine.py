@@ -1,4 +1,5 @@
-"""Terra Trumpf, "all against all / team against team" (RULINGS.md section 2).
+"""Terra Trumpf, "all against all / team against team": the rules in
+``games/terra_trumpf/RULES.md``.
 
 Rules summary
 -------------
@@ -54,7 +55,7 @@ categories left out lie in the public zone ``"removed"`` for the whole game.
 Other zones: ``"hand:<seat>"`` (secret), ``"pile:<seat>"`` (the tricks a seat
 won this hand), ``"table"``.
 
-At 2 and 3 players the categories in play come from ONE card set (RULINGS);
+At 2 and 3 players the categories in play come from ONE card set (RULES.md);
 ``options["categories"]`` mixing sets there is refused: ``new_game`` and
 ``deck`` raise ``MixedSetsError`` (a ``ValueError``), ``check_sheet`` reports
 the problem ``categories_mixed_sets``.
@@ -140,7 +141,7 @@ from games.terra_trumpf.cards import (
 CARDS_PER_PLAYER = CATEGORIES_PER_PLAYER * CARDS_PER_CATEGORY  # 15
 DEFAULT_DECK = "tiere"
 SHEET_MODES = ("values", "points")
-#: RULINGS: "2 players 6 categories of one set; 3 players 9 of one set"
+#: RULES.md "Cards in play": 2 players 6 categories of one set, 3 players 9 of one set
 ONE_SET_UP_TO = 3
 
 
@@ -257,7 +258,7 @@ class TerraTrumpf(Engine):
     )
     figure_label = _("points")
     extra_options = ("categories", "first_chooser")
-    #: the seed: "Der Spieler **rechts** von ihm" — play passes to the right
+    #: the original rules: "Der Spieler **rechts** von ihm" — play passes to the right
     play_direction = "right"
 
     # -- options ---------------------------------------------------------------
@@ -331,11 +332,6 @@ class TerraTrumpf(Engine):
         if mode not in SHEET_MODES:
             raise ValueError("options['sheet'] must be 'values' or 'points'")
         return deck, used, cats
-
-    def categories_in_play(self, players: int, options: dict | None = None) -> list[str] | None:
-        """The category keys in play when ``options`` fixes them, else None."""
-        _deck, _used, cats = self._setup(players, options)
-        return list(cats) if cats is not None else None
 
     def mixed_sets(self, players: int, options: dict | None = None) -> list[str] | None:
         """The names of the card sets ``options["categories"]`` mixes where

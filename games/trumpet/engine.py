@@ -1,7 +1,7 @@
-"""Trumpet: a trick-taking race to the Great Hall (RULINGS.md section 3).
+"""Trumpet: a trick-taking race to the Great Hall.
 
-Rules summary (binding reading in shared/RULINGS.md, section 3)
-----------------------------------------------------------------
+Rules summary (the binding rules: ``games/trumpet/RULES.md``)
+---------------------------------------------------------------
 2-6 players. 69 cards: 6 colours (red, yellow, green, blue, violet, orange)
 with values 1-11, and 3 Mega-Trumps. Every figure starts on the start field 0;
 the track has fields 1-30, the Great Hall lies after field 30. Crest fields:
@@ -73,7 +73,7 @@ Rulings (added)
   first trick; the deal then passes to seat 0, 1, ... in play order. Cards are
   always dealt one at a time starting with seat 0 (as options["stack"] does).
 - Ruling (added): the final-six back move may target any figure on a final
-  field, the winner's own included, as the seed says "any figure". When only
+  field, the winner's own included, as the original rules say "any figure". When only
   the winner himself could be moved back (no choice worth offering) the choice
   is still offered: it is the player's decision.
 - Ruling (added): a figure moved back with no free field behind it goes to the

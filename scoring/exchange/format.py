@@ -40,8 +40,24 @@ ROUND_FIELDS = [
     "starts_at",
     "time_called_at",
     "completed_at",
+    "seating_mode",
+    "seating_seed",
+    "seating_teams",
+    "seating_scores",
+    "plan_seed",
     "seating_stats",
 ]
+#: files written before the round's seating had its own fields kept them in
+#: ``seating_stats`` under these keys
+LEGACY_SEATING_KEYS = {
+    "mode": "seating_mode",
+    "seed": "seating_seed",
+    "teams": "seating_teams",
+    "scores": "seating_scores",
+    "plan_seed": "plan_seed",
+}
+
+
 TABLE_FIELDS = [
     "number",
     "digital",
@@ -78,3 +94,27 @@ class ImportRefused(ServiceError):
         super().__init__(
             _("The file was not imported: %(problems)s") % {"problems": "; ".join(errors)}
         )
+
+
+def read_seating(reader, rnd, d: dict, path: str) -> None:
+    """A round's seating fields: a file written before they existed (``d``
+    has no ``seating_mode``) has them in ``seating_stats``; they are filled
+    from there through ``reader`` (which checks their types) and only the
+    figures stay. The standings the round was seated by must be points by
+    player id."""
+    if "seating_mode" not in d:
+        stats = rnd.seating_stats if isinstance(rnd.seating_stats, dict) else {}
+        fields = {LEGACY_SEATING_KEYS[k]: v for k, v in stats.items() if k in LEGACY_SEATING_KEYS}
+        if "seating_teams" in fields and fields["seating_teams"] is None:
+            fields["seating_teams"] = ""
+        rnd.seating_stats = {k: v for k, v in stats.items() if k not in LEGACY_SEATING_KEYS}
+        reader.fill(rnd, fields, list(fields), f"{path}.seating_stats")
+    scores = rnd.seating_scores
+    if scores is not None and not (
+        isinstance(scores, dict)
+        and all(
+            k.isdigit() and isinstance(v, int | float) and not isinstance(v, bool)
+            for k, v in scores.items()
+        )
+    ):
+        reader.error(f"{path}.seating_scores", _("expected the points of each player"))

@@ -25,6 +25,7 @@ from scoring.exchange.format import (
     TOURNAMENT_FIELDS,
     VERSION,
     ImportRefused,
+    read_seating,
 )
 from scoring.models import Confirmation, Submission
 from tournaments import limits, safejson
@@ -385,6 +386,7 @@ class _Import:
             if not rd.require(d, "number", path) or rd.whole(d["number"], f"{path}.number") is None:
                 continue
             r = rd.fill(Round(tournament=self.tournament), d, ROUND_FIELDS, path)
+            read_seating(rd, r, d, path)
             rd.clean(r, path, exclude=["tournament"])
             if r.number in rounds:
                 rd.error(f"{path}.number", _("round %(n)s is listed twice") % {"n": r.number})

@@ -31,7 +31,12 @@ FOOT = 45 * mm
 
 
 def render_certificates(
-    tournament: dict, winners: list[dict], *, gettext: Gettext = None, counts: dict | None = None
+    tournament: dict,
+    winners: list[dict],
+    *,
+    gettext: Gettext = None,
+    counts: dict | None = None,
+    decimal_separator: str = ".",
 ) -> bytes:
     """One certificate per entry of ``winners``; ``counts`` (see
     :func:`scoring.printing.lists.standings_title`) puts "Final standings
@@ -56,7 +61,9 @@ def render_certificates(
         place = fit.fit_lines(_("Place {place}").format(place=winner["place"]), bold, 30, inner, 1)
         points = ""
         if winner.get("points") is not None:
-            points = _("Points: {points}").format(points=format_value(winner["points"]))
+            points = _("Points: {points}").format(
+                points=format_value(winner["points"], decimal_separator)
+            )
         points = fit.fit_lines(points, font, 14, inner, 2, min_size=10)
         # blocks top down: (lines, size), font, colour, the gap above it (weight)
         blocks = [

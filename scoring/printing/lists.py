@@ -19,7 +19,6 @@ import io
 from collections.abc import Callable
 from decimal import Decimal
 
-from django.utils.formats import get_format
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.units import mm
@@ -49,7 +48,7 @@ def _identity(text: str) -> str:
 sort_key = name_key
 
 
-def format_value(value) -> str:
+def format_value(value, decimal_separator: str = ".") -> str:
     """A number as the reader writes it: the active language's decimal
     separator ("6,5" in German, "6.5" in English); integers as they are."""
     if value is None:
@@ -62,7 +61,7 @@ def format_value(value) -> str:
         text = format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
     else:
         return str(value)
-    return text.replace(".", get_format("DECIMAL_SEPARATOR"))
+    return text.replace(".", decimal_separator)
 
 
 def player_label(player) -> str:
@@ -355,6 +354,7 @@ def render_standings(
     gettext: Gettext = None,
     final: bool = False,
     counts: dict | None = None,
+    decimal_separator: str = ".",
 ) -> bytes:
     """The standings as a long table; ``columns`` are ``(key, header)`` pairs
     (default rank, name, points); values are read from each row by key. The
@@ -379,7 +379,7 @@ def render_standings(
     lines = [subtitle] + ([counts_note(counts, _)] if counts is not None else [])
     data = [[_(header) for _key, header in columns]]
     for row in rows:
-        data.append([format_value(row.get(key)) for key, _header in columns])
+        data.append([format_value(row.get(key), decimal_separator) for key, _header in columns])
     share = {"name": 3, "club": 2}
     flexible = {i: share[key] for i, (key, _h) in enumerate(columns) if key in share}
     right = [i for i in range(len(columns)) if i not in flexible]
@@ -399,6 +399,7 @@ def render_round_results(
     *,
     figure_label: str = "figure",
     gettext: Gettext = None,
+    decimal_separator: str = ".",
 ) -> bytes:
     """A round's results: per table its players in seat order with rank, the
     game's figure and tournament points. A player dict may carry ``rank``,
@@ -419,9 +420,11 @@ def render_round_results(
                     str(table["number"]) if seat == 1 else "",
                     str(p.get("seat", seat)),
                     player_label(p),
-                    format_value(p.get("rank")) if has else (_("no result") if seat == 1 else ""),
-                    format_value(p.get("figure")),
-                    format_value(p.get("points")),
+                    format_value(p.get("rank"), decimal_separator)
+                    if has
+                    else (_("no result") if seat == 1 else ""),
+                    format_value(p.get("figure"), decimal_separator),
+                    format_value(p.get("points"), decimal_separator),
                 ]
             )
     note = _("Tables with a result: {done} of {tables}.").format(done=done, tables=len(tables))

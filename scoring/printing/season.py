@@ -20,7 +20,7 @@ from scoring.printing.lists import (
 )
 
 
-def result_cell(cell) -> str:
+def result_cell(cell, decimal_separator: str = ".") -> str:
     """One tournament's cell in the reader's numbers: a number, ``(number,
     counted)``, or the text the page shows ("3.375", "(1.5)": a number in
     brackets does not count) — "3,375" and "(1,5)" in German."""
@@ -28,23 +28,28 @@ def result_cell(cell) -> str:
         return ""
     if isinstance(cell, tuple):
         value, counted = cell
-        text = result_cell(value)
+        text = result_cell(value, decimal_separator)
         return text if counted else f"({text})"
     if not isinstance(cell, str):
-        return format_value(cell)
+        return format_value(cell, decimal_separator)
     inner = cell.strip()
     bracketed = inner.startswith("(") and inner.endswith(")")
     if bracketed:
         inner = inner[1:-1].strip()
     try:
-        text = format_value(Decimal(inner))
+        text = format_value(Decimal(inner), decimal_separator)
     except InvalidOperation:
         return cell
     return f"({text})" if bracketed else text
 
 
 def render_season(
-    series: dict, tournaments: list[str], rows: list[dict], *, gettext: Gettext = None
+    series: dict,
+    tournaments: list[str],
+    rows: list[dict],
+    *,
+    gettext: Gettext = None,
+    decimal_separator: str = ".",
 ) -> bytes:
     """``rows``: ``{"place", "name", "club", "total", "played", "results"}`` with
     ``results`` one cell per tournament (points, in brackets when not
@@ -57,12 +62,12 @@ def render_season(
     for row in rows:
         data.append(
             [
-                format_value(row["place"]) if row["place"] else "–",
+                format_value(row["place"], decimal_separator) if row["place"] else "–",
                 row["name"],
                 row["club"],
-                format_value(row["total"]),
-                format_value(row["played"]),
-                *(result_cell(cell) for cell in row["results"]),
+                format_value(row["total"], decimal_separator),
+                format_value(row["played"], decimal_separator),
+                *(result_cell(cell, decimal_separator) for cell in row["results"]),
             ]
         )
     counts = (

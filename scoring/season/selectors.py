@@ -81,11 +81,6 @@ def series_standings(series: Series) -> tuple[list[SeasonRow], list[Tournament]]
     return rows, tournaments
 
 
-def person_season(series: Series, person: Person) -> SeasonRow | None:
-    rows, _ = series_standings(series)
-    return next((r for r in rows if r.person.person_id == person.pk), None)
-
-
 def _table_game(engine, person_of: dict, key, player_ids: list, ranks, options) -> Game | None:
     """One table's result as a rating game, or None when it is not rated: its
     ranks don't fit its seats, or fewer than two sides of people are left once

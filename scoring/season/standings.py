@@ -32,6 +32,20 @@ from typing import Any
 
 SCHEMES = ("placement", "points", "table")
 DEFAULT_TABLE = (25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+
+
+def _(label: str) -> str:
+    """Mark a label for translation (a no-op, as in ``games/``): Django's
+    ``makemessages`` extracts it, the models translate it."""
+    return label
+
+
+#: each season points scheme's label (English; translated where it is shown)
+SCHEME_LABELS = {
+    "placement": _("Placement points by field size"),
+    "points": _("Tournament points summed"),
+    "table": _("Fixed table by place"),
+}
 TIEBREAKS = ("played", "best_single", "head_to_head")
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring import exchange, reports
+from scoring import exchange, listings
 from tournaments import csvfile, limits
 from tournaments.permissions import tournament_view
 
@@ -107,9 +107,9 @@ def export_center(request, tournament):
 @tournament_view("export")
 @require_GET
 def export_download(request, tournament, what, fmt):
-    if what not in reports.EXPORTS or fmt not in FORMATS:
+    if what not in listings.EXPORTS or fmt not in FORMATS:
         raise Http404
-    rows = reports.EXPORTS[what](tournament)
+    rows = listings.EXPORTS[what](tournament)
     name = f"{what}-t{tournament.pk}.{fmt}"
     if fmt == "json":
         text = json.dumps(rows, ensure_ascii=False, indent=1, default=_json_default)

@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import links, prints, tasks
+from scoring import documents, links, tasks
 from scoring.links import table_sheet_url
 from scoring.models import PrintJob
 from scoring.tasks import prints_dir
@@ -26,18 +26,18 @@ from tournaments.views._helpers import round_problem
 
 def _pdf(request, tournament, kind, number, **options):
     try:
-        pdf = prints.render(
+        pdf = documents.render(
             kind,
             tournament,
             number,
             url_for_table=lambda table_id: table_sheet_url(table_id, request),
             **options,
         )
-    except prints.PrintError as exc:
+    except documents.PrintError as exc:
         messages.error(request, str(exc))
         return redirect("print_center", tournament.pk)
     response = HttpResponse(pdf, content_type="application/pdf")
-    name = prints.filename(kind, tournament, number)
+    name = documents.filename(kind, tournament, number)
     response["Content-Disposition"] = f'inline; filename="{name}"'
     return response
 
@@ -46,7 +46,7 @@ def _pdf(request, tournament, kind, number, **options):
 @require_GET
 def print_center(request, tournament):
     rounds = tournament.round_set.order_by("number").annotate(n_tables=Count("tables"))
-    limit = prints.async_limit()
+    limit = documents.async_limit()
     return render(
         request,
         "scoring/printing.html",
@@ -57,7 +57,7 @@ def print_center(request, tournament):
                 {"number": r.number, "tables": r.n_tables, "large": r.n_tables > limit}
                 for r in rounds
             ],
-            "kinds": [(k, prints.KINDS[k]) for k in prints.ROUND_KINDS],
+            "kinds": [(k, documents.KINDS[k]) for k in documents.ROUND_KINDS],
             "jobs": [_labelled(job) for job in tournament.print_jobs.all()[:10]],
             "limit": limit,
         },
@@ -68,7 +68,7 @@ def print_center(request, tournament):
 @require_GET
 def print_round(request, tournament, number, kind):
     get_object_or_404(tournament.round_set, number=number)
-    if kind not in prints.ROUND_KINDS:
+    if kind not in documents.ROUND_KINDS:
         raise Http404
     return _pdf(request, tournament, kind, number)
 
@@ -91,7 +91,7 @@ def print_standings(request, tournament):
 def print_job_start(request, tournament):
     kind = request.POST.get("kind", "")
     value = request.POST.get("round", "")
-    if kind not in prints.KINDS:
+    if kind not in documents.KINDS:
         return problem(request, _("Choose what to print."))
     number = None
     if value:
@@ -144,7 +144,7 @@ def _too_many_open(request, tournament):
 
 
 def _labelled(job: PrintJob) -> PrintJob:
-    job.label = prints.KINDS.get(job.kind, job.kind)
+    job.label = documents.KINDS.get(job.kind, job.kind)
     job.max_attempts = tasks.MAX_ATTEMPTS
     return job
 
@@ -179,7 +179,7 @@ def print_job_download(request, tournament, job_id):
         return _job_page(request, tournament, job)
     if prints_dir().resolve() not in path.resolve().parents:
         raise Http404
-    name = prints.filename(job.kind, tournament, job.round_number)
+    name = documents.filename(job.kind, tournament, job.round_number)
     return FileResponse(path.open("rb"), content_type="application/pdf", filename=name)
 
 
@@ -191,11 +191,11 @@ def print_final(request, tournament, kind):
     if kind not in ("final", "certificates"):
         raise Http404
     places = request.GET.get("places", "")
-    if places and (not places.isdigit() or not 1 <= int(places) <= prints.MAX_CERTIFICATES):
+    if places and (not places.isdigit() or not 1 <= int(places) <= documents.MAX_CERTIFICATES):
         messages.error(
             request,
             _("Certificates: give a number of places from 1 to %(max)s.")
-            % {"max": prints.MAX_CERTIFICATES},
+            % {"max": documents.MAX_CERTIFICATES},
         )
         return redirect("print_center", tournament.pk)
     return _pdf(request, tournament, kind, None, places=int(places) if places else None)

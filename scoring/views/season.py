@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scoring import documents
 from scoring.models import Series
 from scoring.printing.season import render_season
 from scoring.season import selectors
@@ -197,6 +198,7 @@ def series_pdf(request, series_id):
         [t.name for t in context["tournaments"]],
         rows,
         gettext=_,
+        decimal_separator=documents.decimal_separator(),
     )
     response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="season-{series_id}.pdf"'

@@ -7,7 +7,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scoring import reports
+from scoring import listings
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
 from tournaments.views._helpers import round_problem
@@ -88,17 +88,17 @@ def standings_body(rows: list[dict], *, history_url: str | None) -> str:
 
 
 def _context(tournament, after, *, links: bool):
-    rows = reports.standings_rows(tournament, up_to_round=after)
+    rows = listings.standings_rows(tournament, up_to_round=after)
     history = reverse("player_history", args=[tournament.pk, 0]) if links else None
     return {
         "tournament": tournament,
         "rows": rows,
         "body": standings_body(rows, history_url=history),
-        "no_game": reports.players_without_game(tournament, up_to_round=after),
+        "no_game": listings.players_without_game(tournament, up_to_round=after),
         "after": after,
-        "round_numbers": reports.round_numbers(tournament),
+        "round_numbers": listings.round_numbers(tournament),
         "order": tournament.tiebreaks or [],
-        "figure_label": reports.figure_label(tournament),
+        "figure_label": listings.figure_label(tournament),
     }
 
 
@@ -133,9 +133,9 @@ def player_history(request, tournament, player_id):
             "tournament": tournament,
             "role": request.tournament_role,
             "player": player,
-            "rows": reports.player_history(tournament, player),
-            "total": reports.player_total(tournament, player),
-            "figure_label": reports.figure_label(tournament),
+            "rows": listings.player_history(tournament, player),
+            "total": listings.player_total(tournament, player),
+            "figure_label": listings.figure_label(tournament),
         },
     )
 
@@ -150,7 +150,7 @@ def _entry_url(tournament_id, number, table) -> str | None:
 @tournament_view(STAFF)
 def round_results(request, tournament, number):
     rnd = get_object_or_404(tournament.round_set, number=number)
-    results = reports.round_results(tournament, number)
+    results = listings.round_results(tournament, number)
     for t in results["tables"]:
         t["entry_url"] = _entry_url(tournament.pk, number, t["number"])
     return render(
@@ -160,8 +160,8 @@ def round_results(request, tournament, number):
             "tournament": tournament,
             "role": request.tournament_role,
             "round": rnd,
-            "round_numbers": reports.round_numbers(tournament),
-            "figure_label": reports.figure_label(tournament),
+            "round_numbers": listings.round_numbers(tournament),
+            "figure_label": listings.figure_label(tournament),
             **results,
         },
     )

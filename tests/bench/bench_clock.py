@@ -1,4 +1,4 @@
-"""Clock benchmark (issue 5): ``python tests/bench/bench_clock.py``.
+"""Clock benchmark: ``python tests/bench/bench_clock.py``.
 
 200 rounds whose deadlines are spread over 20 seconds, closed by ONE Celery
 worker from the tasks scheduled for their deadlines (no beat: the sweep would

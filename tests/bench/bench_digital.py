@@ -1,4 +1,4 @@
-"""Digital tables under load (issue 16): ``python tests/bench/bench_digital.py``.
+"""Digital tables under load: ``python tests/bench/bench_digital.py``.
 
 50 digital Monddämmerung tables of 3 seats play at once, every seat given
 to the bot, so ONE Celery worker (concurrency 2) plays every move through

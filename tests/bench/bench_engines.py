@@ -1,4 +1,4 @@
-"""Rules-engine benchmark (issue 15): prints the figures; run
+"""Rules-engine benchmark: prints the figures; run
 ``python tests/bench/bench_engines.py [GAME ...] [--seconds S]``.
 
 For every engine and every player count it supports, two loops of random

@@ -1,4 +1,4 @@
-"""The largest allowed tournament (issue 12.4): ``python tests/bench/bench_limits.py``.
+"""The largest allowed tournament: ``python tests/bench/bench_limits.py``.
 
 Builds, in a fresh SQLite database under a temporary folder, a tournament at
 the limits of :mod:`tournaments.limits` — ``MAX_PLAYERS`` players seated at

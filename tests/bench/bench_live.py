@@ -1,4 +1,4 @@
-"""Live pages at scale (issue 18): ``python tests/bench/bench_live.py``.
+"""Live pages at scale: ``python tests/bench/bench_live.py``.
 
 The production configuration — gunicorn as ``docker/Dockerfile`` starts it,
 PostgreSQL, Redis (cache), DEBUG off — on loopback ports 8130-8139, with an

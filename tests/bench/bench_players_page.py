@@ -1,4 +1,4 @@
-"""Players page benchmark (issue 18): ``python tests/bench/bench_players_page.py``.
+"""Players page benchmark: ``python tests/bench/bench_players_page.py``.
 
 A tournament of 1,200 players (names with "Ş", "Ł", umlauts; clubs; ratings;
 a third checked in, a few dropped) in a fresh SQLite database of its own.

@@ -1,4 +1,4 @@
-"""Ratings benchmark (issue 17): ``python tests/bench/bench_ratings.py``.
+"""Ratings benchmark: ``python tests/bench/bench_ratings.py``.
 
 A simulated club: 200 people with a hidden skill, 24 monthly tournaments of 40
 to 80 of them (the stronger and the keener come more often), 5 rounds each at

@@ -1,4 +1,4 @@
-"""Result entry under load (issue 6): ``python tests/bench/bench_result_load.py``.
+"""Result entry under load: ``python tests/bench/bench_result_load.py``.
 
 What it does:
 

@@ -1,4 +1,4 @@
-"""Seating benchmark (issues 4 and 13): prints the figures; run ``python tests/bench/bench_seating.py``."""
+"""Seating benchmark: prints the figures; run ``python tests/bench/bench_seating.py``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Score-sheet benchmark (issue 6): a 250-table round with QR codes, A5 sheets
+"""Score-sheet benchmark: a 250-table round with QR codes, A5 sheets
 per second (best of 3). Run ``python tests/bench/bench_sheets.py``; target
 >= 100 sheets/s."""
 

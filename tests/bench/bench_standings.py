@@ -1,4 +1,4 @@
-"""Standings benchmark (issue 6): ``python tests/bench/bench_standings.py``.
+"""Standings benchmark: ``python tests/bench/bench_standings.py``.
 
 1000 players, 10 rounds of random 4-player tables (2500 tables; about one
 table in ten has a tie, figures are random card counts), seeded. Times

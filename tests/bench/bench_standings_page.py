@@ -1,4 +1,4 @@
-"""Standings page benchmark (issue 18): ``python tests/bench/bench_standings_page.py``.
+"""Standings page benchmark: ``python tests/bench/bench_standings_page.py``.
 
 A 1,000-player event after 3 rounds of tables of 4 (confirmed results) in a
 temporary SQLite database, DEBUG off. Renders the organizer's standings page

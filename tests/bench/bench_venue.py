@@ -1,4 +1,4 @@
-"""Venue benchmark (issue 11.1): ``python tests/bench/bench_venue.py [--compare]``.
+"""Venue benchmark: ``python tests/bench/bench_venue.py [--compare]``.
 
 The server ``make run`` starts (``runall``'s web command: gunicorn gthread),
 on the embedded default (SQLite, the file cache, DEBUG as ``make run`` has it)

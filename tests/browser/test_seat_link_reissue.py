@@ -1,6 +1,6 @@
 """The organizer re-issues a player's seat link in the browser; the player's
 open page with the old link reloads to "This link has been replaced", and the
-new link plays on (issue 16.4)."""
+new link plays on."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A draft seating in the browser (issue 11 point 3), on a phone and on a
+"""A draft seating in the browser, on a phone and on a
 desktop: a player who checked in late joins the draft, and a draft is thrown
 away and seated again."""
 

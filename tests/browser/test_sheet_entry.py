@@ -1,4 +1,4 @@
-"""Typing a pile of paper sheets in without the mouse (issue 11.5), on a
+"""Typing a pile of paper sheets in without the mouse, on a
 desktop and on a phone: focus starts in the first field, Tab follows the
 sheet, Enter saves and opens the next table without a result. A correction
 is saved by one press after its preview."""

@@ -1,4 +1,4 @@
-"""Altruismus engine: scenario tests for every line of RULINGS.md section 5
+"""Altruismus engine: scenario tests for every rule of games/altruismus/RULES.md
 (and the rulings added in games/altruismus/engine.py), deck and option errors,
 and the smart bot."""
 

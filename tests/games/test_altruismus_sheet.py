@@ -1,4 +1,4 @@
-"""Altruismus paper sheet: RULINGS 5 "Paper result" — valid only if each bonus is
+"""Altruismus paper sheet: RULES.md "Paper result" — valid only if each bonus is
 one of 0, 10, ..., 80, each total is sum + bonus, and no seat collected more
 cards than turns were played."""
 

@@ -1,4 +1,4 @@
-"""The engines' fast paths (issue 15's speed work) decide exactly as the plain
+"""The engines' fast paths (their speed work) decide exactly as the plain
 rules code: ``is_legal`` agrees with ``legal_actions`` for every seat and
 every action a client could send, a fast ``apply`` gives the same state as a
 full copy plus ``_apply`` and leaves its input alone, and Altruismus' live

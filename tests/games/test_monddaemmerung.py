@@ -1,4 +1,4 @@
-"""Monddämmerung engine: one scenario per RULINGS.md section 4 line (and per
+"""Monddämmerung engine: one scenario per rule of games/monddaemmerung/RULES.md (and per
 added ruling), built with options["stack"]; deck file and option errors; bots."""
 
 import json

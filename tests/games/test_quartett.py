@@ -1,4 +1,4 @@
-"""Quartett engine: scenario tests for every line of RULINGS.md section 1 (and
+"""Quartett engine: scenario tests for every rule of games/quartett/RULES.md (and
 the rulings added in games/quartett/engine.py), deck validation, options,
 views and the smart bot."""
 
@@ -60,7 +60,7 @@ def piles(s):
 
 
 def test_shipped_deck_is_a_32_card_space_deck_with_the_five_attributes():
-    """The shipped deck is a fictional 32-card space deck with the seed's five
+    """The shipped deck is a fictional 32-card space deck with the original rules' five
     attributes: distance (higher better), first contact (earlier better, AD or
     NGZ), first mention (lower better), number of planets (higher better),
     gravity (higher better)."""

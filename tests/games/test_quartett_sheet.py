@@ -1,4 +1,4 @@
-"""Quartett paper result sheet: RULINGS.md section 1, "Paper result"."""
+"""Quartett paper result sheet: games/quartett/RULES.md, "Paper result"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Terra Trumpf engine: one scenario per RULINGS.md section 2 line, deck files,
+"""Terra Trumpf engine: one scenario per rule of games/terra_trumpf/RULES.md, deck files,
 options and bots. Paper sheets are in test_terra_trumpf_sheet.py."""
 
 from __future__ import annotations

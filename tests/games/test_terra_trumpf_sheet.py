@@ -275,7 +275,7 @@ MIXED3 = CATS3[:8] + ["sharks"]
 
 
 def test_mixed_set_categories_at_three_players_are_a_sheet_problem():
-    """RULINGS: 3 players 9 categories of one set; a sheet whose categories in play
+    """RULES.md: 3 players 9 categories of one set; a sheet whose categories in play
     mix "Land & Fresh Water" and "Sea & Air" is refused with a stable code."""
     with pytest.raises(SheetError) as exc:
         E.check_sheet(3, full_sheet(), {"categories": MIXED3})

@@ -1,4 +1,4 @@
-"""Trumpet engine: scenario tests for every line of RULINGS.md section 3.
+"""Trumpet engine: scenario tests for every rule of games/trumpet/RULES.md.
 
 Scenarios fix the first deal with options["stack"]; where a rule needs figures
 already on the board or chips already on the scale, the test sets those

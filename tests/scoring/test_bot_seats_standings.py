@@ -275,7 +275,7 @@ def test_bot_seats_change_nothing_but_their_own_table(tour, scheme, data):
 
 
 def test_a_bot_seat_is_not_a_player_with_a_game():
-    from scoring.reports import _with_a_game
+    from scoring.listings import _with_a_game
 
     players = [{"id": 0}, {"id": 1}, {"id": 2}]
     results = [

@@ -7,7 +7,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from scoring import reports
+from scoring import listings
 from tests.scoring import handmade
 from tournaments.models import Team
 
@@ -48,7 +48,7 @@ def download(client, tournament, what, language):
 
 
 @pytest.mark.parametrize("language", ["de", "en"])
-@pytest.mark.parametrize("what", sorted(reports.EXPORTS))
+@pytest.mark.parametrize("what", sorted(listings.EXPORTS))
 def test_every_csv_export_escapes_formula_cells(client, organizer, evil, what, language):
     client.force_login(organizer)
     text = download(client, evil, what, language)
@@ -71,7 +71,7 @@ def test_every_csv_export_escapes_formula_cells(client, organizer, evil, what, l
 def test_every_export_kind_is_tested_and_offered(client, organizer, evil):
     client.force_login(organizer)
     page = client.get(reverse("export_center", args=[evil.pk])).content.decode()
-    for what in reports.EXPORTS:
+    for what in listings.EXPORTS:
         assert reverse("export", args=[evil.pk, what, "csv"]) in page
 
 

@@ -1,4 +1,4 @@
-"""The beginning and end of an event (issue 11.6): date and venue, the
+"""The beginning and end of an event: date and venue, the
 overview's next step, "finish tournament", the final standings PDF and the
 certificates, read back from the PDFs."""
 
@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import prints, services
+from scoring import documents, services
 from scoring.models import Submission
 from tests.scoring import handmade
 from tests.scoring.test_result_entry import make_tables, post_data
@@ -255,8 +255,8 @@ def test_no_final_standings_before_a_round_is_complete(client, organizer, tourna
     client.force_login(organizer)
     response = client.get(reverse("print_final", args=[tournament.pk]), follow=True)
     assert "No round is complete yet" in html.unescape(response.content.decode())
-    with pytest.raises(prints.PrintError):
-        prints.render("certificates", tournament)
+    with pytest.raises(documents.PrintError):
+        documents.render("certificates", tournament)
 
 
 def test_overview_in_german_names_the_finished_state(client, organizer, tournament, made):

@@ -9,7 +9,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import exchange, reports
+from scoring import exchange, listings
 from scoring.models import Confirmation, Submission
 from tests.scoring import handmade
 from tournaments.models import Player, Round, Seat, Tournament
@@ -117,8 +117,8 @@ def test_full_export_import_export_round_trip(client, organizer, other_user, tou
     second = exchange.export_tournament(new)
     assert without_export_time(second) == without_export_time(first)
     # the imported tournament has the same standings
-    assert [(r["name"], r["points"]) for r in reports.standings_rows(new)] == [
-        (r["name"], r["points"]) for r in reports.standings_rows(tournament)
+    assert [(r["name"], r["points"]) for r in listings.standings_rows(new)] == [
+        (r["name"], r["points"]) for r in listings.standings_rows(tournament)
     ]
 
 

@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.db.models import QuerySet
 from django.urls import resolve, reverse
 
-from scoring import prints
+from scoring import documents
 from scoring.links import table_from_token
 from scoring.models import PrintJob
 from scoring.printing import render_score_sheets
@@ -159,7 +159,7 @@ def test_print_center_lists_rounds(client, organizer, tournament, made):
     client.force_login(organizer)
     html = client.get(reverse("print_center", args=[tournament.pk])).content.decode()
     for n in (1, 2, 3):
-        for kind in prints.ROUND_KINDS:
+        for kind in documents.ROUND_KINDS:
             assert reverse("print_round", args=[tournament.pk, n, kind]) in html
 
 

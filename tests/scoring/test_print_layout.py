@@ -178,6 +178,14 @@ def _sheets(game, options):
     )
 
 
+def separator() -> str:
+    """The active language's decimal separator: the pure drawing is told it,
+    as ``scoring.documents`` tells it."""
+    from django.utils.formats import get_format
+
+    return get_format("DECIMAL_SEPARATOR")
+
+
 DOCUMENTS = {
     **{
         f"sheets-{name}": (_sheets(game, options), True, False)
@@ -220,6 +228,7 @@ DOCUMENTS = {
             round_no=4,
             gettext=gettext,
             counts=COUNTS,
+            decimal_separator=separator(),
         ),
         False,
         False,
@@ -233,6 +242,7 @@ DOCUMENTS = {
             gettext=gettext,
             final=True,
             counts=COUNTS,
+            decimal_separator=separator(),
         ),
         False,
         False,
@@ -247,6 +257,7 @@ DOCUMENTS = {
             ],
             gettext=gettext,
             counts=COUNTS,
+            decimal_separator=separator(),
         ),
         False,
         False,
@@ -267,13 +278,19 @@ DOCUMENTS = {
                 for k, (name, club) in enumerate(PEOPLE)
             ],
             gettext=gettext,
+            decimal_separator=separator(),
         ),
         False,
         False,
     ),
     "round-results": (
         lambda: render_round_results(
-            TOURNAMENT, ROUND, results_tables(), figure_label="cards held", gettext=gettext
+            TOURNAMENT,
+            ROUND,
+            results_tables(),
+            figure_label="cards held",
+            gettext=gettext,
+            decimal_separator=separator(),
         ),
         False,
         False,

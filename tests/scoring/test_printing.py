@@ -1,4 +1,4 @@
-"""PDF printing (issue 6): read the files back with pdfplumber, decode the QR
+"""PDF printing: read the files back with pdfplumber, decode the QR
 codes from rendered pages (pypdfium2 + zxing-cpp)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The organizer re-issues one seat link (issue 16.4): the old link stops at
+"""The organizer re-issues one seat link: the old link stops at
 once with a clear page, the new one works, who/when is kept, and that seat's
 slip can be printed again (a one-slip PDF with the new link's QR code)."""
 

@@ -1,6 +1,6 @@
 """Whatever string arrives as a seat token — damaged, guessed, of the old
 signed format, or another link's — it is refused with a clear page, never a
-500, and never leads to a seat (issue 12.1)."""
+500, and never leads to a seat."""
 
 from __future__ import annotations
 

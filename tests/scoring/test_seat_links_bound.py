@@ -1,4 +1,4 @@
-"""A seat link belongs to one player in one round, for good (issue 12.1).
+"""A seat link belongs to one player in one round, for good.
 
 A drop re-seats the tables of a published round that has not started and
 renumbers their positions; a link bound to a position would then show another

@@ -1,4 +1,4 @@
-"""Typing a pile of sheets in (issue 11.5): save and go to the next table
+"""Typing a pile of sheets in: save and go to the next table
 without a result, a correction saved with one press after its preview (also
 after a conflict), the question whether a game really ended before time, and
 messages that name players rather than seats."""

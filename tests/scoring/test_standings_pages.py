@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from scoring import reports
+from scoring import listings
 from tests.scoring import handmade
 
 pytestmark = pytest.mark.django_db
@@ -88,7 +88,7 @@ def test_public_standings_only_for_a_public_tournament(client, tournament, made)
 def test_player_history(client, organizer, tournament, made):
     client.force_login(organizer)
     p = made["players"]
-    rows = reports.player_history(tournament, p["F"])
+    rows = listings.player_history(tournament, p["F"])
     assert [(r["round"], r["bye"], r["table"], r["seat"]) for r in rows] == [
         (1, True, None, None),
         (2, False, 1, 3),

@@ -1,4 +1,4 @@
-"""The 500s of issue 12.5 that are not in the player import or the
+"""Bad inputs that once answered 500, outside the player import and the
 tournament import: each answers with a clear message and changes nothing."""
 
 import json

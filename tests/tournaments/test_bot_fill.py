@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import reports
+from scoring import listings
 from scoring import selectors as scoring_selectors
 from scoring.exchange import export_tournament, import_tournament
 from scoring.models import Submission
@@ -137,7 +137,7 @@ def test_the_bot_table_plays_from_the_first_move_and_the_bot_earns_nothing(organ
     c.force_login(organizer)
     page = c.get(reverse("round_results", args=[t.pk, rnd.number]))
     assert page.status_code == 200
-    history = reports.player_history(t, humans[0].player)
+    history = listings.player_history(t, humans[0].player)
     assert history[0]["rank"] == sub.ranks[humans[0].position]
     assert {m["id"] for m in history[0]["mates"]} == {humans[1].player_id}
     # the result page names the empty seats "Bot"
@@ -219,7 +219,7 @@ def test_seat_links_and_table_cards_leave_the_empty_seats_out(organizer, client)
     client.force_login(organizer)
     page = client.get(reverse("round_seating", args=[t.pk, rnd.number])).content.decode()
     assert page.count("data-seat-link") == 6
-    tables = reports.seated_tables(t, rnd.number)
+    tables = listings.seated_tables(t, rnd.number)
     assert tables[1]["bot_seats"] == [3, 4] and len(tables[1]["players"]) == 2
     pdf = client.get(reverse("print_round", args=[t.pk, rnd.number, "tables"]))
     assert pdf.status_code == 200

@@ -275,7 +275,7 @@ def test_a_seat_of_a_finished_game_cannot_be_given_to_the_bot(organizer):
 
 
 def test_a_result_with_a_bot_seat_counts_for_its_player_and_is_marked(client, organizer):
-    from scoring import reports
+    from scoring import listings
 
     rnd, table = make_round(organizer, game="quartett", players=2)
     bots.seat_to_bot(table=table, position=1)
@@ -284,16 +284,16 @@ def test_a_result_with_a_bot_seat_counts_for_its_player_and_is_marked(client, or
     t = rnd.tournament
     ranks = get_engine("quartett").result(state).ranks
     players = {s.position: s.player for s in Seat.objects.filter(table=table)}
-    rows = {r["player_id"]: r for r in reports.standings_rows(t)}
+    rows = {r["player_id"]: r for r in listings.standings_rows(t)}
     # the ruling (README): the bot stands in; the seat's player gets the seat's place
     assert rows[players[1].pk]["bot_games"] == 1
     assert rows[players[0].pk]["bot_games"] == 0
     assert rows[players[1].pk]["games"] == 1 == rows[players[0].pk]["games"]
     winner = players[ranks.index(1)]
     assert rows[winner.pk]["place"] == 1
-    exported = {r["seat"]: r for r in reports.export_results(t)}
+    exported = {r["seat"]: r for r in listings.export_results(t)}
     assert exported[2]["bot"] is True and exported[1]["bot"] is False
-    assert {r["name"]: r["bot_games"] for r in reports.export_standings(t)} == {
+    assert {r["name"]: r["bot_games"] for r in listings.export_standings(t)} == {
         players[0].name: 0,
         players[1].name: 1,
     }

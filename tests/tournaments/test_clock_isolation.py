@@ -1,4 +1,4 @@
-"""The sweep handles every round on its own (issue 12.2): one failure — any
+"""The sweep handles every round on its own: one failure — any
 exception, not only a refusal — is logged, marked on that round for its
 organizer, and never stops the others."""
 

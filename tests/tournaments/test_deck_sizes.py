@@ -1,6 +1,6 @@
 """A deck too small for the tournament's table sizes is refused — at upload
-and whenever the sizes or the deck change — with a clear, translated message
-(issue 12.2). The engine decides whether it can deal (rules stay in games/)."""
+and whenever the sizes or the deck change — with a clear, translated message.
+The engine decides whether it can deal (rules stay in games/)."""
 
 from __future__ import annotations
 

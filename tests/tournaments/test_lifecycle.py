@@ -1,5 +1,5 @@
 """A seated tournament with results can be archived or deleted by its owner
-(issue 12.2: today ProtectedError from Seat/Bye). Archived: hidden from the
+(it once failed with ProtectedError from Seat/Bye). Archived: hidden from the
 lists, read-only, public pages and seat links off, restorable."""
 
 from __future__ import annotations

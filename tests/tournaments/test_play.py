@@ -15,7 +15,7 @@ from django.urls import resolve, reverse
 
 from games import get_engine
 from games.base import RandomBot
-from scoring import prints
+from scoring import documents
 from scoring.links import resolve_seat, seat_token
 from tests.factories import digital_table, one_table
 from tournaments.models import Round, Seat, TableAction
@@ -424,10 +424,10 @@ def test_table_cards_carry_a_seat_qr_code_per_player(client, organizer):
 def test_paper_table_cards_without_self_report_have_no_seat_codes(organizer):
     table = one_table(organizer, "quartett", 2, names=NAMES[:2])
     t = table.round.tournament
-    assert decode_qr_codes(prints.render("tables", t, 1)) == []
+    assert decode_qr_codes(documents.render("tables", t, 1)) == []
     t.self_report = True
     t.save()
-    codes = decode_qr_codes(prints.render("tables", t, 1))
+    codes = decode_qr_codes(documents.render("tables", t, 1))
     seats = [resolve_seat(c.rsplit("/p/", 1)[1].strip("/")).seat for c in codes]
     assert [(s.table_id, s.position) for s in seats] == [
         (table.pk, 0),

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
-from tournaments import services
+from tournaments import seating_selectors, services
 from tournaments.models import Player, Seat, Tournament
 from tournaments.services import seating as seating_services
 from tournaments.views.seating import why_text
@@ -57,12 +57,12 @@ def test_round_one_follows_the_setting_and_loads_the_ratings(tournament, organiz
     tournament.save()
     players = add_rated(tournament, [1200, 2100, None, 1800, 1500, None, 1900, 1600])
     rnd = seating_services.round_seat(tournament=tournament, by=organizer)
-    assert rnd.seating_stats["mode"] == "rating_swiss"
+    assert rnd.seating_mode == "rating_swiss"
     request = requests_sent[-1]
     assert request["mode"] == "rating_swiss"
     ratings = {e["id"]: e["rating"] for e in request["players"]}
     assert ratings == {p.pk: (None if p.rating is None else float(p.rating)) for p in players}
-    assert seating_services.round1_ratings(tournament) == ratings
+    assert seating_selectors.round1_ratings(tournament) == ratings
     # table 1: the four strongest; the two without a rating at the last table
     by_rating = sorted((p for p in players if p.rating), key=lambda p: -p.rating)
     assert tables_of(rnd)[1] == {p.pk for p in by_rating[:4]}
@@ -81,7 +81,7 @@ def test_the_random_draw_stays_the_default_and_later_rounds_go_by_standings(
     assert Tournament._meta.get_field("round1_seating").default == "random"
     add_rated(tournament, [1500 + k for k in range(8)])
     rnd = seating_services.round_seat(tournament=tournament, by=organizer)
-    assert rnd.seating_stats["mode"] == "random"
+    assert rnd.seating_mode == "random"
     assert "rating" not in requests_sent[-1]["players"][0]
     # by rating is for round 1 only: it ignores standings and who met whom
     from scoring.models import Submission
@@ -96,10 +96,7 @@ def test_the_random_draw_stays_the_default_and_later_rounds_go_by_standings(
         )
     with pytest.raises(services.ServiceError, match="Only round 1 can be seated by rating"):
         seating_services.round_seat(tournament=tournament, by=organizer, mode="rating_swiss")
-    assert (
-        seating_services.round_seat(tournament=tournament, by=organizer).seating_stats["mode"]
-        == "swiss"
-    )
+    assert seating_services.round_seat(tournament=tournament, by=organizer).seating_mode == "swiss"
 
 
 def test_spread_by_rating_from_the_rounds_page(client, tournament, organizer):
@@ -228,7 +225,7 @@ def test_club_ratings_seat_round_one_when_players_are_linked_to_the_roster(organ
         players[name] = PlayerFactory(tournament=t, name=name, rating=entered.get(name, 2000))
         if name in people:
             roster.player_link(player=players[name], person=people[name], by=organizer)
-    ratings = seating_services.round1_ratings(t)
+    ratings = seating_selectors.round1_ratings(t)
     assert ratings[players["Anna"].pk] > ratings[players["Dora"].pk]
     assert ratings[players["Emil"].pk] is None  # not in the roster: unrated, seated last
     rnd = seating_services.round_seat(tournament=t, by=organizer)

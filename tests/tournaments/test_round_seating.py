@@ -93,7 +93,7 @@ def test_round_one_seats_the_checked_in_players(tournament, organizer):
     rnd = seat(tournament, organizer)
     assert rnd.number == 1 and rnd.status == Round.SEATED and not rnd.published
     assert rnd.minutes == tournament.round_minutes
-    assert rnd.seating_stats["mode"] == "random"
+    assert rnd.seating_mode == "random"
     seating = seating_of(rnd)
     seated = [p for t in seating.values() for p in t]
     assert sorted(seated) == sorted(p.pk for p in players)
@@ -118,7 +118,7 @@ def test_round_two_is_loaded_from_the_confirmed_results(tournament, organizer, r
     rnd1 = seat(tournament, organizer)
     confirm_results(rnd1)
     rnd2 = seat(tournament, organizer)
-    assert rnd2.seating_stats["mode"] == "swiss"
+    assert rnd2.seating_mode == "swiss"
     request = requests_sent[-1]
     assert request["mode"] == "swiss" and request["round"] == 2
     # scores from the confirmed results: at each table of 4, 3-2-1-0 points,
@@ -126,7 +126,7 @@ def test_round_two_is_loaded_from_the_confirmed_results(tournament, organizer, r
     scores = [e["score"] for e in request["players"]]
     assert scores == sorted(scores, reverse=True)
     assert sorted(scores) == sorted([3.0, 2.0, 1.0, 0.0] * 6)
-    assert rnd2.seating_stats["scores"] == {str(e["id"]): e["score"] for e in request["players"]}
+    assert rnd2.seating_scores == {str(e["id"]): e["score"] for e in request["players"]}
     # who met whom in round 1, and the seats held
     assert {frozenset(m[:2]) for m in request["met"]} == pairs(seating_of(rnd1))
     assert all(m[2] == 1 for m in request["met"])
@@ -322,7 +322,7 @@ def test_team_mode_seats_partners_together_and_opposite(organizer):
         Player.objects.filter(pk__in=[players[2 * k].pk, players[2 * k + 1].pk]).update(team=team)
     for _round in range(2):
         rnd = seat(t, organizer)
-        assert rnd.seating_stats["teams"] == "together"
+        assert rnd.seating_teams == "together"
         for pids in seating_of(rnd).values():
             teams = [Player.objects.get(pk=p).team_id for p in pids]
             assert teams[0] == teams[2] and teams[1] == teams[3] and teams[0] != teams[1]
@@ -339,7 +339,7 @@ def test_clubs_apart_are_loaded_and_kept_apart(tournament, organizer, requests_s
     names = dict(Player.objects.values_list("pk", "name"))
     # clubs compared without case and surrounding blanks
     assert clubs == {p: n[:-3].casefold() for p, n in names.items()}
-    assert rnd.seating_stats["teams"] == "apart" and rnd.seating_stats["apart_violations"] == 0
+    assert rnd.seating_teams == "apart" and rnd.seating_stats["apart_violations"] == 0
 
 
 def test_mixing_keeps_its_plan_seed_round_by_round(tournament, organizer, requests_sent):
@@ -352,11 +352,11 @@ def test_mixing_keeps_its_plan_seed_round_by_round(tournament, organizer, reques
         rnd = seat(tournament, organizer, mode="mixing" if number == 1 else None)
         # the mode stays mixing; the loaded history matches the plan, so the
         # round follows it (what the plan is: test_seating.py)
-        assert rnd.seating_stats["mode"] == "mixing" and rnd.seating_stats["planned"]
+        assert rnd.seating_mode == "mixing" and rnd.seating_stats["planned"]
         request = requests_sent[-1]
         assert (request["mode"], request["rounds"], request["round"]) == ("mixing", 5, number)
-        assert request["seed"] == rnd.seating_stats["plan_seed"]
-        plan_seeds.add(rnd.seating_stats["plan_seed"])
+        assert request["seed"] == rnd.plan_seed
+        plan_seeds.add(rnd.plan_seed)
         confirm_results(rnd)
     assert len(plan_seeds) == 1
 

@@ -1,6 +1,5 @@
 """What a scorekeeper may do is ONE list in code (tournaments/permissions.py),
-every view checks through it, and the README says the same (issues 12.8 and
-11.10). Each forbidden action answers 403 and changes nothing; each allowed
+every view checks through it, and the README says the same. Each forbidden action answers 403 and changes nothing; each allowed
 one works."""
 
 from __future__ import annotations

@@ -216,7 +216,7 @@ def test_small_tables_to_bottom_then_rotate():
         p["small_tables"] = 1
     a = seat(req(11, 4, players=players, allowed_sizes=[3, 4]))
     small = next(t for t in a["tables"] if len(t) == 3)
-    # the lowest players who had none (issue 13: by standings, not where the
+    # the lowest players who had none (by standings, not where the
     # score ranges would be cheapest)
     assert sorted(small) == [5, 6, 7]
 
@@ -468,7 +468,7 @@ def _generated(n, seed, **kw):
 
 @pytest.mark.parametrize("seed", [4, 10])
 def test_64_players_by_standings_range_at_most_15(seed):
-    # issue 4: 64 players at tables of 4 after 4 rounds, 0 repeats and a range sum <= 15
+    # 64 players at tables of 4 after 4 rounds, 0 repeats and a range sum <= 15
     # (not every seed can: seed 3 needs at least 17, see score_range_repeat_bound)
     r = _generated(64, seed)
     a = seat(r)
@@ -480,7 +480,7 @@ def test_64_players_by_standings_range_at_most_15(seed):
 
 @pytest.mark.parametrize(("seed", "optimum"), [(1, 16), (2, 17)])
 def test_64_players_within_one_of_the_proven_optimum(seed, optimum):
-    # issue 13: the optimum of these two instances was proven once (exact search)
+    # the optimum of these two instances was proven once (exact search)
     r = _generated(64, seed)
     a = seat(r)
     assert a["stats"]["repeat_pairs"] == 0

@@ -1,10 +1,17 @@
 """Changing a draft without a database: a drop re-seats only the tables that
 must change, a late arrival takes a free seat or re-seats only the tables
-needed (``tournaments.seating.reseat`` and ``.late``)."""
+needed, a swap or a move by hand changes only its tables
+(``tournaments.seating.reseat``, ``.late`` and ``.manual``)."""
 
 import pytest
 
-from tournaments.seating import SeatingError, add_late_arrival, reseat_after_drop
+from tournaments.seating import (
+    SeatingError,
+    add_late_arrival,
+    move_player,
+    reseat_after_drop,
+    swap_players,
+)
 
 
 def request(n, size=4, allowed=None, byes=False, met=()):
@@ -106,3 +113,60 @@ def test_a_late_arrival_where_no_table_may_grow_reseats_a_window_of_neighbours()
     kept = [n for n in tables if new.get(n) == tables[n]]
     assert len(kept) == 1 and kept[0] not in out["detail"]["window"]
     assert sorted(p for t in new.values() for p in t) == list(range(13))
+
+
+def test_a_swap_changes_only_the_two_tables_and_its_repeat_is_the_organizers():
+    tables = {1: [0, 1, 2, 3], 2: [4, 5, 6, 7], 3: [8, 9, 10, 11]}
+    out = swap_players(request(12, met=[(0, 5, 1)]), tables, [], 1, 5, {3: []})
+    new = dict(out["tables"])
+    assert new == {1: [0, 5, 2, 3], 2: [4, 1, 6, 7], 3: [8, 9, 10, 11]}
+    assert out["changed"] == [1, 2] and out["removed"] == []
+    codes = [r["code"] for r in out["reasons"][1]]
+    assert "repeat_manual" in codes and "repeat" not in codes
+    assert "moved_up" in codes  # player 5 (score 7) now sits with the top four
+
+
+def test_a_swap_at_one_table_exchanges_seats_and_a_bye_can_be_swapped():
+    out = swap_players(request(4), {1: [0, 1, 2, 3]}, [], 3, 0)
+    assert dict(out["tables"]) == {1: [3, 1, 2, 0]} and out["changed"] == [1]
+    out = swap_players(request(5, size=2, byes=True), {1: [0, 1], 2: [2, 3]}, [4], 4, 2)
+    assert dict(out["tables"])[2] == [4, 3] and out["byes"] == [2] and out["changed"] == [2]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "code"), [(1, 1, "same_player"), (4, 5, "both_on_bye"), (1, 99, "not_seated")]
+)
+def test_a_swap_that_cannot_be_made_gets_a_code(a, b, code):
+    with pytest.raises(SeatingError) as exc:
+        swap_players(request(6, size=2, byes=True), {1: [0, 1], 2: [2, 3]}, [4, 5], a, b)
+    assert exc.value.code == code
+
+
+def test_a_move_takes_the_last_seat_and_an_emptied_table_goes():
+    tables = {1: [0, 1, 2, 3], 2: [4, 5, 6]}
+    out = move_player(request(7, allowed=[3, 4]), tables, [], 0, 2)
+    assert dict(out["tables"]) == {1: [1, 2, 3], 2: [4, 5, 6, 0]}
+    assert out["changed"] == [1, 2] and out["detail"] == {"player": 0, "from": 1, "to": 2}
+    # a player left alone (after a drop) joins another table: the table goes
+    out = move_player(request(3, size=3, allowed=[2, 3]), {1: [0, 1], 2: [2]}, [], 2, 1)
+    assert dict(out["tables"]) == {1: [0, 1, 2]} and out["removed"] == [2]
+    # in a 2-player game a table may not grow to 3, even from a bye
+    with pytest.raises(SeatingError) as exc:
+        move_player(request(5, size=2, byes=True), {1: [0, 1], 2: [2, 3]}, [4], 4, 2)
+    assert exc.value.params == {"table": 2, "size": 3, "sizes": [2]}
+
+
+@pytest.mark.parametrize(
+    ("player", "to", "code", "params"),
+    [
+        (0, 3, "no_table", {"table": 3}),
+        (0, 1, "same_table", {"player": 0, "table": 1}),
+        (0, 2, "size_not_allowed", {"table": 2, "size": 5, "sizes": [3, 4]}),
+    ],
+)
+def test_a_move_that_cannot_be_made_gets_a_code(player, to, code, params):
+    tables = {1: [0, 1, 2, 3], 2: [4, 5, 6, 7]}
+    with pytest.raises(SeatingError) as exc:
+        move_player(request(8, allowed=[3, 4]), tables, [], player, to)
+    assert (exc.value.code, exc.value.params) == (code, params)
+    assert tables == {1: [0, 1, 2, 3], 2: [4, 5, 6, 7]}  # the draft given is not changed

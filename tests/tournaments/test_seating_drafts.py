@@ -1,4 +1,4 @@
-"""A draft seating on the tournament day (issue 11 point 3): a late arrival
+"""A draft seating on the tournament day: a late arrival
 joins it, it is discarded and seated again, a published one is taken back;
 counts stay true; the rounds can't be set below the rounds seated. These are
 service and page tests: loading and saving. The algorithm's choices are tested
@@ -7,7 +7,7 @@ without a database in tests/tournaments/test_seating_changes.py."""
 import pytest
 from django.urls import reverse
 
-from tournaments import selectors, services
+from tournaments import seating_selectors, selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table
 from tournaments.services import seating as seating_services
@@ -226,14 +226,14 @@ def test_the_service_saves_what_the_algorithm_answers(tournament, organizer):
             table=table, version=1, status=Submission.CONFIRMED, ranks=ranks, figures=ranks
         )
     rnd2 = seat(tournament, organizer)
-    history = seating_services.History(tournament, 2)
-    scores, position = seating_services.standings_scores(tournament)
-    request = seating_services.build_request(
+    history = seating_selectors.History(tournament, 2)
+    scores, position = seating_selectors.standings_scores(tournament)
+    request = seating_selectors.build_request(
         tournament,
         list(tournament.players.all()),
         2,
         mode="swiss",
-        seed=rnd2.seating_stats["seed"],
+        seed=rnd2.seating_seed,
         teams=None,
         history=history,
         scores=scores,

@@ -53,4 +53,4 @@ def test_no_import_cycle_between_its_modules():
 def test_each_decision_has_its_module():
     names = {p.stem for p in PACKAGE.glob("*.py")}
     assert {"request", "sizes", "pairs", "groups", "mixing", "reseat", "late", "reasons"} <= names
-    assert {"manager", "errors", "designs", "order"} <= names
+    assert {"seat_round", "errors", "designs", "order"} <= names

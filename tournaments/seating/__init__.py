@@ -16,9 +16,11 @@ plain data out. Where each decision lives:
                   and its reasons after a change
 - ``reseat.py``   re-seating a draft after a drop
 - ``late.py``     adding a late arrival to a draft
+- ``manual.py``   changes by hand to a draft: a swap, a move
 - ``reasons.py``  why a table is as it is (codes with parameters)
 - ``errors.py``   ``SeatingError`` (a code, parameters, an English text)
-- ``manager.py``  ``seat(request)``: the entry point that calls the others
+- ``seat_round.py`` ``seat(request)``: seats one round, the entry point that
+                  calls the others
 - ``bounds.py``, ``context.py``: lower bounds and costs
 
 Bot tables (request ``bots``, for digital tables where the game's bot can
@@ -34,11 +36,12 @@ request).
 
 from tournaments.seating.errors import SeatingError
 from tournaments.seating.late import add_late_arrival
-from tournaments.seating.manager import seat
+from tournaments.seating.manual import move_player, swap_players
 from tournaments.seating.mixing import mixing_plan, mixing_round
 from tournaments.seating.reasons import Reason
 from tournaments.seating.request import SeatingRequest, parse
 from tournaments.seating.reseat import reseat_after_drop
+from tournaments.seating.seat_round import seat
 from tournaments.seating.sizes import bot_seats, plan_bot_table, plan_sizes
 
 __all__ = [
@@ -49,9 +52,11 @@ __all__ = [
     "bot_seats",
     "mixing_plan",
     "mixing_round",
+    "move_player",
     "parse",
     "plan_bot_table",
     "plan_sizes",
     "reseat_after_drop",
     "seat",
+    "swap_players",
 ]

@@ -6,7 +6,7 @@ import json
 import sys
 
 from tournaments.seating.errors import SeatingError
-from tournaments.seating.manager import seat
+from tournaments.seating.seat_round import seat
 
 
 def main(argv=None) -> int:

@@ -1,9 +1,12 @@
 """A seated draft (tables with numbers, byes) and what changing it needs.
 
-Shared by :mod:`~tournaments.seating.reseat` (a drop) and
-:mod:`~tournaments.seating.late` (a late arrival): the state as plain data,
-re-seating a window of neighbouring tables with the algorithm, and the reasons
-of every table after a change (so that they stay true).
+Shared by every change to a draft — :mod:`~tournaments.seating.reseat` (a
+drop), :mod:`~tournaments.seating.late` (a late arrival) and
+:mod:`~tournaments.seating.manual` (a swap or a move by hand): the state as
+plain data, re-seating a window of neighbouring tables with the algorithm, and
+the reasons of every table after a change (so that they stay true). Every
+change answers the same way (:meth:`Change.as_dict`, through :func:`finish`),
+and the web side applies every answer the same way.
 
 A draft's tables list players only. With the request's ``bots`` a table whose
 player count is not allowed but fits a larger allowed size is a bot table:
@@ -16,8 +19,8 @@ from dataclasses import dataclass, field
 
 from tournaments.seating import reasons
 from tournaments.seating.errors import SeatingError
-from tournaments.seating.manager import seat, table_reasons
 from tournaments.seating.request import parse
+from tournaments.seating.seat_round import seat, table_reasons
 from tournaments.seating.sizes import bot_seats, plan_sizes, rule_pick
 
 
@@ -163,45 +166,79 @@ def describe(request, draft: Draft, manual=frozenset(), keep=None, pairs=frozens
     tables = [[req.index[p] for p in draft.tables[n] if p in req.index] for n in numbers]
     bots = {x: bot_table_seats(request, len(t)) for x, t in enumerate(tables)}
     bots = {x: k for x, k in bots.items() if k}
-    seated = {p for t in tables for p in t}
     normal = {p for x, t in enumerate(tables) if x not in bots for p in t}
     standings = [p for p in range(req.n) if p in normal]
     small = sum(len(t) for x, t in enumerate(tables) if len(t) < req.size and x not in bots)
     picked = set(rule_pick(req, standings, small, req.small_had))
     why = table_reasons(req, tables, picked, forced=("changed",), bots=set(bots))
-    out = {}
     moved = {req.index[p] for p in manual if p in req.index}
+    out = {}
     for x, (n, t, rs) in enumerate(zip(numbers, tables, why, strict=True)):
-        fixed = []
-        for r in rs:
-            a, b = r["params"].get("a"), r["params"].get("b")
-            if r["code"] == "repeat" and (
-                req.index[a] in moved or req.index[b] in moved or frozenset((a, b)) in pairs
-            ):
-                r = {**r, "code": "repeat_manual"}
-            fixed.append(r)
-        earlier = (keep or {}).get(n)
-        if earlier:
-            # an unchanged table the algorithm gave a small table against the
-            # rule for a named constraint: that reason still holds
-            forced = [r for r in earlier if r.get("code") == "small_table_forced"]
-            if forced and any(r["code"] == "small_table_changed" for r in fixed):
-                fixed = [r for r in fixed if r["code"] != "small_table_changed"] + forced
-        if x in bots:
-            # an unchanged bot table keeps the reason it was seated with
-            kept = [r for r in earlier or [] if r.get("code") == "bot_table"]
-            fixed += kept or [{"code": "bot_table_changed", "params": {"bots": bots[x]}}]
-        elif len(t) not in req.allowed:
-            fixed = [r for r in fixed if not r["code"].startswith(("small_table", "large_table"))]
-            fixed.append({"code": "short_table", "params": {"size": len(t), "sizes": req.allowed}})
-        out[n] = fixed
+        fixed = [_by_hand(req, r, moved, pairs) for r in rs]
+        earlier = (keep or {}).get(n) or []
+        fixed = _still_forced(fixed, earlier)
+        out[n] = _size_reasons(req, fixed, len(t), bots.get(x, 0), earlier)
+    out["byes"] = _bye_reasons(req, draft, {p for t in tables for p in t})
+    return out
+
+
+def _by_hand(req, reason: dict, moved: set, pairs) -> dict:
+    """A repeat of a player the organizer moved, or of a pair an earlier
+    change by hand put together, is the organizer's (``repeat_manual``)."""
+    a, b = reason["params"].get("a"), reason["params"].get("b")
+    if reason["code"] == "repeat" and (
+        req.index[a] in moved or req.index[b] in moved or frozenset((a, b)) in pairs
+    ):
+        return {**reason, "code": "repeat_manual"}
+    return reason
+
+
+def _still_forced(fixed: list, earlier: list) -> list:
+    """An unchanged table the algorithm gave a small table against the rule
+    for a named constraint: that reason (``small_table_forced``) still holds."""
+    forced = [r for r in earlier if r.get("code") == "small_table_forced"]
+    if forced and any(r["code"] == "small_table_changed" for r in fixed):
+        return [r for r in fixed if r["code"] != "small_table_changed"] + forced
+    return fixed
+
+
+def _size_reasons(req, fixed: list, size: int, bots: int, earlier: list) -> list:
+    """A bot table keeps the reason it was seated with (or says the bot plays
+    its ``bots`` seats after a change); a table at a size not allowed says so
+    instead of its small or large table reason."""
+    if bots:
+        kept = [r for r in earlier if r.get("code") == "bot_table"]
+        return fixed + (kept or [{"code": "bot_table_changed", "params": {"bots": bots}}])
+    if size not in req.allowed:
+        fixed = [r for r in fixed if not r["code"].startswith(("small_table", "large_table"))]
+        fixed.append({"code": "short_table", "params": {"size": size, "sizes": req.allowed}})
+    return fixed
+
+
+def _bye_reasons(req, draft: Draft, seated: set) -> list:
+    """Each bye's reason: the rule's pick (``bye``), or ``bye_changed`` when a
+    change gave it against the rule."""
     everyone = [p for p in range(req.n) if p in seated or req.ids[p] in draft.byes]
     on_bye = [req.index[p] for p in draft.byes if p in req.index]
     by_rule = set(rule_pick(req, everyone, len(on_bye), req.byes_had, salt="byes"))
-    out["byes"] = []
+    out = []
     for p in on_bye:
         r = reasons.bye(req, p).as_dict()
         if p not in by_rule:
             r["code"] = "bye_changed"
-        out["byes"].append(r)
+        out.append(r)
     return out
+
+
+def finish(request, change: Change, before: dict, earlier=None, manual=frozenset()) -> dict:
+    """The answer of a change: every table's reasons as the new draft stands.
+    ``before``: the tables before the change (a table whose players did not
+    change keeps what still holds of its ``earlier`` reasons); ``manual``: the
+    players the organizer moved by hand (their repeats are the organizer's)."""
+    earlier = earlier or {}
+    keep = {n: earlier.get(n) for n, t in change.draft.tables.items() if before.get(n) == t}
+    change.reasons = describe(
+        request, change.draft, manual=manual, keep=keep, pairs=manual_pairs(earlier)
+    )
+    change.changed = {n for n in change.changed if n in change.draft.tables}
+    return change.as_dict()

@@ -22,8 +22,7 @@ from tournaments.seating.draft import (
     Change,
     Draft,
     bot_table_seats,
-    describe,
-    manual_pairs,
+    finish,
     reseat_window,
     score_of,
     times_met,
@@ -47,87 +46,131 @@ def add_late_arrival(request: dict, tables, byes, newcomer, earlier=None) -> dic
         )
     if newcomer in draft.byes or draft.table_of(newcomer) is not None:
         raise SeatingError("already_seated", f"{newcomer!r} is seated already", player=newcomer)
-    allowed = request.get("allowed_sizes") or [request["table_size"]]
-    preferred = request["table_size"]
-    score = score_of(request)
-    met = times_met(request)
-    mine = score.get(newcomer, 0.0)
-    change = Change(draft, detail={"player": newcomer})
-    numbers = draft.numbers()
-
-    def repeats(n):
-        return sum(bool(met.get(frozenset((newcomer, q)))) for q in draft.tables[n])
-
-    bots = bool(request.get("bots"))
-    with_bots = [n for n in numbers if bot_table_seats(request, len(draft.tables[n]))]
-    if with_bots:
-        best = min(
-            with_bots,
-            key=lambda n: (
-                -bot_table_seats(request, len(draft.tables[n])),
-                repeats(n),
-                abs(_mean(score, draft.tables[n]) - mine),
-                n,
-            ),
-        )
-        draft.tables[best].append(newcomer)
-        change.changed.add(best)
-        change.detail.update(table=best, bots=bot_table_seats(request, len(draft.tables[best])))
-        return _finish(request, change, before, earlier)
-    if 2 in allowed and draft.byes and preferred == 2:
-        b = min(draft.byes, key=lambda x: (abs(score.get(x, 0) - mine), str(x)))
-        draft.byes.remove(b)
-        num = max(numbers, default=0) + 1
-        draft.tables[num] = [b, newcomer]
-        change.changed.add(num)
-        change.detail.update(from_bye=b, table=num)
-        return _finish(request, change, before, earlier)
-    fits = [n for n in numbers if len(draft.tables[n]) + 1 in allowed]
-    if fits:
-        best = min(
-            fits,
-            key=lambda n: (
-                len(draft.tables[n]) >= preferred,  # small tables first
-                repeats(n),
-                abs(_mean(score, draft.tables[n]) - mine),
-                n,
-            ),
-        )
-        draft.tables[best].append(newcomer)
-        change.changed.add(best)
-        change.detail["table"] = best
-        return _finish(request, change, before, earlier)
-    if 2 in allowed and request.get("byes") and not bots:
-        draft.byes.append(newcomer)
-        change.detail["bye"] = True
-        return _finish(request, change, before, earlier)
-    if numbers:
-        centre = min(numbers, key=lambda n: (abs(_mean(score, draft.tables[n]) - mine), n))
-        result = reseat_window(request, draft, centre, extra=[newcomer], new_table=True)
-        if result:
-            used, removed = result
-            change.changed |= used
-            change.removed |= removed
-            change.detail["window"] = sorted(used)
-            change.detail["table"] = draft.table_of(newcomer)
-            return _finish(request, change, before, earlier)
-    if bots:
-        # nowhere to sit at the allowed sizes: a table of their own with bots
-        num = max(numbers, default=0) + 1
-        draft.tables[num] = [newcomer]
-        change.changed.add(num)
-        change.detail.update(table=num, bots=bot_table_seats(request, 1))
-        return _finish(request, change, before, earlier)
+    place = _Placing(request, Change(draft, detail={"player": newcomer}), newcomer)
+    # in the module docstring's order: the first that finds a place decides
+    for step in (
+        place.at_a_bot_seat,
+        place.with_a_bye,
+        place.at_a_free_seat,
+        place.on_a_bye,
+        place.by_reseating_neighbours,
+        place.at_a_new_bot_table,
+    ):
+        if step():
+            return finish(request, place.change, before, earlier)
     raise SeatingError(
         "no_place",
         f"no table can take {newcomer!r} at the allowed sizes",
         player=newcomer,
-        sizes=sorted(allowed),
+        sizes=sorted(place.allowed),
     )
 
 
-def _finish(request, change, before, earlier) -> dict:
-    earlier = earlier or {}
-    keep = {n: earlier.get(n) for n, t in change.draft.tables.items() if before.get(n) == t}
-    change.reasons = describe(request, change.draft, keep=keep, pairs=manual_pairs(earlier))
-    return change.as_dict()
+class _Placing:
+    """The ways a newcomer may join a draft; each takes a place and returns
+    True, or changes nothing and returns False."""
+
+    def __init__(self, request: dict, change: Change, newcomer):
+        self.request, self.change, self.newcomer = request, change, newcomer
+        self.draft = change.draft
+        self.allowed = request.get("allowed_sizes") or [request["table_size"]]
+        self.preferred = request["table_size"]
+        self.bots = bool(request.get("bots"))
+        self.score = score_of(request)
+        self.met = times_met(request)
+        self.mine = self.score.get(newcomer, 0.0)
+        self.numbers = self.draft.numbers()
+
+    def _repeats(self, n) -> int:
+        return sum(bool(self.met.get(frozenset((self.newcomer, q)))) for q in self.draft.tables[n])
+
+    def _distance(self, n) -> float:
+        return abs(_mean(self.score, self.draft.tables[n]) - self.mine)
+
+    def _sit(self, n, **detail) -> bool:
+        self.draft.tables[n].append(self.newcomer)
+        self.change.changed.add(n)
+        self.change.detail.update(table=n, **detail)
+        return True
+
+    def at_a_bot_seat(self) -> bool:
+        """A table with bot seats: the most of them, the fewest repeats, the
+        nearest in score; the newcomer takes a bot's seat."""
+        seats = {n: bot_table_seats(self.request, len(self.draft.tables[n])) for n in self.numbers}
+        with_bots = [n for n in self.numbers if seats[n]]
+        if not with_bots:
+            return False
+        best = min(with_bots, key=lambda n: (-seats[n], self._repeats(n), self._distance(n), n))
+        self.draft.tables[best].append(self.newcomer)
+        self.change.changed.add(best)
+        self.change.detail.update(
+            table=best, bots=bot_table_seats(self.request, len(self.draft.tables[best]))
+        )
+        return True
+
+    def with_a_bye(self) -> bool:
+        """A 2-player game: the player with a bye nearest in score and the
+        newcomer make a new table."""
+        if not (2 in self.allowed and self.draft.byes and self.preferred == 2):
+            return False
+        b = min(self.draft.byes, key=lambda x: (abs(self.score.get(x, 0) - self.mine), str(x)))
+        self.draft.byes.remove(b)
+        num = max(self.numbers, default=0) + 1
+        self.draft.tables[num] = [b, self.newcomer]
+        self.change.changed.add(num)
+        self.change.detail.update(from_bye=b, table=num)
+        return True
+
+    def at_a_free_seat(self) -> bool:
+        """A table that may grow by one: small tables first, then the fewest
+        repeats with the newcomer, then the nearest in score."""
+        fits = [n for n in self.numbers if len(self.draft.tables[n]) + 1 in self.allowed]
+        if not fits:
+            return False
+        best = min(
+            fits,
+            key=lambda n: (
+                len(self.draft.tables[n]) >= self.preferred,  # small tables first
+                self._repeats(n),
+                self._distance(n),
+                n,
+            ),
+        )
+        return self._sit(best)
+
+    def on_a_bye(self) -> bool:
+        """A 2-player game with every table full: the newcomer gets a bye."""
+        if not (2 in self.allowed and self.request.get("byes") and not self.bots):
+            return False
+        self.draft.byes.append(self.newcomer)
+        self.change.detail["bye"] = True
+        return True
+
+    def by_reseating_neighbours(self) -> bool:
+        """The tables nearest the newcomer's score are seated again with him,
+        using one more table if needed."""
+        if not self.numbers:
+            return False
+        centre = min(self.numbers, key=lambda n: (self._distance(n), n))
+        result = reseat_window(
+            self.request, self.draft, centre, extra=[self.newcomer], new_table=True
+        )
+        if not result:
+            return False
+        used, removed = result
+        self.change.changed |= used
+        self.change.removed |= removed
+        self.change.detail["window"] = sorted(used)
+        self.change.detail["table"] = self.draft.table_of(self.newcomer)
+        return True
+
+    def at_a_new_bot_table(self) -> bool:
+        """With bots, nowhere to sit at the allowed sizes: a table of his own
+        where the bot plays the other seats."""
+        if not self.bots:
+            return False
+        num = max(self.numbers, default=0) + 1
+        self.draft.tables[num] = [self.newcomer]
+        self.change.changed.add(num)
+        self.change.detail.update(table=num, bots=bot_table_seats(self.request, 1))
+        return True

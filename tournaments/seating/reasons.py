@@ -39,12 +39,68 @@ Codes (parameters):
   meets whom (``repeat``, ``mates_together``, ``team_split``).
 - ``bot_table_changed`` (``bots``): a draft's table left with bot seats after a
   change (a drop, a late arrival, a move by hand).
+
+Each code's message (:data:`MESSAGES`) is English text marked for
+translation (``_``, ``ngettext_noop``); the web side translates it
+(``tournaments.seating_messages.why_text``). :func:`wording` picks a reason's
+message and repairs reasons saved in an older form.
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+
+
+def _(message: str) -> str:
+    """Mark a message for translation (a no-op, as in ``games/``): Django's
+    ``makemessages`` extracts it, the web side translates it."""
+    return message
+
+
+@dataclass(frozen=True)
+class Plural:
+    """A message with a singular and a plural form, chosen by the number in
+    its parameter ``count``."""
+
+    singular: str
+    plural: str
+    count: str
+
+
+def ngettext_noop(singular: str, plural: str, count: str) -> Plural:
+    """Mark a message with a plural form for translation (the project's
+    ``makemessages`` extracts ``ngettext_noop``)."""
+    return Plural(singular, plural, count)
+
+
+#: every code a reason of this package carries (the rating modes' codes: ``rating.py``)
+CODES = (
+    "repeat",
+    "repeat_manual",
+    "mates_together",
+    "team_split",
+    "moved_up",
+    "moved_down",
+    "small_table",
+    "small_table_forced",
+    "small_table_changed",
+    "large_table",
+    "short_table",
+    "bye",
+    "bye_changed",
+    "bot_table",
+    "bot_table_changed",
+    "rating_spread",
+    "rating_group",
+    "unrated",
+)
+#: the codes worded by their ``rule`` (``standings``: the code's own message)
+RULE_WORDED = {
+    "small_table": ("drawn", "rating", "spread"),
+    "bye": ("drawn", "rating"),
+    "bot_table": ("drawn", "rating"),
+}
 
 
 @dataclass(frozen=True)
@@ -188,3 +244,136 @@ def bot_table(req, players, bots) -> Reason:
             "rule": rule_name(req),
         },
     )
+
+
+#: each code's message in English (a code whose wording depends on its ``rule``
+#: also has ``<code>_<rule>``), marked for translation: the web side translates
+#: it and fills in the parameters, players and teams by name
+MESSAGES = {
+    "repeat": _(
+        "%(a)s and %(b)s meet again (at one table in round %(rounds)s): "
+        "no seating without this repeat was found."
+    ),
+    "repeat_manual": _(
+        "%(a)s and %(b)s meet again (at one table in round %(rounds)s): changed by hand."
+    ),
+    "moved_up": _(
+        "%(player)s (score %(score)s) plays above their score group at this table "
+        "(scores %(low)s–%(high)s)."
+    ),
+    "moved_down": _(
+        "%(player)s (score %(score)s) plays below their score group at this table "
+        "(scores %(low)s–%(high)s)."
+    ),
+    "small_table": _(
+        "Small table (%(size)s instead of %(preferred)s players): the lowest in the standings "
+        "among those with the fewest small tables so far (small tables before: %(had)s)."
+    ),
+    "small_table_drawn": _(
+        "Small table (%(size)s instead of %(preferred)s players), drawn among those with the "
+        "fewest small tables so far (small tables before: %(had)s)."
+    ),
+    "small_table_forced": _(
+        "Small table (%(size)s instead of %(preferred)s players) for %(players)s although others "
+        "had fewer small tables or stand lower: %(constraints)s (small tables before: %(had)s)."
+    ),
+    "small_table_changed": _(
+        "Small table (%(size)s instead of %(preferred)s players) after a change to the draft "
+        "(small tables before: %(had)s)."
+    ),
+    "large_table": _(
+        "Large table (%(size)s instead of %(preferred)s players): the player count does not "
+        "divide into tables of %(preferred)s."
+    ),
+    "short_table": _(
+        "A table of %(size)s is left (allowed: %(sizes)s): no re-seating after the drop "
+        "fits the allowed sizes. Move players by hand."
+    ),
+    "team_split": _("Team %(team)s could not sit together."),
+    "mates_together": _(
+        "%(a)s and %(b)s (%(value)s) sit at one table although club-mates are kept apart."
+    ),
+    "bye": _(
+        "%(player)s has a bye: the lowest in the standings among those with the fewest byes "
+        "(byes before: %(count)s)."
+    ),
+    "bye_drawn": _(
+        "%(player)s has a bye, drawn among those with the fewest byes (byes before: %(count)s)."
+    ),
+    "small_table_rating": _(
+        "Small table (%(size)s instead of %(preferred)s players): the lowest in the rating "
+        "order among those with the fewest small tables so far (small tables before: %(had)s)."
+    ),
+    "small_table_spread": _(
+        "Small table (%(size)s instead of %(preferred)s players): with strong players spread "
+        "by rating, this table took no pick in the last, weakest pass."
+    ),
+    "bye_rating": _(
+        "%(player)s has a bye: the lowest in the rating order among those with the fewest "
+        "byes (byes before: %(count)s)."
+    ),
+    "rating_spread": _(
+        "Seated by rating, strong players spread: %(strongest)s, the strongest here, is "
+        "No. %(place)s of the rating order (one of the strongest, one per table)."
+    ),
+    "rating_group": _("Seated by rating: places %(first)s–%(last)s of the rating order."),
+    "unrated": _("No rating: %(players)s, seated after the rated players in a random order."),
+    "bot_table": ngettext_noop(
+        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
+        "sizes. %(players)s sit here as the lowest in the standings among those with the "
+        "fewest tables with the bot so far (before: %(had)s).",
+        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
+        "sizes. %(players)s sit here as the lowest in the standings among those with the "
+        "fewest tables with the bot so far (before: %(had)s).",
+        "bots",
+    ),
+    "bot_table_drawn": ngettext_noop(
+        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
+        "sizes. %(players)s were drawn among those with the fewest tables with the bot so far "
+        "(before: %(had)s).",
+        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
+        "sizes. %(players)s were drawn among those with the fewest tables with the bot so far "
+        "(before: %(had)s).",
+        "bots",
+    ),
+    "bot_table_rating": ngettext_noop(
+        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
+        "sizes. %(players)s sit here as the lowest in the rating order among those with the "
+        "fewest tables with the bot so far (before: %(had)s).",
+        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
+        "sizes. %(players)s sit here as the lowest in the rating order among those with the "
+        "fewest tables with the bot so far (before: %(had)s).",
+        "bots",
+    ),
+    "bot_table_changed": ngettext_noop(
+        "The bot plays %(bots)s empty seat after a change to the draft.",
+        "The bot plays %(bots)s empty seats after a change to the draft.",
+        "bots",
+    ),
+    "bye_changed": _("%(player)s has a bye after a change to the draft (byes before: %(count)s)."),
+}
+
+#: the constraints a ``small_table_forced`` reason names (``constraints``)
+CONSTRAINTS = {
+    "repeats": _("otherwise players would meet again"),
+    "apart": _("otherwise club-mates would sit together"),
+    "teams": _("otherwise team partners would be split"),
+}
+
+
+def wording(reason: dict) -> tuple[str, dict]:
+    """(the key of a reason's message in :data:`MESSAGES`, its parameters).
+
+    Reasons saved in an older form are read as today's: ``club_together``
+    (``club``) is ``mates_together`` (``value``), and a player named by
+    ``name`` is the ``player``. The key is the code itself when no message is
+    known for it: the web side shows such a code rather than hide the reason."""
+    code = reason.get("code")
+    params = dict(reason.get("params") or {})
+    if code == "club_together":
+        code, params["value"] = "mates_together", params.get("club")
+    if "name" in params and "player" not in params:
+        params["player"] = params["name"]
+    if params.get("rule") in RULE_WORDED.get(code, ()):
+        code = f"{code}_{params['rule']}"
+    return str(code), params

@@ -38,12 +38,40 @@ from dataclasses import dataclass, field
 
 from tournaments.seating.errors import SeatingError, bad_request
 
-#: the seating modes (the one list of them; the Django side labels them)
+#: the seating modes (the one list of them)
 RATING_MODES = ("rating_spread", "rating_swiss")
 #: how round 1 may be seated (a tournament's setting)
 ROUND1_MODES = ("random", *RATING_MODES)
 MODES = ("swiss", "mixing", "random", *RATING_MODES)
 TEAM_MODES = ("together", "apart", None)
+
+
+def _(label: str) -> str:
+    """Mark a label for translation (a no-op, as in ``games/``): Django's
+    ``makemessages`` extracts it, the models translate it."""
+    return label
+
+
+#: each mode's label as the organizer picks one for a round (English;
+#: translated where it is shown)
+MODE_LABELS = {
+    "swiss": _("By standings (Swiss)"),
+    "mixing": _("Mixing: meet as many different players as possible"),
+    "random": _("Random"),
+    "rating_spread": _("By rating: strong players spread"),
+    "rating_swiss": _("By rating: neighbours in the rating order (Swiss)"),
+}
+#: the round-1 modes as a tournament's setting words them
+ROUND1_LABELS = {
+    "random": _("random draw"),
+    "rating_spread": _("by rating: strong players spread over the tables"),
+    "rating_swiss": _("by rating: neighbours in the rating order together"),
+}
+#: how a round's seating treats teams and clubs
+TEAM_LABELS = {
+    "together": _("team partners together"),
+    "apart": _("club-mates apart"),
+}
 
 
 @dataclass
@@ -161,15 +189,7 @@ def _met(r: SeatingRequest, met) -> None:
             r.met_rounds.setdefault((min(i, j), max(i, j)), []).append(item[2])
 
 
-def parse(request) -> SeatingRequest:
-    """Check a request and turn it into a :class:`SeatingRequest`; a bad one
-    raises :class:`SeatingError` with code ``bad_request`` or
-    ``too_few_players``."""
-    if not isinstance(request, dict):
-        raise bad_request("request must be a JSON object")
-    r = SeatingRequest()
-    _players(r, request.get("players"))
-    _met(r, request.get("met") or [])
+def _sizes(r: SeatingRequest, request: dict) -> None:
     size = request.get("table_size")
     if isinstance(size, bool) or not isinstance(size, int) or not 2 <= size <= 6:
         raise bad_request(f"table_size must be an integer from 2 to 6, not {size!r}")
@@ -190,6 +210,10 @@ def parse(request) -> SeatingRequest:
     r.bots = bots
     # with bots the bot plays the seats nobody can fill: nobody sits out
     r.byes = False if bots else bool(request.get("byes", False))
+
+
+def _how(r: SeatingRequest, request: dict) -> None:
+    """The mode, the teams rule, the seed and the round (of how many)."""
     r.mode = request.get("mode") or "swiss"
     if r.mode not in MODES:
         raise bad_request(f"mode must be one of {', '.join(MODES)}, not {r.mode!r}")
@@ -207,7 +231,20 @@ def parse(request) -> SeatingRequest:
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
             raise bad_request(f"{key} must be a positive integer")
         setattr(r, key, v)
-    minimum = 1 if r.bots else min(allowed)
+
+
+def parse(request) -> SeatingRequest:
+    """Check a request and turn it into a :class:`SeatingRequest`; a bad one
+    raises :class:`SeatingError` with code ``bad_request`` or
+    ``too_few_players``."""
+    if not isinstance(request, dict):
+        raise bad_request("request must be a JSON object")
+    r = SeatingRequest()
+    _players(r, request.get("players"))
+    _met(r, request.get("met") or [])
+    _sizes(r, request)
+    _how(r, request)
+    minimum = 1 if r.bots else min(r.allowed)
     if r.n < minimum:
         raise SeatingError(
             "too_few_players",

@@ -20,8 +20,7 @@ from tournaments.seating.draft import (
     Change,
     Draft,
     bot_table_seats,
-    describe,
-    manual_pairs,
+    finish,
     reseat_window,
     score_of,
     times_met,
@@ -70,7 +69,7 @@ def reseat_after_drop(request: dict, tables, byes, dropped, earlier=None) -> dic
     if dropped in draft.byes:
         draft.byes.remove(dropped)
         change.detail["bye"] = True
-        return _finish(request, change, before, earlier)
+        return finish(request, change, before, earlier)
     number = draft.table_of(dropped)
     if number is None:
         raise SeatingError("not_seated", f"player {dropped!r} is not seated", player=dropped)
@@ -86,7 +85,7 @@ def reseat_after_drop(request: dict, tables, byes, dropped, earlier=None) -> dic
         change.detail["bots"] = bot_table_seats(request, len(left))
     elif len(left) not in allowed:
         change.detail["resolved"] = _resolve(request, change, number, left, allowed)
-    return _finish(request, change, before, earlier)
+    return finish(request, change, before, earlier)
 
 
 def _resolve(request, change, number, left, allowed) -> bool:
@@ -124,11 +123,3 @@ def _resolve(request, change, number, left, allowed) -> bool:
         change.detail["window"] = sorted(used)
         return True
     return False
-
-
-def _finish(request, change, before, earlier) -> dict:
-    earlier = earlier or {}
-    keep = {n: earlier.get(n) for n, t in change.draft.tables.items() if before.get(n) == t}
-    change.reasons = describe(request, change.draft, keep=keep, pairs=manual_pairs(earlier))
-    change.changed = {n for n in change.changed if n in change.draft.tables}
-    return change.as_dict()

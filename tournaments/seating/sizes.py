@@ -1,9 +1,9 @@
 """Table sizes, and who gets the small tables, the byes and the bot table.
 
-The rule (issue 13): small tables (fewer than the preferred size) and byes go
+The rule: small tables (fewer than the preferred size) and byes go
 to those who had the fewest of them so far; among those, by standings to the
 lowest (swiss) or drawn by the seed (random and mixing). ``rule_pick`` is that
-rule; :mod:`tournaments.seating.manager` keeps it unless a named constraint
+rule; :mod:`tournaments.seating.seat_round` keeps it unless a named constraint
 (repeats, club-mates, teams) forces another choice, and then says which.
 
 With bots (request ``bots``) there are no byes: ``plan_bot_table`` leaves the

@@ -125,7 +125,7 @@ def player_drop(*, player: Player, by) -> Player:
         live.forget_seats(
             list(SeatLink.objects.filter(player=player).values_list("key", flat=True))
         )
-        # seated in a round that has not started: the player leaves it (issue 4)
+        # seated in a round that has not started: the player leaves it
         reseat_dropped_player(player=player, by=by)
     return player
 

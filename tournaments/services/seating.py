@@ -1,20 +1,27 @@
-"""Seating a round, the Django side: load, call the pure package, save.
+"""Seating a round, the writes: call the pure package, save its answer.
 
 The algorithm and every decision it makes, with its reasons, are in the pure
-package :mod:`tournaments.seating`; this module loads the players and their
-history into a request, calls it, and saves the round's tables, seats, byes
-and each table's reasons (``Table.why``: ``[{"code", "params"}]``, translated
-by the seating page). Before a round starts the organizer may swap two players
-or move one, add a late arrival, discard the draft or unpublish it; a player
-who drops leaves the draft and only the tables concerned are re-seated.
-Every change is logged as a :class:`SeatingChange` row, and after every
-change the round's counts and the tables' reasons are stored anew.
+package :mod:`tournaments.seating`; the request is loaded by
+:mod:`tournaments.seating_selectors` and a refusal worded by
+:mod:`tournaments.seating_messages`. This module saves the round's tables,
+seats, byes and each table's reasons (``Table.why``: ``[{"code", "params"}]``,
+translated by the seating page). Before a round starts the organizer may swap
+two players or move one, add a late arrival, discard the draft or unpublish
+it; a player who drops leaves the draft and only the tables concerned are
+re-seated.
 
-Decisions (see the reports of issues 4 and 13):
+Every change to a draft takes one path (:func:`_change_draft`): the stored
+draft as plain data, the pure package's change (``manual.swap_players`` /
+``move_player``, ``late.add_late_arrival``, ``reseat.reseat_after_drop``),
+its answer applied (:func:`_apply`). Every change is logged as a
+:class:`SeatingChange` row, and after every change the round's counts and the
+tables' reasons are stored anew.
+
+Decisions:
 
 - mode: round 1 as the tournament's ``round1_seating`` says (``random`` by
   default, or by rating: ``rating_spread`` / ``rating_swiss``, each player's
-  rating from :func:`round1_ratings`); later rounds ``swiss``, or ``mixing``
+  rating from :func:`~tournaments.seating_selectors.round1_ratings`); later rounds ``swiss``, or ``mixing``
   when the previous round was seated in mixing mode (a mixing tournament
   stays one).
 - mixing mode plans all rounds ahead: the plan depends on the player ids and
@@ -32,25 +39,28 @@ Decisions (see the reports of issues 4 and 13):
 from __future__ import annotations
 
 import hashlib
-import itertools
-from collections import Counter, defaultdict
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from scoring import selectors as scoring_selectors
-from scoring.season import selectors as season_selectors
 from tournaments import seating as algo
+from tournaments import seating_messages
 from tournaments.authors import author
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
-from tournaments.seating.draft import Draft, describe, manual_pairs
 from tournaments.seating.order import team_seat_order as _team_seat_order
 from tournaments.seating.request import MODES, RATING_MODES
-from tournaments.seating.sizes import size_ok
+from tournaments.seating_selectors import (
+    History,
+    build_request,
+    draft_request,
+    repeats_of,
+    round1_ratings,
+    round_scores,
+    standings_scores,
+    stored_draft,
+)
 from tournaments.selectors import (
     allowed_sizes,
-    allows_byes,
     default_seating_mode,
     fills_with_bots,
     late_candidates,
@@ -72,251 +82,18 @@ def _log(rnd: Round, kind: str, by, detail: dict) -> SeatingChange:
     )
 
 
-def _sizes_text(sizes) -> str:
-    return ", ".join(str(s) for s in sorted(sizes))
-
-
-# --------------------------------------------------------------------------
-# loading: history, scores, the request
-
-
-class History:
-    """Who met whom (and in which rounds), seats held, byes and small tables,
-    from the rounds before ``number``."""
-
-    def __init__(self, tournament: Tournament, number: int):
-        self.met: dict[frozenset, list[int]] = defaultdict(list)
-        self.seats: dict[int, list[int]] = defaultdict(list)
-        self.small: Counter = Counter()
-        self.byes: Counter = Counter()
-        #: tables with empty seats the bot played (``Tournament.bot_fill``)
-        self.bot_tables: Counter = Counter()
-        tables: dict[int, list] = defaultdict(list)
-        with_bots: set[int] = set()
-        round_of: dict[int, int] = {}
-        rows = (
-            Seat.objects.filter(
-                table__round__tournament=tournament, table__round__number__lt=number
-            )
-            .order_by("table__round__number", "table_id", "position")
-            .values_list("table_id", "table__round__number", "player_id", "position")
-        )
-        for table_id, rnd, pid, pos in rows:
-            round_of[table_id] = rnd
-            if pid is None:  # an empty seat: the bot played it
-                with_bots.add(table_id)
-                continue
-            tables[table_id].append(pid)
-            self.seats[pid].append(pos)
-        for table_id, pids in tables.items():
-            if len(pids) < tournament.table_size:
-                for p in pids:
-                    self.small[p] += 1
-            if table_id in with_bots:
-                for p in pids:
-                    self.bot_tables[p] += 1
-            for a, b in itertools.combinations(pids, 2):
-                self.met[frozenset((a, b))].append(round_of[table_id])
-        for pid in Bye.objects.filter(
-            round__tournament=tournament, round__number__lt=number
-        ).values_list("player_id", flat=True):
-            self.byes[pid] += 1
-
-    def met_pairs(self, ids) -> list[list[int]]:
-        """``[a, b, round]`` for every earlier encounter among ``ids``."""
-        ids = set(ids)
-        out = []
-        for pair, rounds in self.met.items():
-            a, b = sorted(pair)
-            if a in ids and b in ids:
-                out += [[a, b, r] for r in rounds]
-        return out
-
-
-def standings_scores(tournament: Tournament, up_to_round: int | None = None):
-    """(player id → points as float, player id → standings position)."""
-    rows = scoring_selectors.standings(tournament, up_to_round=up_to_round)
-    scores = {r.player_id: float(r.points or 0) for r in rows}
-    position = {r.player_id: k for k, r in enumerate(rows)}
-    return scores, position
-
-
-def round1_ratings(tournament: Tournament) -> dict[int, float | None]:
-    """Each player's rating for seating round 1 by rating (player id →
-    rating, None for none). The pure package seats players without a rating
-    last, in an order drawn from the round's seed.
-
-    The club's own rating comes first: when players of this tournament are
-    linked to roster people with rated games in this game (openskill, the
-    conservative value; README "A club season"), those ratings are used and
-    the others count as unrated — the rating entered with a player is on
-    another scale and is not mixed in. Without any club rating, the rating
-    entered with the player (``Player.rating``) is used."""
-    players = list(tournament.players.values_list("pk", "rating", "person_id"))
-    linked = {pid: person for pid, _rating, person in players if person}
-    if linked:
-        club = season_selectors.ratings(tournament.owner, tournament.game)
-        if any(person in club for person in linked.values()):
-            return {
-                pid: club[linked[pid]].conservative if linked.get(pid) in club else None
-                for pid, _rating, _person in players
-            }
-    return {pid: None if rating is None else float(rating) for pid, rating, _person in players}
-
-
-def _teams_mode(tournament, clubs_apart):
-    return "together" if tournament.team_mode else ("apart" if clubs_apart else None)
-
-
-def build_request(
-    tournament, players, number, *, mode, seed, teams, history, scores, position, ratings=None
-):
-    """The algorithm's request for these players (in standings order);
-    ``ratings`` (player id → rating or None) for the rating modes."""
-    players = sorted(players, key=lambda p: (position.get(p.pk, 10**9), p.name, p.pk))
-    entries = []
-    for p in players:
-        entry = {
-            "id": p.pk,
-            "score": scores.get(p.pk, 0.0),
-            "seat_history": history.seats.get(p.pk, []),
-            "byes": history.byes[p.pk],
-            "small_tables": history.small[p.pk],
-            "bot_tables": history.bot_tables[p.pk],
-        }
-        if ratings is not None:
-            entry["rating"] = ratings.get(p.pk)
-        if teams in ("together", "apart") and p.team_id:
-            entry["team"] = p.team_id
-        if teams == "apart" and p.club:
-            entry["club"] = p.club.strip().casefold()
-        entries.append(entry)
-    return {
-        "players": entries,
-        "met": history.met_pairs([p.pk for p in players]),
-        "table_size": tournament.table_size,
-        "allowed_sizes": allowed_sizes(tournament),
-        "byes": allows_byes(tournament),
-        "bots": fills_with_bots(tournament),
-        "mode": mode,
-        "teams": teams,
-        "seed": seed,
-        "rounds": tournament.rounds,
-        "round": number,
-    }
-
-
-def _round_scores(rnd: Round) -> dict[int, float]:
-    stats = rnd.seating_stats or {}
-    if stats.get("scores") is not None:
-        return {int(k): v for k, v in stats["scores"].items()}
-    scores, _pos = standings_scores(rnd.tournament, rnd.number - 1)
-    return scores
-
-
-def _draft_request(rnd: Round, players, extra_scores=None) -> dict:
-    """The request a change to ``rnd``'s draft works on (these players)."""
-    tournament = rnd.tournament
-    stats = rnd.seating_stats or {}
-    scores = _round_scores(rnd)
-    scores.update(extra_scores or {})
-    position = {p: k for k, p in enumerate(sorted(scores, key=lambda p: -scores[p]))}
-    return build_request(
-        tournament,
-        players,
-        rnd.number,
-        mode=stats.get("mode", "swiss"),
-        seed=stats.get("seed", 0),
-        teams=stats.get("teams"),
-        history=History(tournament, rnd.number),
-        scores=scores,
-        position=position,
-    )
-
-
-def _draft(rnd: Round):
-    """(tables by number: ids in seat order, ids on a bye)."""
-    tables: dict[int, list[int]] = {n: [] for n in rnd.tables.values_list("number", flat=True)}
-    for num, pid in (
-        Seat.objects.filter(table__round=rnd, player__isnull=False)
-        .order_by("table__number", "position")
-        .values_list("table__number", "player_id")
-    ):
-        tables[num].append(pid)
-    byes = list(Bye.objects.filter(round=rnd).order_by("pk").values_list("player_id", flat=True))
-    return tables, byes
-
-
-# --------------------------------------------------------------------------
-# errors of the algorithm, by code
-
-
-def seating_error(exc: algo.SeatingError, tournament) -> ServiceError:
-    """The translated message of an error code from the seating package."""
-    p = exc.params
-    if exc.code == "too_few_players":
-        return ServiceError(
-            _("Too few players: %(n)s checked in, a table needs %(min)s.")
-            % {"n": p["players"], "min": p["minimum"]}
-        )
-    if exc.code == "impossible_sizes":
-        params = {"n": p["players"], "sizes": _sizes_text(p["sizes"])}
-        if p["byes"]:
-            return ServiceError(
-                ngettext(
-                    "%(n)s player cannot be seated at tables of %(sizes)s, not even with byes.",
-                    "%(n)s players cannot be seated at tables of %(sizes)s, not even with byes.",
-                    params["n"],
-                )
-                % params
-            )
-        return ServiceError(
-            ngettext(
-                "%(n)s player cannot be seated at tables of %(sizes)s. "
-                "Allow another table size in the settings, or check players in or out.",
-                "%(n)s players cannot be seated at tables of %(sizes)s. "
-                "Allow another table size in the settings, or check players in or out.",
-                params["n"],
-            )
-            % params
-        )
-    if exc.code == "team_too_large":
-        return ServiceError(
-            _("A team has more players than the largest table (%(size)s).") % {"size": p["largest"]}
-        )
-    if exc.code == "no_place":
-        return ServiceError(
-            _(
-                "No table can take another player at the allowed sizes (%(sizes)s). "
-                "Discard the draft and seat the round again."
-            )
-            % {"sizes": _sizes_text(p["sizes"])}
-        )
-    if exc.code == "rating_with_teams":
-        return ServiceError(
-            _(
-                "In team mode partners sit together: round 1 cannot be seated by rating. "
-                "Choose the random draw."
-            )
-        )
-    if exc.code in ("already_seated", "not_seated", "not_in_request"):
-        return ServiceError(_("This player cannot be added to the seating."))
-    # bad_request / no_pairing: a bug on this side, not the organizer's input
-    return ServiceError(_("The seating could not be computed (%(code)s).") % {"code": exc.code})
-
-
 # --------------------------------------------------------------------------
 # saving
 
 
 def _plan_seed(tournament: Tournament, seed) -> int:
     first = (
-        tournament.round_set.filter(seating_stats__mode="mixing").order_by("number").first()
+        tournament.round_set.filter(seating_mode="mixing").order_by("number").first()
         if tournament.pk
         else None
     )
-    if first is not None and "plan_seed" in first.seating_stats:
-        return first.seating_stats["plan_seed"]
+    if first is not None and first.plan_seed is not None:
+        return first.plan_seed
     return seed if seed is not None else derive_seed("plan", tournament.pk)
 
 
@@ -332,7 +109,7 @@ def _team_of(rnd_or_players) -> dict:
     return dict(Player.objects.filter(pk__in=rnd_or_players).values_list("pk", "team_id"))
 
 
-def _write_tables(rnd: Round, tables: dict, numbers, reasons: dict) -> None:
+def _write_tables(rnd: Round, tables: dict, numbers) -> None:
     """Replace the seats of the tables ``numbers`` (creating missing ones)."""
     tournament = rnd.tournament
     numbers = set(numbers)
@@ -365,14 +142,14 @@ def _seat_rows(table: Table, pids: list[int], tournament: Tournament) -> list[Se
     return seats
 
 
-def _save_state(rnd: Round, change: dict) -> None:
-    """Apply an answer of ``reseat_after_drop`` / ``add_late_arrival`` (or
-    just ``reasons``) and store the round's counts and reasons anew."""
+def _apply(rnd: Round, change: dict) -> None:
+    """Apply the answer of a change to the draft (``tournaments.seating.draft.Change``):
+    its changed and removed tables, its byes, and every table's reasons."""
     tables = dict(change["tables"])
     if change.get("removed"):
         Table.objects.filter(round=rnd, number__in=change["removed"]).delete()
     if change.get("changed"):
-        _write_tables(rnd, tables, change["changed"], change["reasons"])
+        _write_tables(rnd, tables, change["changed"])
     if "byes" in change:
         Bye.objects.filter(round=rnd).exclude(player_id__in=change["byes"]).delete()
         have = set(Bye.objects.filter(round=rnd).values_list("player_id", flat=True))
@@ -383,6 +160,7 @@ def _save_state(rnd: Round, change: dict) -> None:
 
 
 def _save_reasons(rnd: Round, reasons: dict, bye_reasons=None) -> None:
+    """Store every table's reasons and the round's counts as the draft now stands."""
     changed = []
     for t in Table.objects.filter(round=rnd):
         why = reasons.get(t.number, reasons.get(str(t.number), []))
@@ -391,12 +169,12 @@ def _save_reasons(rnd: Round, reasons: dict, bye_reasons=None) -> None:
             changed.append(t)
     Table.objects.bulk_update(changed, ["why"])
     stats = dict(rnd.seating_stats or {})
-    tables, byes = _draft(rnd)
+    draft = stored_draft(rnd).draft
     stats.update(
         {
-            "players": sum(len(ids) for ids in tables.values()) + len(byes),
-            "tables": len(tables),
-            "byes": len(byes),
+            "players": sum(len(ids) for ids in draft.tables.values()) + len(draft.byes),
+            "tables": len(draft.tables),
+            "byes": len(draft.byes),
             "repeat_pairs": sum(
                 1
                 for why in reasons.values()
@@ -412,35 +190,12 @@ def _save_reasons(rnd: Round, reasons: dict, bye_reasons=None) -> None:
     rnd.save(update_fields=["seating_stats"])
 
 
-def _earlier(rnd: Round) -> dict:
-    return dict(rnd.tables.values_list("number", "why"))
-
-
-def _describe(rnd: Round, earlier: dict, touched, manual=frozenset()) -> None:
-    """Store the reasons of every table as the data now stands (``earlier``:
-    the reasons before the change, kept where they still hold)."""
-    tables, byes = _draft(rnd)
-    ids = [p for t in tables.values() for p in t] + byes
-    request = _draft_request(rnd, list(Player.objects.filter(pk__in=ids)))
-    keep = {n: why for n, why in earlier.items() if n not in touched}
-    reasons = describe(
-        request, Draft.of(tables, byes), manual=manual, keep=keep, pairs=manual_pairs(earlier)
-    )
-    _save_reasons(rnd, reasons, reasons.pop("byes"))
-
-
 # --------------------------------------------------------------------------
 # seating a round
 
 
-@transaction.atomic
-def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=False) -> Round:
-    """Seat the next round of ``tournament``; see the module docstring."""
-    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    number, blocker = seat_blocker(tournament)
-    if blocker:
-        raise ServiceError(blocker)
-    mode = mode or default_seating_mode(tournament, number)
+def _check_seating(tournament: Tournament, number: int, mode, seed, clubs_apart) -> None:
+    """Refuse what the organizer's choices can't give (a translated message)."""
     if mode not in MODES:
         raise ServiceError(_("Unknown seating mode: %(mode)s") % {"mode": mode})
     if mode in RATING_MODES and number > 1:
@@ -455,20 +210,28 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ServiceError(_("The seed must be a whole number of at least 0."))
+
+
+@transaction.atomic
+def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=False) -> Round:
+    """Seat the next round of ``tournament``; see the module docstring."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    number, blocker = seat_blocker(tournament)
+    if blocker:
+        raise ServiceError(blocker)
+    mode = mode or default_seating_mode(tournament, number)
+    _check_seating(tournament, number, mode, seed, clubs_apart)
     round_seed = seed if seed is not None else derive_seed("round", tournament.pk, number)
-    teams = _teams_mode(tournament, clubs_apart)
+    teams = "together" if tournament.team_mode else ("apart" if clubs_apart else None)
     players = list(seatable_players(tournament, number))
     scores, position = standings_scores(tournament)
-    stats_extra = {}
-    algo_seed = round_seed
-    if mode == "mixing":
-        algo_seed = stats_extra["plan_seed"] = _plan_seed(tournament, seed)
+    plan_seed = _plan_seed(tournament, seed) if mode == "mixing" else None
     request = build_request(
         tournament,
         players,
         number,
         mode=mode,
-        seed=algo_seed,
+        seed=round_seed if plan_seed is None else plan_seed,
         teams=teams,
         history=History(tournament, number),
         scores=scores,
@@ -478,24 +241,23 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
     try:
         answer = algo.seat(request)
     except algo.SeatingError as exc:
-        raise seating_error(exc, tournament) from None
-    stats = {
-        **answer["stats"],
-        **stats_extra,
-        "mode": mode,
-        "seed": round_seed,
-        "teams": teams,
-        "players": len(players),
-        "scores": {str(p.pk): scores.get(p.pk, 0.0) for p in players},
-        "bye_why": answer["bye_reasons"],
-    }
+        raise seating_messages.seating_error(exc) from None
     rnd = Round.objects.create(
         tournament=tournament,
         number=number,
         status=Round.SEATED,
         published=False,
         minutes=tournament.round_minutes,
-        seating_stats=stats,
+        seating_mode=mode,
+        seating_seed=round_seed,
+        seating_teams=teams or "",
+        seating_scores={str(p.pk): scores.get(p.pk, 0.0) for p in players},
+        plan_seed=plan_seed,
+        seating_stats={
+            **answer["stats"],
+            "players": len(players),
+            "bye_why": answer["bye_reasons"],
+        },
     )
     rnd.tournament = tournament
     seated, why = list(answer["tables"]), list(answer["reasons"])
@@ -504,14 +266,16 @@ def round_seat(*, tournament: Tournament, by, mode=None, seed=None, clubs_apart=
         seated.append(bot_table["players"])
         why.append(bot_table["reasons"])
     numbers = range(1, len(seated) + 1)
-    _write_tables(rnd, dict(zip(numbers, seated, strict=True)), numbers, {})
+    _write_tables(rnd, dict(zip(numbers, seated, strict=True)), numbers)
     Table.objects.bulk_update(
         [Table(pk=t.pk, why=why[t.number - 1]) for t in Table.objects.filter(round=rnd)],
         ["why"],
     )
     Bye.objects.bulk_create([Bye(round=rnd, player_id=p) for p in answer["byes"]])
-    summary = {k: v for k, v in stats.items() if k not in ("scores", "bye_why")}
-    _log(rnd, SeatingChange.SEAT, by, summary)
+    summary = {**answer["stats"], "mode": mode, "seed": round_seed, "teams": teams}
+    if plan_seed is not None:
+        summary["plan_seed"] = plan_seed
+    _log(rnd, SeatingChange.SEAT, by, {**summary, "players": len(players)})
     return rnd
 
 
@@ -538,58 +302,31 @@ def _lock_draft(rnd: Round) -> Round:
     return rnd
 
 
-def _place(rnd: Round, player: Player):
-    """(seat or None, bye or None) of a player in this round."""
-    seat = Seat.objects.filter(table__round=rnd, player=player).select_related("table").first()
-    bye = None if seat else Bye.objects.filter(round=rnd, player=player).first()
-    if seat is None and bye is None:
-        raise ServiceError(
-            _("%(name)s is not seated in round %(n)s.") % {"name": player.name, "n": rnd.number}
-        )
-    return seat, bye
+def _check_seated(rnd: Round, *players: Player) -> None:
+    """Refuse a change that names a player who has no seat or bye in the round."""
+    for player in players:
+        if not (
+            Seat.objects.filter(table__round=rnd, player=player).exists()
+            or Bye.objects.filter(round=rnd, player=player).exists()
+        ):
+            raise ServiceError(
+                _("%(name)s is not seated in round %(n)s.") % {"name": player.name, "n": rnd.number}
+            )
 
 
-def _size_ok(old: int, new: int, tournament: Tournament) -> bool:
-    """A table changed by hand: ``seating.size_ok``, or any size the bot can
-    fill up to an allowed one when bots fill empty seats."""
-    allowed = allowed_sizes(tournament)
-    if size_ok(old, new, allowed):
-        return True
-    return fills_with_bots(tournament) and new > 0 and algo.bot_seats(new, allowed) is not None
-
-
-def _table_players(table: Table) -> list[int]:
-    """The players of a table in seat order (not its empty bot seats)."""
-    return list(
-        table.seats.filter(player__isnull=False)
-        .order_by("position")
-        .values_list("player_id", flat=True)
-    )
-
-
-def _set_table_players(table: Table, pids: list[int], tournament: Tournament) -> None:
-    Seat.objects.filter(table=table).delete()
-    Seat.objects.bulk_create(_seat_rows(table, pids, tournament))
-
-
-def _repeats_of(rnd: Round, pids: list[int]) -> list[dict]:
-    """The repeat encounters of these players at their tables in this round."""
-    names = dict(Player.objects.filter(tournament=rnd.tournament).values_list("pk", "name"))
-    out = []
-    for t in rnd.tables.all():
-        for w in t.why or []:
-            pr = w.get("params", {})
-            if w.get("code") in ("repeat", "repeat_manual") and (
-                pr.get("a") in pids or pr.get("b") in pids
-            ):
-                out.append(
-                    {
-                        "a": names.get(pr["a"]),
-                        "b": names.get(pr["b"]),
-                        "rounds": ", ".join(str(r) for r in pr.get("rounds", [])),
-                    }
-                )
-    return out
+def _change_draft(rnd: Round, change, *args, names=None, with_ids=()) -> dict:
+    """The one path of every change to a draft: the stored draft and its
+    request (its players, plus ``with_ids``), the pure package's ``change``
+    (called with the request, tables, byes, ``args`` and the tables' earlier
+    reasons), its answer applied. Returns the answer."""
+    stored = stored_draft(rnd)
+    request = draft_request(rnd, [*stored.ids, *with_ids])
+    try:
+        answer = change(request, stored.draft.tables, stored.draft.byes, *args, stored.reasons)
+    except algo.SeatingError as exc:
+        raise seating_messages.seating_error(exc, names, rnd.number) from None
+    _apply(rnd, answer)
+    return answer
 
 
 @transaction.atomic
@@ -597,43 +334,14 @@ def seating_swap(*, round: Round, player_a: Player, player_b: Player, by) -> dic
     """Swap two players of a draft seating (seats, or a seat and a bye).
     Returns the change's detail (with any repeat the swap creates)."""
     rnd = _lock_draft(round)
-    if player_a.pk == player_b.pk:
-        raise ServiceError(_("Choose two different players."))
-    seat_a, bye_a = _place(rnd, player_a)
-    seat_b, bye_b = _place(rnd, player_b)
-    if bye_a and bye_b:
-        raise ServiceError(_("Both players have a bye: there is nothing to swap."))
-    earlier = _earlier(rnd)
-    if seat_a and seat_b:
-        ta, tb = seat_a.table, seat_b.table
-        if ta.pk == tb.pk:
-            pids = _table_players(ta)
-            i, j = pids.index(player_a.pk), pids.index(player_b.pk)
-            pids[i], pids[j] = pids[j], pids[i]
-            _set_table_players(ta, pids, rnd.tournament)
-        else:
-            pa, pb = _table_players(ta), _table_players(tb)
-            pa[pa.index(player_a.pk)] = player_b.pk
-            pb[pb.index(player_b.pk)] = player_a.pk
-            _set_table_players(ta, pa, rnd.tournament)
-            _set_table_players(tb, pb, rnd.tournament)
-        touched = {ta.number, tb.number}
-    else:
-        seat, sitting, out = (
-            (seat_a, player_a, player_b) if seat_a else (seat_b, player_b, player_a)
-        )
-        pids = _table_players(seat.table)
-        pids[pids.index(sitting.pk)] = out.pk
-        _set_table_players(seat.table, pids, rnd.tournament)
-        Bye.objects.filter(round=rnd, player=out).delete()
-        Bye.objects.create(round=rnd, player=sitting)
-        touched = {seat.table.number}
-    _describe(rnd, earlier, touched, manual={player_a.pk, player_b.pk})
+    if player_a.pk != player_b.pk:
+        _check_seated(rnd, player_a, player_b)
+    answer = _change_draft(rnd, algo.swap_players, player_a.pk, player_b.pk)
     detail = {
         "players": [player_a.pk, player_b.pk],
         "names": [player_a.name, player_b.name],
-        "tables": sorted(touched),
-        "repeats": _repeats_of(rnd, [player_a.pk, player_b.pk]),
+        "tables": answer["detail"]["tables"],
+        "repeats": repeats_of(rnd, [player_a.pk, player_b.pk]),
     }
     _log(rnd, SeatingChange.SWAP, by, detail)
     return detail
@@ -643,57 +351,16 @@ def seating_swap(*, round: Round, player_a: Player, player_b: Player, by) -> dic
 def seating_move(*, round: Round, player: Player, table_number: int, by) -> dict:  # noqa: A002
     """Move a player of a draft seating to another table (at its last seat)."""
     rnd = _lock_draft(round)
-    allowed = allowed_sizes(rnd.tournament)
-    seat, bye = _place(rnd, player)
-    target = Table.objects.filter(round=rnd, number=table_number).first()
-    if target is None:
-        raise ServiceError(
-            _("Round %(n)s has no table %(table)s.") % {"n": rnd.number, "table": table_number}
-        )
-    if seat and seat.table_id == target.pk:
-        raise ServiceError(
-            _("%(name)s already sits at table %(table)s.")
-            % {"name": player.name, "table": table_number}
-        )
-    dest = _table_players(target)
-    if not _size_ok(len(dest), len(dest) + 1, rnd.tournament):
-        raise ServiceError(
-            ngettext(
-                "Table %(table)s would have %(size)s player; allowed sizes are %(sizes)s.",
-                "Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.",
-                len(dest) + 1,
-            )
-            % {"table": target.number, "size": len(dest) + 1, "sizes": _sizes_text(allowed)}
-        )
-    earlier = _earlier(rnd)
-    source = seat.table if seat else None
-    if source:
-        src = _table_players(source)
-        if not _size_ok(len(src), len(src) - 1, rnd.tournament):
-            raise ServiceError(
-                ngettext(
-                    "Table %(table)s would have %(size)s player; allowed sizes are %(sizes)s.",
-                    "Table %(table)s would have %(size)s players; allowed sizes are %(sizes)s.",
-                    len(src) - 1,
-                )
-                % {"table": source.number, "size": len(src) - 1, "sizes": _sizes_text(allowed)}
-            )
-        src.remove(player.pk)
-        if src:
-            _set_table_players(source, src, rnd.tournament)
-        else:
-            source.delete()
-    else:
-        bye.delete()
-    _set_table_players(target, [*dest, player.pk], rnd.tournament)
-    touched = {target.number} | ({source.number} if source else set())
-    _describe(rnd, earlier, touched, manual={player.pk})
+    _check_seated(rnd, player)
+    answer = _change_draft(
+        rnd, algo.move_player, player.pk, table_number, names={player.pk: player.name}
+    )
     detail = {
         "player": player.pk,
         "name": player.name,
-        "from": source.number if source else None,
-        "to": target.number,
-        "repeats": _repeats_of(rnd, [player.pk]),
+        "from": answer["detail"]["from"],
+        "to": answer["detail"]["to"],
+        "repeats": repeats_of(rnd, [player.pk]),
     }
     _log(rnd, SeatingChange.MOVE, by, detail)
     return detail
@@ -732,7 +399,7 @@ def seating_discard(*, round: Round, by) -> int:  # noqa: A002
     if last.pk != rnd.pk:
         raise ServiceError(_("Only the last round's draft can be discarded."))
     number = rnd.number
-    tables, byes = _draft(rnd)
+    draft = stored_draft(rnd).draft
     SeatingChange.objects.create(
         round=None,
         tournament_id=rnd.tournament_id,
@@ -740,8 +407,8 @@ def seating_discard(*, round: Round, by) -> int:  # noqa: A002
         by=author(by),
         detail={
             "round": number,
-            "tables": len(tables),
-            "players": sum(len(t) for t in tables.values()) + len(byes),
+            "tables": len(draft.tables),
+            "players": sum(len(t) for t in draft.tables.values()) + len(draft.byes),
             "changes": rnd.seating_changes.count(),
         },
     )
@@ -764,25 +431,18 @@ def seating_add_player(*, round: Round, player: Player, by) -> dict:  # noqa: A0
             _("%(name)s cannot join round %(n)s: only checked-in players who are not seated yet.")
             % {"name": player.name, "n": rnd.number}
         )
-    tables, byes = _draft(rnd)
-    ids = [p for t in tables.values() for p in t] + byes + [player.pk]
     scores, _pos = standings_scores(rnd.tournament, rnd.number - 1)
-    request = _draft_request(
-        rnd, list(Player.objects.filter(pk__in=ids)), {player.pk: scores.get(player.pk, 0.0)}
-    )
-    try:
-        change = algo.add_late_arrival(request, tables, byes, player.pk, _earlier(rnd))
-    except algo.SeatingError as exc:
-        raise seating_error(exc, rnd.tournament) from None
+    score = scores.get(player.pk, 0.0)
+    # the newcomer's points join the ones the round was seated by
+    seated_by = {str(p): v for p, v in round_scores(rnd).items()}
+    rnd.seating_scores = {**seated_by, str(player.pk): score}
+    answer = _change_draft(rnd, algo.add_late_arrival, player.pk, with_ids=[player.pk])
+    rnd.save(update_fields=["seating_scores"])
     if player.first_round > rnd.number:
         player.first_round = rnd.number
         player.save(update_fields=["first_round"])
-    stats = dict(rnd.seating_stats or {})
-    stats.setdefault("scores", {})[str(player.pk)] = scores.get(player.pk, 0.0)
-    rnd.seating_stats = stats
-    _save_state(rnd, change)
-    detail = {"player": player.pk, "name": player.name, **change["detail"]}
-    detail["tables"] = change["changed"]
+    detail = {"player": player.pk, "name": player.name, **answer["detail"]}
+    detail["tables"] = answer["changed"]
     _log(rnd, SeatingChange.LATE, by, detail)
     return detail
 
@@ -792,18 +452,11 @@ def seating_reseat_after_drop(*, round: Round, player: Player, by) -> dict:  # n
     """Take a dropped player out of a seated round that has not started;
     re-seat only the tables that must change (``tournaments.seating.reseat``)."""
     rnd = _lock_unstarted(round)
-    _place(rnd, player)
-    tables, byes = _draft(rnd)
-    ids = [p for t in tables.values() for p in t] + byes
-    request = _draft_request(rnd, list(Player.objects.filter(pk__in=ids)))
-    try:
-        change = algo.reseat_after_drop(request, tables, byes, player.pk, _earlier(rnd))
-    except algo.SeatingError as exc:
-        raise seating_error(exc, rnd.tournament) from None
-    _save_state(rnd, change)
-    detail = {"player": player.pk, "name": player.name, **change["detail"]}
-    detail["tables"] = change["changed"]
-    detail["removed"] = change["removed"]
+    _check_seated(rnd, player)
+    answer = _change_draft(rnd, algo.reseat_after_drop, player.pk)
+    detail = {"player": player.pk, "name": player.name, **answer["detail"]}
+    detail["tables"] = answer["changed"]
+    detail["removed"] = answer["removed"]
     _log(rnd, SeatingChange.RESEAT, by, detail)
     return detail
 

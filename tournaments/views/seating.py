@@ -6,9 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import formats
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments import selectors
@@ -16,184 +15,10 @@ from tournaments.collation import sort_by_name
 from tournaments.models import SEATING_MODES as MODE_CHOICES
 from tournaments.models import Round, SeatingChange
 from tournaments.permissions import STAFF, tournament_view
+from tournaments.seating_messages import why_text
 from tournaments.selectors import round_or_404
 from tournaments.services import seating as seating_services
 from tournaments.views._helpers import service_error_as_message
-
-#: reason codes of ``tournaments.seating.reasons`` → message (params fill the placeholders)
-WHY_MESSAGES = {
-    "repeat": gettext_lazy(
-        "%(a)s and %(b)s meet again (at one table in round %(rounds)s): "
-        "no seating without this repeat was found."
-    ),
-    "repeat_manual": gettext_lazy(
-        "%(a)s and %(b)s meet again (at one table in round %(rounds)s): changed by hand."
-    ),
-    "moved_up": gettext_lazy(
-        "%(player)s (score %(score)s) plays above their score group at this table "
-        "(scores %(low)s–%(high)s)."
-    ),
-    "moved_down": gettext_lazy(
-        "%(player)s (score %(score)s) plays below their score group at this table "
-        "(scores %(low)s–%(high)s)."
-    ),
-    "small_table": gettext_lazy(
-        "Small table (%(size)s instead of %(preferred)s players): the lowest in the standings "
-        "among those with the fewest small tables so far (small tables before: %(had)s)."
-    ),
-    "small_table_drawn": gettext_lazy(
-        "Small table (%(size)s instead of %(preferred)s players), drawn among those with the "
-        "fewest small tables so far (small tables before: %(had)s)."
-    ),
-    "small_table_forced": gettext_lazy(
-        "Small table (%(size)s instead of %(preferred)s players) for %(players)s although others "
-        "had fewer small tables or stand lower: %(constraints)s (small tables before: %(had)s)."
-    ),
-    "small_table_changed": gettext_lazy(
-        "Small table (%(size)s instead of %(preferred)s players) after a change to the draft "
-        "(small tables before: %(had)s)."
-    ),
-    "large_table": gettext_lazy(
-        "Large table (%(size)s instead of %(preferred)s players): the player count does not "
-        "divide into tables of %(preferred)s."
-    ),
-    "short_table": gettext_lazy(
-        "A table of %(size)s is left (allowed: %(sizes)s): no re-seating after the drop "
-        "fits the allowed sizes. Move players by hand."
-    ),
-    "team_split": gettext_lazy("Team %(team)s could not sit together."),
-    "mates_together": gettext_lazy(
-        "%(a)s and %(b)s (%(value)s) sit at one table although club-mates are kept apart."
-    ),
-    "bye": gettext_lazy(
-        "%(player)s has a bye: the lowest in the standings among those with the fewest byes "
-        "(byes before: %(count)s)."
-    ),
-    "bye_drawn": gettext_lazy(
-        "%(player)s has a bye, drawn among those with the fewest byes (byes before: %(count)s)."
-    ),
-    "small_table_rating": gettext_lazy(
-        "Small table (%(size)s instead of %(preferred)s players): the lowest in the rating "
-        "order among those with the fewest small tables so far (small tables before: %(had)s)."
-    ),
-    "small_table_spread": gettext_lazy(
-        "Small table (%(size)s instead of %(preferred)s players): with strong players spread "
-        "by rating, this table took no pick in the last, weakest pass."
-    ),
-    "bye_rating": gettext_lazy(
-        "%(player)s has a bye: the lowest in the rating order among those with the fewest "
-        "byes (byes before: %(count)s)."
-    ),
-    "rating_spread": gettext_lazy(
-        "Seated by rating, strong players spread: %(strongest)s, the strongest here, is "
-        "No. %(place)s of the rating order (one of the strongest, one per table)."
-    ),
-    "rating_group": gettext_lazy(
-        "Seated by rating: places %(first)s–%(last)s of the rating order."
-    ),
-    "unrated": gettext_lazy(
-        "No rating: %(players)s, seated after the rated players in a random order."
-    ),
-    "bot_table": ngettext_lazy(
-        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
-        "sizes. %(players)s sit here as the lowest in the standings among those with the "
-        "fewest tables with the bot so far (before: %(had)s).",
-        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
-        "sizes. %(players)s sit here as the lowest in the standings among those with the "
-        "fewest tables with the bot so far (before: %(had)s).",
-        "bots",
-    ),
-    "bot_table_drawn": ngettext_lazy(
-        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
-        "sizes. %(players)s were drawn among those with the fewest tables with the bot so far "
-        "(before: %(had)s).",
-        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
-        "sizes. %(players)s were drawn among those with the fewest tables with the bot so far "
-        "(before: %(had)s).",
-        "bots",
-    ),
-    "bot_table_rating": ngettext_lazy(
-        "The bot plays %(bots)s empty seat: the field does not divide into the allowed table "
-        "sizes. %(players)s sit here as the lowest in the rating order among those with the "
-        "fewest tables with the bot so far (before: %(had)s).",
-        "The bot plays %(bots)s empty seats: the field does not divide into the allowed table "
-        "sizes. %(players)s sit here as the lowest in the rating order among those with the "
-        "fewest tables with the bot so far (before: %(had)s).",
-        "bots",
-    ),
-    "bot_table_changed": ngettext_lazy(
-        "The bot plays %(bots)s empty seat after a change to the draft.",
-        "The bot plays %(bots)s empty seats after a change to the draft.",
-        "bots",
-    ),
-    "bye_changed": gettext_lazy(
-        "%(player)s has a bye after a change to the draft (byes before: %(count)s)."
-    ),
-}
-
-#: the constraints a ``small_table_forced`` reason names
-CONSTRAINTS = {
-    "repeats": gettext_lazy("otherwise players would meet again"),
-    "apart": gettext_lazy("otherwise club-mates would sit together"),
-    "teams": gettext_lazy("otherwise team partners would be split"),
-}
-
-
-def _number(x) -> str:
-    x = float(x)
-    return formats.localize(int(x) if x == int(x) else round(x, 2))
-
-
-def why_text(items, names=None, teams=None) -> list[str]:
-    """Translate reasons (codes with parameters) into sentences; ``names``:
-    player id → name, ``teams``: team id → name."""
-    names = names or {}
-    teams = teams or {}
-    out = []
-    for item in items or []:
-        code = item.get("code")
-        params = dict(item.get("params") or {})
-        # reasons saved before issue 13 named players instead of giving ids
-        if code == "club_together":
-            code, params["value"] = "mates_together", params.get("club")
-        if "name" in params and "player" not in params:
-            params["player"] = params["name"]
-        if params.get("rule") in ("drawn", "rating", "spread") and code in (
-            "small_table",
-            "bye",
-            "bot_table",
-        ):
-            code = f"{code}_{params['rule']}"
-        msg = WHY_MESSAGES.get(code)
-        if msg is None:
-            continue
-        name = lambda pid: names.get(pid, str(pid))  # noqa: E731
-        for key in ("a", "b", "player", "strongest"):
-            if key in params:
-                params[key] = name(params[key])
-        if isinstance(params.get("players"), list):
-            params["players"] = ", ".join(name(p) for p in params["players"])
-        if isinstance(params.get("had"), list):
-            params["had"] = ", ".join(f"{name(p)} {n}" for p, n in params["had"])
-        if isinstance(params.get("rounds"), list):
-            params["rounds"] = ", ".join(str(r) for r in params["rounds"])
-        if isinstance(params.get("sizes"), list):
-            params["sizes"] = ", ".join(str(r) for r in params["sizes"])
-        if isinstance(params.get("constraints"), list):
-            params["constraints"] = "; ".join(
-                str(CONSTRAINTS.get(c, c)) for c in params["constraints"]
-            )
-        for key in ("score", "low", "high"):
-            if key in params:
-                params[key] = _number(params[key])
-        if code == "team_split" or params.get("kind") == "team":
-            key = "team" if code == "team_split" else "value"
-            params[key] = teams.get(params.get(key), params.get(key))
-        try:  # ``%`` before ``str``: a count message picks its plural from params
-            out.append(str(msg % params))
-        except (KeyError, TypeError, ValueError):
-            out.append(str(msg))
-    return out
 
 
 class SeatRoundForm(forms.Form):
@@ -308,7 +133,7 @@ def _seating_context(request, tournament, rnd):
         "round": rnd,
         "draft": draft,
         "data": data,
-        "mode_label": dict(MODE_CHOICES).get(data["stats"].get("mode"), ""),
+        "mode_label": rnd.get_seating_mode_display(),
         "changes": [{"change": c, "text": _change_text(c)} for c in data["changes"]],
     }
     context["can_unpublish"] = (

@@ -7,15 +7,15 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from scoring import prints
+from scoring import documents
 from tournaments.models import Tournament
 
 
 class Command(BaseCommand):
-    help = "Print a tournament document as PDF: " + ", ".join(prints.KINDS)
+    help = "Print a tournament document as PDF: " + ", ".join(documents.KINDS)
 
     def add_arguments(self, parser):
-        parser.add_argument("kind", choices=list(prints.KINDS))
+        parser.add_argument("kind", choices=list(documents.KINDS))
         parser.add_argument("--tournament", type=int, required=True, help="tournament id")
         parser.add_argument(
             "--round",
@@ -34,9 +34,9 @@ class Command(BaseCommand):
             raise CommandError(f"no tournament {tournament}")
         with translation.override(language):
             try:
-                pdf = prints.render(kind, t, round_no)
-            except prints.PrintError as exc:
+                pdf = documents.render(kind, t, round_no)
+            except documents.PrintError as exc:
                 raise CommandError(str(exc)) from None
-            path = Path(output or prints.filename(kind, t, round_no))
+            path = Path(output or documents.filename(kind, t, round_no))
         path.write_bytes(pdf)
         self.stdout.write(f"{path} ({len(pdf) // 1024} KiB)")

@@ -1,6 +1,6 @@
 """``seat(request) -> answer``: seat one round (the entry point).
 
-The manager parses the request, decides the table sizes and who gets the byes
+It parses the request, decides the table sizes and who gets the byes
 and the small tables (:mod:`~tournaments.seating.sizes`), hands the players to
 the matching of 2-player tables (:mod:`~tournaments.seating.pairs`), the
 groups of 3–6 (:mod:`~tournaments.seating.groups`) or the mixing plan
@@ -140,7 +140,8 @@ def _planned(req, sizes, seated, bye_players):
     return mixing_round(ids, req.size, req.rounds, req.round or 1, met_ids, req.seed)
 
 
-def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only, bot_seats=0):
+def _pair_counts(req, seated, tables) -> tuple[Counter, float]:
+    """(per-pair counts over the tables, the sum of the tables' score ranges)."""
     score = req.score
     levels = {s: k for k, s in enumerate(sorted({score[p] for p in seated}, reverse=True))}
     stats = Counter()
@@ -154,7 +155,35 @@ def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only, bot_seat
             stats["unequal_pairs"] += score[a] != score[b]
             stats["mixed_pairs"] += abs(levels[score[a]] - levels[score[b]])
             stats["apart"] += req.mates(a, b) is not None
-    scores_desc = sorted((score[p] for p in seated), reverse=True)
+    return stats, ranges
+
+
+def _fair_bound(req, seated, sizes):
+    """Swiss with small tables: the range bound when the small tables go by
+    the rule (fewest, then lowest), or None."""
+    small = small_sizes(sizes, req.size)
+    if not small or req.mode != "swiss":
+        return None
+    pick = set(rule_pick(req, seated, sum(small), req.small_had))
+    top = tuple(req.score[p] for p in seated if p not in pick)
+    low = tuple(req.score[p] for p in seated if p in pick)
+    parts = (_range_lb(top, tuple(big_sizes(sizes, req.size))), _range_lb(low, tuple(small)))
+    return None if None in parts else sum(parts)
+
+
+def _repeat_bound(req, seated, sizes, ctx) -> float:
+    """For repeat-free seatings: the cuts of the standings that repeats force
+    tables across."""
+    if ctx is not None and ctx.repeat_lb is not None:
+        return ctx.repeat_lb
+    pos = {p: x for x, p in enumerate(seated)}
+    met = [{pos[q]: c for q, c in req.met[p].items() if q in pos} for p in seated]
+    return _repeat_range_lb([req.score[p] for p in seated], met, sizes[0])
+
+
+def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only, bot_seats=0):
+    stats, ranges = _pair_counts(req, seated, tables)
+    scores_desc = sorted((req.score[p] for p in seated), reverse=True)
     out = {
         "tables": len(tables),
         "byes": n_byes,
@@ -171,22 +200,11 @@ def _stats(req, seated, tables, sizes, n_byes, planned, ctx, pair_only, bot_seat
         "planned": planned is not None,
         "bot_seats": bot_seats,
     }
-    small = small_sizes(sizes, req.size)
-    if small and req.mode == "swiss":
-        # the bound when the small tables go by the rule (fewest, then lowest)
-        pick = set(rule_pick(req, seated, sum(small), req.small_had))
-        top = tuple(score[p] for p in seated if p not in pick)
-        low = tuple(score[p] for p in seated if p in pick)
-        parts = (_range_lb(top, tuple(big_sizes(sizes, req.size))), _range_lb(low, tuple(small)))
-        if None not in parts:
-            out["score_range_fair_bound"] = sum(parts)
+    fair = _fair_bound(req, seated, sizes)
+    if fair is not None:
+        out["score_range_fair_bound"] = fair
     if len(set(sizes)) == 1 and sizes[0] > 2 and not n_byes and len(seated) <= 200:
-        # for repeat-free seatings: the cuts of the standings that repeats force tables across
-        lb = ctx.repeat_lb if ctx is not None and ctx.repeat_lb is not None else None
-        if lb is None:
-            pos = {p: x for x, p in enumerate(seated)}
-            met = [{pos[q]: c for q, c in req.met[p].items() if q in pos} for p in seated]
-            lb = _repeat_range_lb([score[p] for p in seated], met, sizes[0])
+        lb = _repeat_bound(req, seated, sizes, ctx)
         out["score_range_repeat_bound"] = max(lb, out["score_range_lower_bound"] or 0.0)
     if req.teams == "apart":
         out["apart_violations"] = stats["apart"]

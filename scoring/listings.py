@@ -1,6 +1,8 @@
-"""Reads for the standings, history and results pages, the CSV/JSON exports
-and the printed lists: plain dicts and lists, built in a fixed number of
-queries per call (no per-table or per-player query).
+"""What the pages, exports and prints list: the standings rows, a player's
+history, a round's results and seated tables, the CSV/JSON exports — plain
+dicts and lists built from the selectors' data (:mod:`scoring.selectors`) and
+the pure standings, in a fixed number of queries per call (no per-table or
+per-player query).
 
 Points and figures are exact numbers from :mod:`scoring.standings`, turned
 into ``int`` or a short ``Decimal`` by :func:`scoring.points.as_number` for

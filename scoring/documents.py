@@ -1,5 +1,6 @@
-"""Django glue for printing: load a tournament's data, hand it as plain data
-to :mod:`scoring.printing` (pure ReportLab), return the PDF bytes.
+"""The printed documents: each kind's data loaded from the database
+(:mod:`scoring.listings`), handed as plain data to :mod:`scoring.printing`
+(pure ReportLab drawing), returned as PDF bytes.
 
 The views, the Celery task (:mod:`scoring.tasks`) and ``manage.py print`` all
 call :func:`render`, so every path prints the same document.
@@ -16,13 +17,14 @@ from collections.abc import Callable
 from django.conf import settings
 from django.db.models import Count, Q
 from django.urls import reverse
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import gettext, gettext_lazy
 
-from scoring import reports
+from scoring import listings
 from scoring.links import absolute, seat_keys, seat_path, table_sheet_url, table_token
 from scoring.models import Submission
 from scoring.printing import (
+    lists,
     render_round_results,
     render_score_sheets,
     render_seating_by_name,
@@ -50,6 +52,17 @@ MAX_CERTIFICATES = 50
 ROUND_KINDS = ("sheets", "seating", "names", "tables", "results")
 
 
+def decimal_separator() -> str:
+    """The active language's decimal separator, for the pure drawing."""
+    return get_format("DECIMAL_SEPARATOR")
+
+
+def format_value(value) -> str:
+    """A number as the reader of the active language writes it ("6,5" in
+    German, "6.5" in English); integers as they are."""
+    return lists.format_value(value, decimal_separator())
+
+
 class PrintError(ValueError):
     """The document can't be printed; the message says why (translated)."""
 
@@ -63,10 +76,6 @@ def table_count(tournament: Tournament, round_no: int | None) -> int:
     if round_no is None:
         return 0
     return tournament.round_set.get(number=round_no).tables.count()
-
-
-def is_large(tournament: Tournament, round_no: int | None) -> bool:
-    return round_no is not None and table_count(tournament, round_no) > async_limit()
 
 
 def filename(kind: str, tournament: Tournament, round_no: int | None) -> str:
@@ -117,17 +126,19 @@ def render(
             _winners(tournament, last, places or CERTIFICATES),
             gettext=gettext,
             counts=counts,
+            decimal_separator=decimal_separator(),
         )
     if kind == "results":
-        res = reports.round_results(tournament, round_no)
+        res = listings.round_results(tournament, round_no)
         return render_round_results(
             info,
             round_no,
             res["tables"],
-            figure_label=reports.figure_label(tournament),
+            figure_label=listings.figure_label(tournament),
             gettext=gettext,
+            decimal_separator=decimal_separator(),
         )
-    tables = reports.seated_tables(tournament, round_no)
+    tables = listings.seated_tables(tournament, round_no)
     if kind == "seating":
         return render_seating_by_table(info, round_no, tables, gettext=gettext)
     if kind == "names":
@@ -216,7 +227,7 @@ def event_info(tournament: Tournament) -> dict:
 
 def _winners(tournament: Tournament, round_no: int, places: int) -> list[dict]:
     """The players on the top ``places`` places (all who share the last one)."""
-    rows = reports.standings_rows(tournament, up_to_round=round_no)
+    rows = listings.standings_rows(tournament, up_to_round=round_no)
     return [
         {
             "place": r["place"],
@@ -237,7 +248,7 @@ def _standings(
     final: bool = False,
     counts: dict | None = None,
 ) -> bytes:
-    rows = reports.standings_rows(tournament, up_to_round=round_no)
+    rows = listings.standings_rows(tournament, up_to_round=round_no)
     if counts is None:
         rounds = round_progress(tournament)
         counts = {
@@ -270,6 +281,7 @@ def _standings(
         gettext=gettext,
         final=final,
         counts=counts,
+        decimal_separator=decimal_separator(),
     )
 
 
