@@ -242,7 +242,7 @@ def test_a_rendering_worker_gives_signs_of_life(organizer, settings, tmp_path, m
         seen.append(tasks.sweep_print_jobs())
         return b"%PDF-1.4"
 
-    monkeypatch.setattr(tasks.prints, "render", slow_render)
+    monkeypatch.setattr(tasks.documents, "render", slow_render)
     assert tasks.run_print_job(job.pk, attempt=1) is True
     (claimed, later), swept = seen
     assert later - claimed >= timedelta(seconds=0.3)

@@ -12,7 +12,7 @@ import pdfplumber
 import pytest
 from django.urls import reverse
 
-from scoring import prints
+from scoring import documents
 from scoring.models import Submission
 from tournaments import services
 from tournaments.models import Round, Seat, Table
@@ -86,7 +86,7 @@ def test_an_incomplete_round_ends_what_the_final_standings_count(
     event(2, 2, Round.COMPLETE)
     event(3, 1, Round.RUNNING)  # one sheet missing
     event(4, 2, Round.RUNNING)  # played beside round 3, all in
-    counts = prints.final_counts(tournament)
+    counts = documents.final_counts(tournament)
     assert [r["number"] for r in counts["rounds"]] == [1, 2]
     final = german(client, organizer, reverse("print_final", args=[tournament.pk]))
     assert "Endstand nach Runde 2 von 4" in final
@@ -116,6 +116,6 @@ def test_a_round_of_byes_only_that_the_clock_closed_is_complete(tournament, even
     event(1, 2, Round.COMPLETE)
     Round.objects.create(tournament=tournament, number=2, status=Round.COMPLETE)  # no table
     event(3, 0, Round.SEATED)  # seated, nothing played
-    counts = prints.final_counts(tournament)
+    counts = documents.final_counts(tournament)
     assert [r["number"] for r in counts["rounds"]] == [1, 2]
     assert [r["number"] for r in counts["left_out"]] == [3]

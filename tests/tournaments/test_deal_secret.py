@@ -156,7 +156,7 @@ def test_the_organizers_seed_seats_but_never_deals(organizer, game, size):
     deal follows from it."""
     first = _digital_round(organizer, game, size, tables=1, seed=7, name="Montag")
     second = _digital_round(organizer, game, size, tables=1, seed=7, name="Dienstag")
-    assert first.seating_stats["seed"] == second.seating_stats["seed"] == 7
+    assert first.seating_seed == second.seating_seed == 7
     engine = first.tournament.engine
     one, two = first.tables.get(), second.tables.get()
     hands = [[engine.zones(t.state)[f"hand:{seat}"] for seat in range(size)] for t in (one, two)]

@@ -32,7 +32,7 @@ from django.urls import reverse
 
 from games import rng
 from games.base import RandomBot
-from scoring import reports
+from scoring import listings
 from scoring.models import Series
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.seat_tokens import token_for
@@ -256,7 +256,7 @@ def _exports(client, rnd, engine) -> None:
     every_card = set().union(*(set(engine.hidden(x.state, None)) for x in tables.values()))
     title_of = titles(engine, next(iter(tables.values())).state)
     client.force_login(t.owner)
-    for what in reports.EXPORTS:
+    for what in listings.EXPORTS:
         for fmt in ("csv", "json"):
             response = client.get(reverse("export", args=[t.pk, what, fmt]))
             assert response.status_code == 200
