@@ -39,12 +39,122 @@ Codes (parameters):
   meets whom (``repeat``, ``mates_together``, ``team_split``).
 - ``bot_table_changed`` (``bots``): a draft's table left with bot seats after a
   change (a drop, a late arrival, a move by hand).
+
+:data:`CODES` lists every code with what each of its parameters holds, and
+:func:`problem` checks a stored reason against it (an import does: a reason
+is shown on every seating page and read by every later change to a draft).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
+
+#: how the fairness rule breaks ties (``rule``), the constraints a
+#: ``small_table_forced`` names, what ``mates_together`` are mates by
+RULES = ("standings", "drawn", "rating", "spread")
+CONSTRAINTS = ("repeats", "apart", "teams", "changed")
+MATE_KINDS = ("club", "team")
+
+_SIZE = {"size": "count", "preferred": "count"}
+_SMALL = {**_SIZE, "had": "had", "rule": "rule"}
+_REPEAT = {"a": "player", "b": "player", "times": "count", "rounds": "counts"}
+_MOVED = {"player": "player", "score": "number", "low": "number", "high": "number"}
+_BYE = {"player": "player", "count": "count", "rule": "rule"}
+
+#: every code with its parameters and what each holds: ``player`` an id (a
+#: name in reasons saved before issue 13), ``players`` a list of them,
+#: ``count`` a whole number of 0 or more, ``counts`` a list of them,
+#: ``number`` a finite number, ``label`` a text or an id (a club, a team),
+#: ``had`` a count or ``[[player, count], ...]``, ``rule`` / ``constraints``
+#: / ``kind`` one (a list) of :data:`RULES` / :data:`CONSTRAINTS` /
+#: :data:`MATE_KINDS`. Every parameter listed is given (in reasons saved
+#: before issue 13 a ``name`` stands for the ``player``); one not listed is
+#: refused.
+CODES: dict[str, dict[str, str]] = {
+    "repeat": _REPEAT,
+    "repeat_manual": _REPEAT,
+    "mates_together": {"a": "player", "b": "player", "kind": "kind", "value": "label"},
+    "team_split": {"team": "label", "players": "players"},
+    "moved_up": _MOVED,
+    "moved_down": _MOVED,
+    "small_table": _SMALL,
+    "small_table_forced": {**_SMALL, "players": "players", "constraints": "constraints"},
+    "small_table_changed": {**_SMALL, "players": "players"},
+    "large_table": _SIZE,
+    "short_table": {"size": "count", "sizes": "counts"},
+    "bye": _BYE,
+    "bye_changed": _BYE,
+    "rating_spread": {"strongest": "player", "place": "count", "tables": "count"},
+    "rating_group": {"first": "count", "last": "count"},
+    "unrated": {"players": "players"},
+    "bot_table": {"players": "players", "bots": "count", "had": "had", "rule": "rule"},
+    "bot_table_changed": {"bots": "count"},
+    # saved before issue 13: club-mates named, not given by id
+    "club_together": {"a": "player", "b": "player", "club": "label"},
+}
+#: parameters of reasons saved before issue 13, allowed with every code
+LEGACY_PARAMS = {"name": "label"}
+
+
+def _count(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _player(v) -> bool:
+    return (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, str)
+
+
+_KINDS = {
+    "player": _player,
+    "players": lambda v: isinstance(v, list) and all(_player(x) for x in v),
+    "count": _count,
+    "counts": lambda v: isinstance(v, list) and all(_count(x) for x in v),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
+    "label": _player,
+    "had": lambda v: (
+        _count(v)
+        or (
+            isinstance(v, list)
+            and all(
+                isinstance(x, list) and len(x) == 2 and _player(x[0]) and _count(x[1]) for x in v
+            )
+        )
+    ),
+    "rule": lambda v: v in RULES,
+    "kind": lambda v: v in MATE_KINDS,
+    "constraints": lambda v: isinstance(v, list) and all(x in CONSTRAINTS for x in v),
+}
+
+
+def problem(item) -> tuple[str, dict] | None:
+    """Why ``item`` is not a reason as the seating stores one (``{"code",
+    "params"}`` as :data:`CODES` says), as ``(code, params)``:
+    ``not_a_reason``, ``unknown_code`` (``code``), ``missing_param`` /
+    ``unknown_param`` / ``bad_param`` (``param``); None when it is one."""
+    if not isinstance(item, dict) or set(item) - {"code", "params"}:
+        return "not_a_reason", {}
+    code = item.get("code")
+    if not isinstance(code, str) or code not in CODES:
+        return "unknown_code", {"code": str(code)[:40]}
+    params = item.get("params", {})
+    if not isinstance(params, dict):
+        return "not_a_reason", {}
+    kinds = {**CODES[code], **LEGACY_PARAMS}
+    missing = set(CODES[code]) - set(params) - ({"player"} if "name" in params else set())
+    if missing:
+        return "missing_param", {"param": min(missing)}
+    for name, value in params.items():
+        if name not in kinds:
+            return "unknown_param", {"param": str(name)[:40]}
+        try:
+            ok = _KINDS[kinds[name]](value)
+        except TypeError:  # e.g. a list tested against a tuple of words
+            ok = False
+        if not ok:
+            return "bad_param", {"param": name}
+    return None
 
 
 @dataclass(frozen=True)
