@@ -69,9 +69,9 @@ _BYE = {"player": "player", "count": "count", "rule": "rule"}
 #: ``number`` a finite number, ``label`` a text or an id (a club, a team),
 #: ``had`` a count or ``[[player, count], ...]``, ``rule`` / ``constraints``
 #: / ``kind`` one (a list) of :data:`RULES` / :data:`CONSTRAINTS` /
-#: :data:`MATE_KINDS`. Every parameter listed is given (in reasons saved
-#: before issue 13 a ``name`` stands for the ``player``); one not listed is
-#: refused.
+#: :data:`MATE_KINDS`. Every parameter listed is given unless its kind ends
+#: in ``?`` (in reasons saved before issue 13 a ``name`` stands for the
+#: ``player``); one not listed is refused.
 CODES: dict[str, dict[str, str]] = {
     "repeat": _REPEAT,
     "repeat_manual": _REPEAT,
@@ -80,7 +80,13 @@ CODES: dict[str, dict[str, str]] = {
     "moved_up": _MOVED,
     "moved_down": _MOVED,
     "small_table": _SMALL,
-    "small_table_forced": {**_SMALL, "players": "players", "constraints": "constraints"},
+    # by rating, a table made small to keep club-mates apart names no rule
+    "small_table_forced": {
+        **_SMALL,
+        "rule": "rule?",
+        "players": "players",
+        "constraints": "constraints",
+    },
     "small_table_changed": {**_SMALL, "players": "players"},
     "large_table": _SIZE,
     "short_table": {"size": "count", "sizes": "counts"},
@@ -142,14 +148,15 @@ def problem(item) -> tuple[str, dict] | None:
     if not isinstance(params, dict):
         return "not_a_reason", {}
     kinds = {**CODES[code], **LEGACY_PARAMS}
-    missing = set(CODES[code]) - set(params) - ({"player"} if "name" in params else set())
+    required = {name for name, kind in CODES[code].items() if not kind.endswith("?")}
+    missing = required - set(params) - ({"player"} if "name" in params else set())
     if missing:
         return "missing_param", {"param": min(missing)}
     for name, value in params.items():
         if name not in kinds:
             return "unknown_param", {"param": str(name)[:40]}
         try:
-            ok = _KINDS[kinds[name]](value)
+            ok = _KINDS[kinds[name].removesuffix("?")](value)
         except TypeError:  # e.g. a list tested against a tuple of words
             ok = False
         if not ok:
