@@ -688,16 +688,16 @@ class _Import:
         for table, _d, tpath in self.table_rows:
             if not table.digital or table.state is None:
                 continue
-            seats = table.seats.order_by("position")
+            seats = list(table.seats.order_by("position"))
             state = table.state
             if (
                 not isinstance(state, dict)
-                or state.get("players") != seats.count()
+                or state.get("players") != len(seats)
                 or not isinstance(state.get("options") or {}, dict)
             ):
                 rd.error(
                     f"{tpath}.state",
-                    _("not the state of a game at this table's %(n)s seats") % {"n": seats.count()},
+                    _("not the state of a game at this table's %(n)s seats") % {"n": len(seats)},
                 )
                 continue
             try:
