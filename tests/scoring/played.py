@@ -174,9 +174,9 @@ def club(owner) -> Series:
 
 # -- every page -------------------------------------------------------------------
 
-#: a round's pages that the property tests render for every round; the others
-#: (and the round's prints, tables and seat links) for the rounds a change
-#: touched (``rounds``), all of them for a whole sweep
+#: a round's pages (with its prints, tables and seat links): of every round
+#: for a whole sweep, of the rounds a change touched (``rounds``) for the
+#: property tests
 ROUND_PAGES = ("round_seating", "round_detail", "round_results", "round_public")
 MORE_ROUND_PAGES = (
     "round_status",
@@ -190,8 +190,9 @@ MORE_ROUND_PAGES = (
 
 def tournament_urls(t: Tournament, rounds=None) -> list[str]:
     """The pages of ``t`` an organizer or the public can open (GET): all of
-    them, or with ``rounds`` (round numbers) every kind of page but the
-    round's details only of those rounds."""
+    them, or with ``rounds`` (round numbers) every kind of page, the rounds'
+    only of those rounds (the first when none of them is there) and the
+    players' of three."""
     tid = t.pk
     urls = [
         reverse(name, args=[tid])
@@ -230,9 +231,9 @@ def tournament_urls(t: Tournament, rounds=None) -> list[str]:
         rounds = [all_rounds.values_list("number", flat=True).first()]
     for rnd in all_rounds:
         n = rnd.number
-        urls += [reverse(name, args=[tid, n]) for name in ROUND_PAGES]
         if rounds is not None and n not in rounds:
             continue
+        urls += [reverse(name, args=[tid, n]) for name in ROUND_PAGES]
         urls += [reverse(name, args=[tid, n]) for name in MORE_ROUND_PAGES]
         urls += [reverse("print_round", args=[tid, n, kind]) for kind in prints.ROUND_KINDS]
         for x, table in enumerate(rnd.tables.order_by("number")):
