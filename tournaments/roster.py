@@ -12,12 +12,17 @@ roster's people:
 - otherwise no match: a new person.
 
 Nothing is linked by this module; the organizer confirms every suggestion.
+
+Merged entries: a person merged into another points to it (``merged_into``);
+:func:`resolve_merges` is the one walk along those links, linear and
+bounded by the number of entries, so a cycle (a forged import, a hand edit)
+still ends it.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -95,3 +100,44 @@ def match(name: str, club: str, people: Iterable[Candidate]) -> Match:
         near.sort(key=lambda rp: (-rp[0], str(rp[1].id)))
         return Match(NEAR, tuple(p for _, p in near))
     return Match(NEW)
+
+
+def resolve_merges(merged_into: Mapping) -> tuple[dict, list[list]]:
+    """The one walk along merge links (entry → the entry it was merged into,
+    or None). Returns ``kept`` (every entry → the entry it counts as: the end
+    of its chain) and the cycles found (each a list of entries, in link order,
+    starting with its smallest).
+
+    A link to an entry not in the mapping (dangling) ends the chain where it
+    is. A cycle, which no merge makes but a forged file or a hand edit can
+    hold, ends the walk too: its entries, and those merged into them, count
+    as the cycle's smallest entry. Each entry is visited once: linear in the
+    number of entries, whatever the links."""
+    kept: dict = {}
+    cycles: list[list] = []
+    for start in merged_into:
+        if start in kept:
+            continue
+        path: list = []
+        on_path: dict = {}
+        node = start
+        while True:
+            if node in kept:
+                result = kept[node]
+                break
+            on_path[node] = len(path)
+            path.append(node)
+            target = merged_into.get(node)
+            if target is None or target not in merged_into:
+                result = node
+                break
+            if target in on_path:
+                cycle = path[on_path[target] :]
+                low = cycle.index(min(cycle))
+                cycles.append(cycle[low:] + cycle[:low])
+                result = cycle[low]
+                break
+            node = target
+        for entry in path:
+            kept[entry] = result
+    return kept, cycles

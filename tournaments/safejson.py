@@ -9,6 +9,7 @@ with a translated message that says where — before anything is stored.
 from __future__ import annotations
 
 import json
+import math
 
 from django.utils.translation import gettext as _
 
@@ -20,8 +21,9 @@ class BadJSON(ValueError):
 
 
 def check(value, *, max_depth: int = limits.MAX_JSON_DEPTH) -> None:
-    """Refuse nesting deeper than ``max_depth`` and NUL characters anywhere
-    (keys included). Iterative: any depth is walked without recursion."""
+    """Refuse nesting deeper than ``max_depth``, NUL characters anywhere
+    (keys included) and NaN or infinite numbers (JSON has none; Python's
+    reader takes them). Iterative: any depth is walked without recursion."""
     stack = [(value, 1, "")]
     while stack:
         item, depth, path = stack.pop()
@@ -44,6 +46,19 @@ def check(value, *, max_depth: int = limits.MAX_JSON_DEPTH) -> None:
             raise BadJSON(
                 _("The file contains a NUL character (at %(path)s).") % {"path": path or "/"}
             )
+        elif isinstance(item, float) and not math.isfinite(item):
+            raise _not_a_number(path)
+
+
+def _not_a_number(path: str) -> BadJSON:
+    return BadJSON(
+        _("The file contains NaN or Infinity, which is not a number (at %(path)s).")
+        % {"path": path or "/"}
+    )
+
+
+def _refuse_constant(name: str):
+    raise _not_a_number("/")
 
 
 def loads(data, *, max_depth: int = limits.MAX_JSON_DEPTH):
@@ -54,7 +69,7 @@ def loads(data, *, max_depth: int = limits.MAX_JSON_DEPTH):
         except UnicodeDecodeError:
             raise BadJSON(_("The file is not UTF-8 text.")) from None
     try:
-        value = json.loads(data)
+        value = json.loads(data, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise BadJSON(
             _("The file is not valid JSON (line %(line)s, column %(col)s).")

@@ -13,7 +13,7 @@ from scoring.selectors import standings
 from tournaments import live
 from tournaments.collation import sort_by_name
 from tournaments.models import Bye, Person, Player, Round, Seat, SeatingChange, Tournament
-from tournaments.roster import Candidate, match
+from tournaments.roster import Candidate, match, resolve_merges
 
 
 def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:
@@ -246,6 +246,22 @@ def seating_log(rnd: Round) -> list[SeatingChange]:
 def roster_people(owner) -> QuerySet:
     """An organizer's roster (merged entries left out)."""
     return Person.objects.filter(owner=owner, merged_into=None)
+
+
+def kept_people(owner_ids) -> dict[int, int]:
+    """Every roster entry of these organizers (user ids) → the entry it counts
+    as, merges followed (``tournaments.roster.resolve_merges``: bounded, a
+    cycle in the rows still ends). One query."""
+    links = dict(Person.objects.filter(owner__in=owner_ids).values_list("pk", "merged_into_id"))
+    return resolve_merges(links)[0]
+
+
+def kept_person(person: Person) -> Person:
+    """The roster entry ``person`` counts as (itself unless merged)."""
+    if person.merged_into_id is None:
+        return person
+    kept = kept_people([person.owner_id]).get(person.pk, person.pk)
+    return person if kept == person.pk else Person.objects.get(pk=kept)
 
 
 def roster_matches(owner, entries) -> list[tuple]:

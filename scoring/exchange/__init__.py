@@ -37,9 +37,16 @@ name into my clock log. Times are ISO 8601 in UTC and are kept on import.
 
 An import is checked before anything is stored: the size limits of
 :mod:`tournaments.limits` (players, rounds, tables, log entries), nesting
-depth and NUL characters (:mod:`tournaments.safejson`), and the type of every
-value (a list where a name or a number belongs is refused with its place).
-A refusal never shows database internals.
+depth, NUL characters and NaN (:mod:`tournaments.safejson`), the type of every
+value (a list where a name or a number belongs is refused with its place),
+and every value the way the form or service that writes it on this site
+checks it (:mod:`scoring.exchange.checks`): the settings through the settings
+form, each paper result through the game's ``check_sheet`` (ranks, figures
+and details must be what it gives), each digital table's moves replayed to
+its stored state and result, seating reasons through their codes
+(``tournaments.seating.reasons``), rounds numbered 1, 2, … and each player
+once per round. A file with any problem is refused as a whole, each problem
+with its place; a refusal never shows database internals.
 
 Round trip: export → import → export gives the same document except
 ``exported_at``. Not in the file at all: the owner (the importing user owns the

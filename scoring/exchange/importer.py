@@ -14,6 +14,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from games import ENGINES
+from scoring.exchange import checks
 from scoring.exchange.format import (
     DATETIMES,
     FORMAT,
@@ -28,8 +29,10 @@ from scoring.exchange.format import (
     read_seating,
 )
 from scoring.models import Confirmation, Submission
+from scoring.services import PLAYER_SOURCE
 from tournaments import limits, safejson
 from tournaments.models import (
+    MAX_ROUND_MINUTES,
     Bye,
     ClockActivation,
     Player,
@@ -42,9 +45,12 @@ from tournaments.models import (
     Team,
     Tournament,
 )
-from tournaments.services import tables as digital
+from tournaments.services import tables
 
 log = logging.getLogger(__name__)
+
+#: the source of a result the engine of a digital table recorded
+DIGITAL_SOURCE = "digital"
 
 # -- import -------------------------------------------------------------------
 
@@ -236,6 +242,8 @@ class _Import:
         self.players: dict = {}
         self.round_rows: list = []
         self.table_rows: list = []
+        self.placed: dict[int, set] = {}  # round number → keys seated or on a bye
+        self.digital_subs: list = []  # (table, submission dict, path): the engine's results
 
     def run(self) -> Tournament | None:
         steps = (
@@ -285,23 +293,33 @@ class _Import:
             shown = td["game"] if isinstance(td["game"], str) else "?"
             rd.error("tournament.game", _("unknown game %(g)s") % {"g": shown[:40]})
             return False
-        t = rd.fill(Tournament(owner=owner), td, TOURNAMENT_FIELDS, "tournament")
+        probe = Tournament(owner=owner)
+        for name in TOURNAMENT_FIELDS:
+            if name in td:
+                rd.typed(probe, name, td[name], "tournament")
         for name, kind, what in [
             ("game_options", dict, _("expected an object")),
             ("allowed_sizes", list, _("expected a list")),
             ("tiebreaks", list, _("expected a list")),
         ]:
-            if name in td and not isinstance(td[name], kind):
+            if td.get(name) is not None and not isinstance(td[name], kind):
                 rd.error(f"tournament.{name}", what)
         if isinstance(td.get("tiebreaks"), list) and not all(
             isinstance(x, str) for x in td["tiebreaks"]
         ):
             rd.error("tournament.tiebreaks", _("expected a list of texts"))
+        if isinstance(td.get("allowed_sizes"), list) and not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in td["allowed_sizes"]
+        ):
+            rd.error("tournament.allowed_sizes", _("expected a list of whole numbers"))
         if rd.errors:
             return False
-        rd.clean(t, "tournament", exclude=["owner"])
-        if rd.errors:
+        # the settings as the settings form takes them: its fields, its rules
+        form = checks.settings_form(td, rd.error)
+        if form is None or rd.errors:
             return False
+        t = form.save(commit=False)
+        t.owner = owner
         t.save()
         self.tournament = t
         return True
@@ -391,9 +409,24 @@ class _Import:
             if r.number in rounds:
                 rd.error(f"{path}.number", _("round %(n)s is listed twice") % {"n": r.number})
                 continue
+            if isinstance(r.minutes, int) and not 1 <= r.minutes <= MAX_ROUND_MINUTES:
+                rd.error(
+                    f"{path}.minutes",
+                    _("Between 1 and %(max)s minutes.") % {"max": MAX_ROUND_MINUTES},
+                )
+            checks.check_stats(r.seating_stats, f"{path}.seating_stats", rd.error)
             rounds[r.number] = r
             self.round_rows.append((r, d, path))
         if rd.errors:
+            return False
+        # rounds are seated one after the other, up to the tournament's number
+        expected = list(range(1, len(rounds) + 1))
+        if sorted(rounds) != expected or len(rounds) > self.tournament.rounds:
+            rd.error(
+                "rounds",
+                _("the rounds must be numbered 1 to %(n)s, each once, at most %(max)s")
+                % {"n": len(rounds), "max": self.tournament.rounds},
+            )
             return False
         Round.objects.bulk_create(rounds.values())
         return True
@@ -428,6 +461,9 @@ class _Import:
                 continue
             table = rd.fill(Table(round=r), td_, TABLE_FIELDS, tpath)
             rd.clean(table, tpath, exclude=["round"])
+            checks.check_reasons(table.why, f"{tpath}.why", rd.error)
+            if table.state is not None and not table.digital:
+                rd.error(f"{tpath}.state", _("only a digital table has a game state"))
             if table.number in numbers:
                 rd.error(f"{tpath}.number", _("table %(n)s is listed twice") % {"n": table.number})
                 continue
@@ -437,7 +473,7 @@ class _Import:
         return numbers
 
     def byes_of(self, r: Round, d: dict, path: str, byes: list) -> None:
-        rd, in_round = self.rd, set()
+        rd, in_round = self.rd, self.placed.setdefault(r.number, set())
         for j, k in enumerate(rd.items(d, "byes", path, limits.MAX_PLAYERS)):
             p = self.player_of(k, f"{path}.byes[{j}]")
             if p is not None:
@@ -473,6 +509,7 @@ class _Import:
             rd.fill(ch, c, ["kind"], cpath)
             if "detail" in c:
                 ch.detail = c["detail"]
+                checks.check_detail(c.get("kind"), c["detail"], f"{cpath}.detail", rd.error)
             rd.clean(ch, cpath, exclude=["round", "by"])
             self.keep_time(ch, c, cpath)
             changes.append(ch)
@@ -482,14 +519,16 @@ class _Import:
     def read_table_contents(self) -> bool:
         seats, actions, subs, confs, replaced = [], [], [], [], []
         for table, d, tpath in self.table_rows:
-            self.seats_of(table, d, tpath, seats)
+            at_table = self.seats_of(table, d, tpath, seats)
             self.actions_of(table, d, tpath, actions)
-            self.submissions_of(table, d, tpath, subs, confs, replaced)
-        self.check_records(actions)
+            self.submissions_of(table, d, tpath, at_table, subs, confs, replaced)
         if self.rd.errors:
             return False
         Seat.objects.bulk_create(seats)
         TableAction.objects.bulk_create(actions)
+        self.replay_digital_tables()
+        if self.rd.errors:
+            return False
         Submission.objects.bulk_create(subs)
         for sub, earlier in replaced:
             sub.replaces = earlier
@@ -499,11 +538,14 @@ class _Import:
         Confirmation.objects.bulk_create(confs)
         return True
 
-    def seats_of(self, table: Table, d: dict, tpath: str, seats: list) -> None:
+    def seats_of(self, table: Table, d: dict, tpath: str, seats: list) -> list[Seat]:
+        """The table's seats (appended to ``seats`` too): positions 0, 1, …
+        in a number the game is played by, each player once in the round."""
         rd = self.rd
-        positions, at_table = set(), set()
-        max_players = self.tournament.engine.max_players
-        for j, s in enumerate(rd.items(d, "seats", tpath, max_players)):
+        positions, at_table = set(), []
+        engine = self.tournament.engine
+        placed = self.placed.setdefault(table.round.number, set())
+        for j, s in enumerate(rd.items(d, "seats", tpath, engine.max_players)):
             spath = f"{tpath}.seats[{j}]"
             s = rd.obj(s, spath)
             if not rd.require(s, "position", spath):
@@ -524,56 +566,60 @@ class _Import:
                 seat.player = self.player_of(s["player"], f"{spath}.player")
                 if seat.player is None:
                     continue
+                if s["player"] in placed:
+                    rd.error(
+                        f"{spath}.player",
+                        _("player %(k)s is seated twice in round %(n)s (or also has a bye)")
+                        % {"k": s["player"], "n": table.round.number},
+                    )
+                placed.add(s["player"])
             rd.clean(seat, spath, exclude=["table", "player"])
-            if seat.position in positions or (seat.player and s["player"] in at_table):
+            if seat.position in positions:
                 rd.error(spath, _("seat or player twice at the table"))
             positions.add(seat.position)
-            if seat.player:
-                at_table.add(s["player"])
             seats.append(seat)
+            at_table.append(seat)
+        n = len(at_table)
+        if positions != set(range(n)) or not engine.min_players <= n <= engine.max_players:
+            rd.error(
+                f"{tpath}.seats",
+                _(
+                    "%(game)s is played at tables of %(lo)s to %(hi)s players, at positions 0, 1, 2, … without a gap"
+                )
+                % {"game": engine.name, "lo": engine.min_players, "hi": engine.max_players},
+            )
+        return at_table
 
     def actions_of(self, table: Table, d: dict, tpath: str, actions: list) -> None:
         rd = self.rd
-        for j, a in enumerate(rd.items(d, "actions", tpath, limits.MAX_TABLE_ACTIONS)):
+        rows = rd.items(d, "actions", tpath, limits.MAX_TABLE_ACTIONS)
+        if rows and table.state is None:
+            rd.error(f"{tpath}.actions", _("a table that was not dealt has no moves"))
+            return
+        for j, a in enumerate(rows):
             apath = f"{tpath}.actions[{j}]"
             a = rd.obj(a, apath)
             action = TableAction(table=table)
             rd.fill(action, a, ["number", "seat", "action", "by_bot"], apath)
             rd.clean(action, apath, exclude=["table"])
+            if action.number != j:  # the moves in order, numbered 0, 1, …
+                rd.error(f"{apath}.number", _("expected move number %(n)s") % {"n": j})
             self.keep_time(action, a, apath)
             actions.append(action)
 
-    def check_records(self, actions: list) -> None:
-        """A dealt digital table's deal (its secret, or the seed of a table
-        dealt before secrets) and moves must replay to its stored state: a
-        file whose secret was removed or changed would show another game."""
-        moves = defaultdict(list)
-        for a in actions:
-            moves[id(a.table)].append(a)
-        engine = self.tournament.engine
-        for table, _d, tpath in self.table_rows:
-            if table.state is None or self.rd.errors:
-                continue
-            rows = sorted(moves[id(table)], key=lambda a: a.number)
-            try:
-                record = digital.table_record_of(table, engine, [(a.seat, a.action) for a in rows])
-                same = engine.dump(record.replay(engine)) == table.state
-            except Exception:  # any state or move the engine can't take
-                same = False
-            if not same:
-                self.rd.error(
-                    f"{tpath}.secret",
-                    _(
-                        "the deal secret and the moves do not give the stored game "
-                        "(was the secret removed or changed?)"
-                    ),
-                )
-
     def submissions_of(
-        self, table: Table, d: dict, tpath: str, subs: list, confs: list, replaced: list
+        self,
+        table: Table,
+        d: dict,
+        tpath: str,
+        at_table: list,
+        subs: list,
+        confs: list,
+        replaced: list,
     ) -> None:
         rd = self.rd
         versions, links, confirmed = {}, [], 0
+        positions = {seat.position for seat in at_table}
         for j, s in enumerate(rd.items(d, "submissions", tpath, limits.MAX_LOG_ENTRIES)):
             spath = f"{tpath}.submissions[{j}]"
             s = rd.obj(s, spath)
@@ -590,6 +636,7 @@ class _Import:
                     f"{spath}.version", _("version %(v)s is listed twice") % {"v": sub.version}
                 )
                 continue
+            self.check_result(table, sub, s, spath, at_table, positions)
             confirmed += sub.status == Submission.CONFIRMED
             versions[sub.version] = sub
             subs.append(sub)
@@ -597,7 +644,7 @@ class _Import:
                 if rd.whole(s["replaces"], f"{spath}.replaces") is None:
                     continue
                 links.append((sub, s["replaces"], f"{spath}.replaces"))
-            self.confirmations_of(sub, s, spath, confs)
+            self.confirmations_of(sub, s, spath, positions, confs)
         if confirmed > 1:
             rd.error(tpath, _("more than one confirmed result"))
         for sub, version, lpath in links:
@@ -606,7 +653,89 @@ class _Import:
             else:
                 replaced.append((sub, versions[version]))
 
-    def confirmations_of(self, sub: Submission, s: dict, spath: str, confs: list) -> None:
+    def check_result(self, table, sub, s: dict, spath: str, at_table: list, positions) -> None:
+        """A result as the results service stores it: a player's report from
+        a seat of the table, a sheet the game's rules accept (ranks, figures
+        and details what they give), or the engine's result of a digital
+        table (checked once its moves are replayed)."""
+        rd = self.rd
+        if isinstance(sub.by_seat, int) and sub.by_seat not in positions:
+            rd.error(f"{spath}.by_seat", _("no seat %(n)s at this table") % {"n": sub.by_seat})
+        if (sub.source == PLAYER_SOURCE) != (sub.by_seat is not None):
+            rd.error(f"{spath}.by_seat", _("a player's report, and only that, names its seat"))
+        if sub.source == DIGITAL_SOURCE:
+            if not table.digital or table.state is None:
+                rd.error(f"{spath}.source", _("only a dealt digital table has the engine's result"))
+            else:
+                self.digital_subs.append((table, s, spath))
+            return
+        if not at_table:
+            return  # the table has no sound seat: no sheet to check against
+        result = checks.paper_result(
+            self.tournament, len(at_table), s.get("sheet"), spath, rd.error
+        )
+        if result is not None:
+            checks.same_result(
+                s, result.ranks, result.figures, dict(result.details), spath, rd.error
+            )
+
+    def replay_digital_tables(self) -> None:
+        """Each dealt digital table's record (seed, deal options, moves: the
+        rows just stored) replays through the digital tables' service to the
+        state the file gives; a result the engine recorded is that game's."""
+        rd, engine = self.rd, self.tournament.engine
+        results_at = defaultdict(list)
+        for table, s, spath in self.digital_subs:
+            results_at[id(table)].append((s, spath))
+        for table, _d, tpath in self.table_rows:
+            if not table.digital or table.state is None:
+                continue
+            seats = list(table.seats.order_by("position"))
+            state = table.state
+            if (
+                not isinstance(state, dict)
+                or state.get("players") != len(seats)
+                or not isinstance(state.get("options") or {}, dict)
+            ):
+                rd.error(
+                    f"{tpath}.state",
+                    _("not the state of a game at this table's %(n)s seats") % {"n": len(seats)},
+                )
+                continue
+            try:
+                game = tables.table_record(table).replay(engine)
+                replayed = checks.plain(engine.dump(game))
+            except Exception as exc:  # any refusal of the engine: IllegalAction, DeckError, …
+                rd.error(
+                    f"{tpath}.actions",
+                    _(
+                        "the moves can't be played from the table's deal (its secret "
+                        "removed or changed?): %(why)s"
+                    )
+                    % {"why": str(exc)[:200]},
+                )
+                continue
+            if replayed != state:
+                rd.error(
+                    f"{tpath}.state",
+                    _(
+                        "not the game the table's deal and moves give (its secret "
+                        "removed or changed?)"
+                    ),
+                )
+                continue
+            for s, spath in results_at[id(table)]:
+                if not engine.is_over(game):
+                    rd.error(f"{spath}.source", _("the table's game is not over"))
+                    continue
+                result = engine.result(game)
+                details = dict(result.details)
+                bot_seats = [seat.position for seat in seats if seat.bot_played]
+                if bot_seats:  # as the digital tables' service records it
+                    details["bot_seats"] = bot_seats
+                checks.same_result(s, result.ranks, result.figures, details, spath, rd.error)
+
+    def confirmations_of(self, sub: Submission, s: dict, spath: str, positions, confs) -> None:
         rd = self.rd
         for m, c in enumerate(rd.items(s, "confirmations", spath, limits.MAX_LOG_ENTRIES)):
             cpath = f"{spath}.confirmations[{m}]"
@@ -614,6 +743,8 @@ class _Import:
             conf = Confirmation(submission=sub, imported_by=rd.author(c, cpath))
             rd.fill(conf, c, ["by_seat"], cpath)
             rd.clean(conf, cpath, exclude=["submission", "by"])
+            if isinstance(conf.by_seat, int) and conf.by_seat not in positions:
+                rd.error(f"{cpath}.by_seat", _("no seat %(n)s at this table") % {"n": conf.by_seat})
             self.keep_time(conf, c, cpath)
             confs.append(conf)
 

@@ -19,6 +19,14 @@ On import the tournaments become new tournaments of the importing organizer.
 A roster person whose name and club match one already in the importing
 organizer's roster is that person (the import says how many); the others are
 added.
+
+An import is checked like the forms and services that write the same rows:
+every value's type (a list where a key belongs is refused with its place),
+merges that end at a kept entry (no link to a missing entry, no circle:
+``tournaments.roster.resolve_merges``), a kept name and club once, a roster
+person linked to one entry per tournament and never a merged one (as
+``player_link``), each tournament as :func:`scoring.exchange.import_tournament`
+checks it, and each series through the series form.
 """
 
 from __future__ import annotations
@@ -29,12 +37,14 @@ import json
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from games import ENGINES
 from scoring import exchange
 from scoring.exchange import ImportRefused
 from scoring.models import Series
-from scoring.season.standings import SCHEMES, SeasonError, check_settings
+from scoring.season.forms import SeriesForm
+from scoring.season.services import series_save
+from tournaments import limits, safejson
 from tournaments.models import Person, Player, Tournament
+from tournaments.roster import resolve_merges
 
 FORMAT = "turnierleiter.club"
 VERSION = 1
@@ -105,7 +115,7 @@ class _Problems:
 
     def add(self, path: str, message: str) -> None:
         if len(self.errors) < MAX_ERRORS:
-            self.errors.append(f"{path}: {message}")
+            self.errors.append(f"{path}: {message}" if path else message)
 
 
 def _text(value, path, problems, *, required=False, limit=200) -> str:
@@ -125,10 +135,14 @@ def _text(value, path, problems, *, required=False, limit=200) -> str:
     return value
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _int(value, path, problems, *, lo=0, hi=10_000, allow_none=True):
     if value is None and allow_none:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+    if not _is_int(value) or not lo <= value <= hi:
         problems.add(
             path, _("expected a whole number from %(lo)s to %(hi)s") % {"lo": lo, "hi": hi}
         )
@@ -136,39 +150,60 @@ def _int(value, path, problems, *, lo=0, hi=10_000, allow_none=True):
     return value
 
 
-def _list(doc, name, problems) -> list:
+def _key(value, path, problems):
+    """A reference to a roster entry: its key, or None."""
+    if value is None:
+        return None
+    if not _is_int(value):
+        problems.add(path, _("expected the key of a roster entry (a whole number) or null"))
+        return None
+    return value
+
+
+def _bool(value, path, problems, default=False) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        problems.add(path, _("expected true or false"))
+        return default
+    return value
+
+
+def _list(doc, name, problems, path=None) -> list:
     value = doc.get(name, [])
+    if value is None:
+        return []
     if not isinstance(value, list):
-        problems.add(name, _("expected a list"))
+        problems.add(path or name, _("expected a list"))
         return []
     return value
 
 
 def _load(data) -> dict:
-    if isinstance(data, bytes | bytearray):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ImportRefused([_("The file is not UTF-8 text.")]) from None
-    if isinstance(data, str):
-        try:
-            data = json.loads(data)
-        except (json.JSONDecodeError, RecursionError):
-            raise ImportRefused([_("The file is not valid JSON.")]) from None
+    try:
+        if isinstance(data, bytes | bytearray | str):
+            # the tournaments nest two levels below the club document
+            data = safejson.loads(data, max_depth=limits.MAX_JSON_DEPTH + 2)
+        else:
+            safejson.check(data, max_depth=limits.MAX_JSON_DEPTH + 2)
+    except safejson.BadJSON as exc:
+        raise ImportRefused([str(exc)]) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRefused([_("This is not a Turnierleiter club export.")])
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if not _is_int(version) or version != VERSION:
+        shown = version if isinstance(version, int | str) else "?"
         raise ImportRefused(
             [
                 _("Export format version %(v)s is not supported (this site reads %(ok)s).")
-                % {"v": data.get("version"), "ok": VERSION}
+                % {"v": str(shown)[:20], "ok": VERSION}
             ]
         )
     return data
 
 
-def _roster(doc, owner, problems) -> dict:
-    """The roster entries as Person rows (new or the owner's existing ones)."""
+def _roster_entries(doc, problems) -> dict:
+    """The roster entries of the file by key, each checked on its own."""
     entries = {}
     for i, d in enumerate(_list(doc, "roster", problems)):
         path = f"roster[{i}]"
@@ -176,6 +211,8 @@ def _roster(doc, owner, problems) -> dict:
             problems.add(path, _("expected an object"))
             continue
         key = _int(d.get("key"), f"{path}.key", problems, lo=1, hi=1_000_000, allow_none=False)
+        if key is None:
+            continue
         if key in entries:
             problems.add(f"{path}.key", _("used twice"))
             continue
@@ -187,21 +224,80 @@ def _roster(doc, owner, problems) -> dict:
                 d.get("birth_year"), f"{path}.birth_year", problems, lo=1900, hi=2100
             ),
             "notes": _text(d.get("notes"), f"{path}.notes", problems, limit=MAX_TEXT),
-            "merged_into": d.get("merged_into"),
+            "merged_into": _key(d.get("merged_into"), f"{path}.merged_into", problems),
         }
+    return entries
+
+
+def _check_merges(entries: dict, problems) -> None:
+    """Every merge ends at a kept entry of the file: no link to a key the
+    roster lacks, no entry merged into itself, no circle (which would leave
+    nobody kept, and no page could say who the person is)."""
+    links = {}
     for key, e in entries.items():
         target = e["merged_into"]
-        if target is not None and (target not in entries or target == key):
-            problems.add(f"{e['path']}.merged_into", _("not a key of the roster"))
-            e["merged_into"] = None
+        where = f"{e['path']}.merged_into"
+        if target is not None and target not in entries:
+            problems.add(where, _("no roster entry has the key %(k)s") % {"k": target})
+            target = None
+        links[key] = target
+    _kept, cycles = resolve_merges(links)
+    for cycle in cycles:
+        where = f"{entries[cycle[0]]['path']}.merged_into"
+        if len(cycle) == 1:
+            problems.add(where, _("an entry can't be merged into itself"))
+        else:
+            problems.add(
+                where,
+                _("the merges run in a circle (keys %(keys)s): one of them must be kept")
+                % {"keys": " → ".join(str(k) for k in [*cycle, cycle[0]])},
+            )
+    kept_names = {}
+    for key, e in entries.items():
+        if e["merged_into"] is None and e["name"]:
+            first = kept_names.setdefault((e["name"], e["club"]), key)
+            if first != key:
+                problems.add(
+                    e["path"],
+                    _(
+                        "%(name)s is in the roster twice (keys %(a)s and %(b)s): merge one into the other"
+                    )
+                    % {"name": e["name"], "a": first, "b": key},
+                )
+
+
+def _merge_depth(entries: dict) -> dict:
+    """How many merges lie between each entry and its kept one (no cycles)."""
+    depth: dict = {}
+    for key in entries:
+        path, node = [], key
+        while node not in depth and entries[node]["merged_into"] is not None:
+            path.append(node)
+            node = entries[node]["merged_into"]
+        d = depth.setdefault(node, 0)
+        for entry in reversed(path):
+            d += 1
+            depth[entry] = d
+    return depth
+
+
+def _roster(doc, owner, problems) -> tuple[dict, dict]:
+    """The roster entries as Person rows (new or the owner's existing ones),
+    and per key the key it was merged into (None: kept)."""
+    entries = _roster_entries(doc, problems)
+    if not problems.errors:
+        _check_merges(entries, problems)
     if problems.errors:
-        return {}
+        return {}, {}
     existing = {(p.name, p.club): p for p in Person.objects.filter(owner=owner, merged_into=None)}
     people = {}
-    for key, e in entries.items():
-        known = existing.get((e["name"], e["club"])) if e["merged_into"] is None else None
-        if known is not None:
-            people[key] = known
+    depth = _merge_depth(entries)
+    # the kept ones first: a merged entry is stored pointing to its kept one
+    for key in sorted(entries, key=lambda k: depth[k]):
+        e = entries[key]
+        target = e["merged_into"]
+        if target is None and (e["name"], e["club"]) in existing:
+            people[key] = existing[(e["name"], e["club"])]
             continue
         person = Person(
             owner=owner,
@@ -209,19 +305,51 @@ def _roster(doc, owner, problems) -> dict:
             club=e["club"],
             birth_year=e["birth_year"],
             notes=e["notes"],
+            merged_into=None if target is None else people[target],
         )
         person.save()
         people[key] = person
-        if e["merged_into"] is None:
-            existing[(person.name, person.club)] = person
-    for key, e in entries.items():
-        if e["merged_into"] is not None:
-            people[key].merged_into = people[e["merged_into"]]
-            people[key].save(update_fields=["merged_into"])
-    return people
+    return people, {key: e["merged_into"] for key, e in entries.items()}
 
 
-def _tournaments(doc, owner, people, problems) -> list:
+def _person_links(t: dict, path: str, entries_merged: dict, problems) -> tuple[dict, list]:
+    """The tournament document without the roster links, and the links
+    ``(name, club, roster key)``: each checked as ``player_link`` checks it."""
+    players = t.get("players", [])
+    if not isinstance(players, list):
+        return t, []
+    clean, links, linked = [], [], {}
+    for j, p in enumerate(players):
+        if isinstance(p, dict):
+            p = dict(p)
+            where = f"{path}.players[{j}].person"
+            person = _key(p.pop("person", None), where, problems)
+            if person is None:
+                pass
+            elif person not in entries_merged:
+                problems.add(where, _("no roster entry has the key %(k)s") % {"k": person})
+            elif entries_merged[person] is not None:
+                problems.add(
+                    where,
+                    _("roster entry %(k)s was merged into entry %(kept)s: link that one")
+                    % {"k": person, "kept": entries_merged[person]},
+                )
+            elif person in linked:
+                problems.add(
+                    where,
+                    _("roster entry %(k)s is linked to players[%(j)s] of this tournament already")
+                    % {"k": person, "j": linked[person]},
+                )
+            else:
+                linked[person] = j
+                name, club = p.get("name"), p.get("club") or ""
+                if isinstance(name, str) and isinstance(club, str):
+                    links.append((name, club, person))
+        clean.append(p)
+    return {**t, "players": clean}, links
+
+
+def _tournaments(doc, owner, people, entries_merged, problems) -> list:
     out = []
     for i, t in enumerate(_list(doc, "tournaments", problems)):
         path = f"tournaments[{i}]"
@@ -229,23 +357,10 @@ def _tournaments(doc, owner, people, problems) -> list:
             problems.add(path, _("expected an object"))
             out.append(None)
             continue
-        players = t.get("players", [])
-        links = []
-        if isinstance(players, list):
-            clean = []
-            for j, p in enumerate(players):
-                if isinstance(p, dict):
-                    p = dict(p)
-                    person = p.pop("person", None)
-                    if person is not None:
-                        if person not in people:
-                            problems.add(
-                                f"{path}.players[{j}].person", _("not a key of the roster")
-                            )
-                        else:
-                            links.append((p.get("name"), p.get("club") or "", person))
-                clean.append(p)
-            t = {**t, "players": clean}
+        t, links = _person_links(t, path, entries_merged, problems)
+        if problems.errors:
+            out.append(None)
+            continue
         try:
             tournament = exchange.import_tournament(data=t, owner=owner)
         except ImportRefused as exc:
@@ -254,13 +369,55 @@ def _tournaments(doc, owner, people, problems) -> list:
             out.append(None)
             continue
         by_name = {(p.name, p.club): p for p in tournament.players.all()}
+        changed = []
         for name, club, person in links:
             player = by_name.get((name, club))
             if player is not None:
                 player.person = people[person]
-                player.save(update_fields=["person"])
+                changed.append(player)
+        Player.objects.bulk_update(changed, ["person"])
         out.append(tournament)
     return out
+
+
+def _series_form(d: dict, path: str, problems) -> SeriesForm | None:
+    """The series' settings through the series form, each value of the type
+    the file must give."""
+    before = len(problems.errors)
+    name = _text(d.get("name"), f"{path}.name", problems, required=True)
+    values = {"name": name}
+    for field in ("game", "scheme"):
+        if not isinstance(d.get(field), str):
+            problems.add(f"{path}.{field}", _("expected text"))
+        values[field] = d.get(field)
+    table = d.get("table")
+    if table is None:
+        table = []
+    if not isinstance(table, list) or not all(_is_int(v) for v in table):
+        problems.add(f"{path}.table", _("expected a list of whole numbers"))
+        table = []
+    values["best"] = _int(d.get("best"), f"{path}.best", problems, lo=1, hi=1000)
+    values["minimum"] = _int(d.get("minimum", 0), f"{path}.minimum", problems, hi=1000) or 0
+    values["public"] = _bool(d.get("public"), f"{path}.public", problems)
+    if len(problems.errors) > before:
+        return None
+    form = SeriesForm(
+        data={
+            **{k: v for k, v in values.items() if v is not None and v is not False},
+            "table_text": "-".join(str(v) for v in table),
+        }
+    )
+    if not form.is_valid():
+        for field, messages in form.errors.items():
+            where = (
+                path
+                if field == "__all__"
+                else f"{path}.{'table' if field == 'table_text' else field}"
+            )
+            for message in messages:
+                problems.add(where, message)
+        return None
+    return form
 
 
 def _series(doc, owner, tournaments, problems) -> int:
@@ -270,44 +427,23 @@ def _series(doc, owner, tournaments, problems) -> int:
         if not isinstance(d, dict):
             problems.add(path, _("expected an object"))
             continue
-        name = _text(d.get("name"), f"{path}.name", problems, required=True)
-        game = d.get("game")
-        if game not in ENGINES:
-            problems.add(f"{path}.game", _("not one of the games"))
-            continue
-        scheme = d.get("scheme", "placement")
-        table = d.get("table") or []
-        best = _int(d.get("best"), f"{path}.best", problems, lo=1, hi=1000)
-        minimum = _int(d.get("minimum", 0), f"{path}.minimum", problems, hi=1000, allow_none=False)
-        if scheme not in SCHEMES or not isinstance(table, list):
-            problems.add(f"{path}.scheme", _("not one of the season point schemes"))
-            continue
-        try:
-            check_settings(scheme, table or None, best, minimum or 0)
-        except SeasonError:
-            problems.add(path, _("the season settings are not valid"))
-            continue
+        form = _series_form(d, path, problems)
         members = d.get("tournaments", [])
         if not isinstance(members, list) or not all(
-            isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(tournaments)
-            for k in members
+            _is_int(k) and 0 <= k < len(tournaments) for k in members
         ):
             problems.add(f"{path}.tournaments", _("expected indexes into the tournaments"))
             continue
+        if form is None:
+            continue
         chosen = [tournaments[k] for k in members if tournaments[k] is not None]
+        game = form.cleaned_data["game"]
         if any(t.game != game for t in chosen):
             problems.add(f"{path}.tournaments", _("a tournament of another game"))
             continue
-        series = Series.objects.create(
-            owner=owner,
-            name=name,
-            game=game,
-            scheme=scheme,
-            table=table,
-            best=best,
-            minimum=minimum or 0,
-            public=bool(d.get("public", False)),
-        )
+        series = form.save(commit=False)
+        series.owner = owner
+        series_save(series=series)
         series.tournaments.set(chosen)
         count += 1
     return count
@@ -321,8 +457,10 @@ def import_club(*, data, owner) -> dict:
     try:
         with transaction.atomic():
             before = set(Person.objects.filter(owner=owner).values_list("pk", flat=True))
-            people = _roster(doc, owner, problems)
-            tournaments = _tournaments(doc, owner, people, problems) if not problems.errors else []
+            people, merged = _roster(doc, owner, problems)
+            tournaments = (
+                _tournaments(doc, owner, people, merged, problems) if not problems.errors else []
+            )
             series = _series(doc, owner, tournaments, problems) if not problems.errors else 0
             if problems.errors:
                 raise ImportRefused(problems.errors)

@@ -15,6 +15,7 @@ from scoring.models import Series, Submission
 from scoring.season.ratings import Game, Rating, compute_ratings, sides_of
 from scoring.season.standings import Event, Placing, SeasonRow, season_standings
 from tournaments.models import Person, Player, Seat, Tournament
+from tournaments.selectors import kept_people
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +44,11 @@ def series_tournaments(series: Series) -> list[Tournament]:
 def _entrants(tournaments: list[Tournament]) -> dict[int, Entrant]:
     """Per player id of these tournaments: the entrant it counts for."""
     out = {}
-    players = Player.objects.filter(tournament__in=tournaments).select_related(
-        "person", "person__merged_into"
-    )
+    players = list(Player.objects.filter(tournament__in=tournaments))
+    kept = kept_people({t.owner_id for t in tournaments})  # merged: the kept one
+    people = Person.objects.in_bulk({kept.get(p.person_id, p.person_id) for p in players} - {None})
     for p in players:
-        person = p.person
-        while person is not None and person.merged_into_id is not None:  # merged: the kept one
-            person = person.merged_into
+        person = people.get(kept.get(p.person_id, p.person_id))
         if person is not None:
             out[p.pk] = Entrant(person.pk, None, person.name, person.club)
         else:
@@ -101,10 +100,11 @@ def _games(owner, game: str) -> list[Game]:
     unlinked entries by a key of their own; bot seats are no one."""
     engine = ENGINES[game]
     person_of: dict[int, object] = {}
-    for pk, person_id, merged_into in Player.objects.filter(
+    kept = kept_people([owner.pk])  # merged: the kept one
+    for pk, person_id in Player.objects.filter(
         tournament__owner=owner, tournament__game=game
-    ).values_list("pk", "person_id", "person__merged_into_id"):
-        person_of[pk] = merged_into or person_id or ("player", pk)
+    ).values_list("pk", "person_id"):
+        person_of[pk] = kept.get(person_id, person_id) or ("player", pk)
     seats: dict[int, list[int | None]] = defaultdict(list)
     for table_id, player_id in (
         Seat.objects.filter(

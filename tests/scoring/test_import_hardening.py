@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from scoring import exchange
 from scoring.models import Confirmation, Submission
-from tests.scoring import handmade
+from tests.scoring import played
 from tournaments import limits
 from tournaments.models import (
     ClockActivation,
@@ -32,9 +32,8 @@ INTERNALS = ("relation", "column", "null value", "constraint", "IntegrityError",
 
 
 @pytest.fixture
-def doc(tournament, organizer):
-    handmade.build(tournament, organizer)
-    return exchange.export_tournament(tournament)
+def doc(organizer):
+    return exchange.export_tournament(played.paper_tournament(organizer))
 
 
 def counts():

@@ -36,12 +36,25 @@ def play(tournament, organizer, names, rounds):
                 table=table,
                 version=1,
                 status=Submission.CONFIRMED,
-                ranks=list(range(1, len(order) + 1)),
-                figures=[0] * len(order),
                 by=organizer,
+                **finishing(tournament, len(order)),
             )
             tables[number, t] = table
     return players, tables
+
+
+def finishing(tournament, n: int) -> dict:
+    """A result of ``n`` players in seat order (1st, 2nd, …): for Quartett
+    the sheet that says so and what the engine makes of it (so that the
+    club export imports), for other games the ranks alone."""
+    if tournament.game != "quartett":
+        return {"ranks": list(range(1, n + 1)), "figures": [0] * n}
+    in_play = len(tournament.engine.deck(n, tournament.game_options)) // n * n
+    cards = [in_play // n - i for i in range(1, n)]
+    sheet = {f"s{i}_cards": c for i, c in enumerate([in_play - sum(cards), *cards])}
+    result = tournament.engine.check_sheet(n, sheet, tournament.game_options)
+    assert result.ranks == list(range(1, n + 1))
+    return {"sheet": sheet, **result.as_dict()}
 
 
 def correct(table, ranks, organizer):

@@ -44,12 +44,129 @@ Each code's message (:data:`MESSAGES`) is English text marked for
 translation (``_``, ``ngettext_noop``); the web side translates it
 (``tournaments.seating_messages.why_text``). :func:`wording` picks a reason's
 message and repairs reasons saved in an older form.
+
+:data:`PARAMS` gives every code's parameters and what each holds, and
+:func:`problem` checks a stored reason against it (an import does: a reason
+is shown on every seating page and read by every later change to a draft).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
+
+#: how the fairness rule breaks ties (``rule``), the constraints a
+#: ``small_table_forced`` names, what ``mates_together`` are mates by
+RULES = ("standings", "drawn", "rating", "spread")
+CONSTRAINTS = ("repeats", "apart", "teams", "changed")
+MATE_KINDS = ("club", "team")
+
+_SIZE = {"size": "count", "preferred": "count"}
+_SMALL = {**_SIZE, "had": "had", "rule": "rule"}
+_REPEAT = {"a": "player", "b": "player", "times": "count", "rounds": "counts"}
+_MOVED = {"player": "player", "score": "number", "low": "number", "high": "number"}
+_BYE = {"player": "player", "count": "count", "rule": "rule"}
+
+#: every code with its parameters and what each holds: ``player`` an id (a
+#: name in reasons saved by older versions), ``players`` a list of them,
+#: ``count`` a whole number of 0 or more, ``counts`` a list of them,
+#: ``number`` a finite number, ``label`` a text or an id (a club, a team),
+#: ``had`` a count or ``[[player, count], ...]``, ``rule`` / ``constraints``
+#: / ``kind`` one (a list) of :data:`RULES` / :data:`CONSTRAINTS` /
+#: :data:`MATE_KINDS`. Every parameter listed is given unless its kind ends
+#: in ``?`` (in reasons saved by older versions a ``name`` stands for the
+#: ``player``); one not listed is refused.
+PARAMS: dict[str, dict[str, str]] = {
+    "repeat": _REPEAT,
+    "repeat_manual": _REPEAT,
+    "mates_together": {"a": "player", "b": "player", "kind": "kind", "value": "label"},
+    "team_split": {"team": "label", "players": "players"},
+    "moved_up": _MOVED,
+    "moved_down": _MOVED,
+    "small_table": _SMALL,
+    # by rating, a table made small to keep club-mates apart names no rule
+    "small_table_forced": {
+        **_SMALL,
+        "rule": "rule?",
+        "players": "players",
+        "constraints": "constraints",
+    },
+    "small_table_changed": {**_SMALL, "players": "players"},
+    "large_table": _SIZE,
+    "short_table": {"size": "count", "sizes": "counts"},
+    "bye": _BYE,
+    "bye_changed": _BYE,
+    "rating_spread": {"strongest": "player", "place": "count", "tables": "count"},
+    "rating_group": {"first": "count", "last": "count"},
+    "unrated": {"players": "players"},
+    "bot_table": {"players": "players", "bots": "count", "had": "had", "rule": "rule"},
+    "bot_table_changed": {"bots": "count"},
+    # saved by older versions: club-mates named, not given by id
+    "club_together": {"a": "player", "b": "player", "club": "label"},
+}
+#: parameters of reasons saved by older versions, allowed with every code
+LEGACY_PARAMS = {"name": "label"}
+
+
+def _count(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _player(v) -> bool:
+    return (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, str)
+
+
+_KINDS = {
+    "player": _player,
+    "players": lambda v: isinstance(v, list) and all(_player(x) for x in v),
+    "count": _count,
+    "counts": lambda v: isinstance(v, list) and all(_count(x) for x in v),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v),
+    "label": _player,
+    "had": lambda v: (
+        _count(v)
+        or (
+            isinstance(v, list)
+            and all(
+                isinstance(x, list) and len(x) == 2 and _player(x[0]) and _count(x[1]) for x in v
+            )
+        )
+    ),
+    "rule": lambda v: v in RULES,
+    "kind": lambda v: v in MATE_KINDS,
+    "constraints": lambda v: isinstance(v, list) and all(x in CONSTRAINTS for x in v),
+}
+
+
+def problem(item) -> tuple[str, dict] | None:
+    """Why ``item`` is not a reason as the seating stores one (``{"code",
+    "params"}`` as :data:`PARAMS` says), as ``(code, params)``:
+    ``not_a_reason``, ``unknown_code`` (``code``), ``missing_param`` /
+    ``unknown_param`` / ``bad_param`` (``param``); None when it is one."""
+    if not isinstance(item, dict) or set(item) - {"code", "params"}:
+        return "not_a_reason", {}
+    code = item.get("code")
+    if not isinstance(code, str) or code not in PARAMS:
+        return "unknown_code", {"code": str(code)[:40]}
+    params = item.get("params", {})
+    if not isinstance(params, dict):
+        return "not_a_reason", {}
+    kinds = {**PARAMS[code], **LEGACY_PARAMS}
+    required = {name for name, kind in PARAMS[code].items() if not kind.endswith("?")}
+    missing = required - set(params) - ({"player"} if "name" in params else set())
+    if missing:
+        return "missing_param", {"param": min(missing)}
+    for name, value in params.items():
+        if name not in kinds:
+            return "unknown_param", {"param": str(name)[:40]}
+        try:
+            ok = _KINDS[kinds[name].removesuffix("?")](value)
+        except TypeError:  # e.g. a list tested against a tuple of words
+            ok = False
+        if not ok:
+            return "bad_param", {"param": name}
+    return None
 
 
 def _(message: str) -> str:

@@ -63,8 +63,9 @@ def roster_list(request):
 @require_http_methods(["GET", "POST"])
 def person_detail(request, person_id):
     person = get_object_or_404(Person, pk=person_id, owner=request.user)
-    if person.merged_into_id:
-        return redirect("person_detail", person.merged_into_id)
+    kept = selectors.kept_person(person)
+    if kept.pk != person.pk:  # merged: the kept entry (a cycle still ends)
+        return redirect("person_detail", kept.pk)
     form = PersonForm(request.POST or None, instance=person)
     if request.method == "POST" and form.is_valid():
         duplicate = (
