@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import math
 import socket
 import time
 from contextvars import ContextVar
@@ -32,6 +33,7 @@ from django.db.backends.signals import connection_created
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import limits
 from tournaments.problems import problem
@@ -271,15 +273,18 @@ class RequestBudgetMiddleware:
         )
         language = translation.get_language_from_request(request)
         with translation.override(language):
-            seconds = f"{self.budget:g}"
             response = problem(
                 request,
-                _(
+                ngettext(
+                    "This page took longer than %(seconds)s second and was stopped, so that "
+                    "the site keeps answering everyone else. Please try again in a moment; "
+                    "if it happens again, tell the organizer.",
                     "This page took longer than %(seconds)s seconds and was stopped, so that "
                     "the site keeps answering everyone else. Please try again in a moment; "
-                    "if it happens again, tell the organizer."
+                    "if it happens again, tell the organizer.",
+                    math.ceil(self.budget),
                 )
-                % {"seconds": seconds},
+                % {"seconds": f"{self.budget:g}"},
                 status=503,
                 title=_("Took too long"),
             )
