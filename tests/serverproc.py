@@ -12,6 +12,7 @@ import os
 import socket
 import statistics
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -162,3 +163,31 @@ def base_env(tmp: Path, **extra: str) -> dict:
     )
     env.update(extra)
     return env
+
+
+def dockerfile_command() -> list[str]:
+    """The web server's command line in docker/Dockerfile (its CMD)."""
+    import json
+
+    for line in (ROOT / "docker" / "Dockerfile").read_text().splitlines():
+        if line.startswith("CMD "):
+            return json.loads(line[4:])
+    raise RuntimeError("docker/Dockerfile has no CMD")
+
+
+def docker_web_command(port: int, *, workers: str | None = None) -> list[str]:
+    """docker/Dockerfile's web server, on 127.0.0.1:``port`` with this venv's
+    Python (``workers`` overrides its processes)."""
+    cmd = dockerfile_command()
+    if cmd[0] == "python":
+        cmd = [sys.executable, *cmd[1:]]
+    values = {"--host": "127.0.0.1", "--port": str(port)}
+    if workers:
+        values["--workers"] = workers
+    out = []
+    for arg in cmd:
+        if out and out[-1] in values:
+            out.append(values[out[-1]])
+        else:
+            out.append(arg)
+    return out
