@@ -32,6 +32,7 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import django
+from asgiref.sync import SyncToAsync
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -188,7 +189,7 @@ class PooledHandler(ASGIHandler):
         context = contextvars.copy_context()
         try:
             response = await loop.run_in_executor(
-                self.pool, context.run, self.respond, scope, body_file
+                self.pool, context.run, self.respond, loop, scope, body_file
             )
             await self.send_response(response, send)
             if response.streaming:
@@ -196,9 +197,14 @@ class PooledHandler(ASGIHandler):
         finally:
             body_file.close()
 
-    def respond(self, scope, body_file):
+    def respond(self, loop, scope, body_file):
         """In a thread of the pool: the request through the middleware chain
         and the view, as the WSGI handler runs it."""
+        # An async view (a push stream) runs in the server's event loop, as
+        # under asgiref's own sync_to_async: it returns its streaming response
+        # at once, and the stream is then sent from the loop, holding no thread.
+        SyncToAsync.threadlocal.main_event_loop = loop
+        SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)

@@ -1,7 +1,10 @@
-"""The site's URLs plus two runaway pages (test-only, see __init__)."""
+"""The site's URLs plus two runaway pages and a push stream (test-only, see
+__init__)."""
+
+import asyncio
 
 from django.db import connection
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
 
 from tournaments.urls import urlpatterns as site
@@ -34,7 +37,20 @@ def many_short_queries(request):
                 )
 
 
+async def stream(request):
+    """A push stream as issue 27's would be (Server-Sent Events from an async
+    view): an event every 0.5 s, ten in all."""
+
+    async def events():
+        for n in range(10):
+            yield f"data: {n}\n\n"
+            await asyncio.sleep(0.5)
+
+    return StreamingHttpResponse(events(), content_type="text/event-stream")
+
+
 urlpatterns = [
+    path("test-only/stream/", stream),
     path("test-only/one-long-query/", one_long_query),
     path("test-only/many-short-queries/", many_short_queries),
     *site,

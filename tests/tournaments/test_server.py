@@ -54,21 +54,56 @@ def server(laptop):
         yield port
 
 
-def test_on_sqlite_a_runaway_request_fails_alone(laptop):
-    """The same server with a budget of 2 s and the test-only runaway pages
-    (tests/slowserver): SQLite's progress handler stops the endless query."""
-    from tests.tournaments.test_request_budget import assert_fails_alone, runaway_alongside_others
-
+@pytest.fixture(scope="module")
+def test_only_server(laptop):
+    """The same server with a budget of 2 s and the test-only pages
+    (tests/slowserver): the runaways and a push stream."""
     tmp, env = laptop
-    budget = 2.0
     env = env | {
-        "REQUEST_TIME_BUDGET": str(budget),
+        "REQUEST_TIME_BUDGET": "2",
         "DJANGO_SETTINGS_MODULE": "tests.slowserver.settings",
     }
     port = serverproc.free_port()
     with serverproc.running(web_command(f"127.0.0.1:{port}"), env, port, tmp / "slow.log"):
-        usual = serverproc.page_time(port, "/", times=5)
-        assert_fails_alone(runaway_alongside_others(port, budget), budget, usual)
+        yield port
+
+
+def test_on_sqlite_a_runaway_request_fails_alone(test_only_server):
+    """SQLite's progress handler stops the endless query."""
+    from tests.tournaments.test_request_budget import assert_fails_alone, runaway_alongside_others
+
+    usual = serverproc.page_time(test_only_server, "/", times=5)
+    assert_fails_alone(runaway_alongside_others(test_only_server, 2.0), 2.0, usual)
+
+
+def test_push_streams_hold_no_thread(test_only_server):
+    """Issue 27's push channel: 40 open event streams (more than the server's
+    2 × 8 request threads) while pages still answer promptly."""
+    port = test_only_server
+    usual = serverproc.page_time(port, "/", times=5)
+    streams = []
+    try:
+        for _ in range(40):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"GET /test-only/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            streams.append([s, b""])
+
+        def read_until(marker: bytes):
+            for stream in streams:
+                while marker not in stream[1]:
+                    chunk = stream[0].recv(4096)
+                    assert chunk, "the stream ended early"
+                    stream[1] += chunk
+
+        read_until(b"data: 0")
+        answers = [serverproc.get(port, "/", timeout=10) for _ in range(5)]
+        read_until(b"data: 2")  # still streaming
+    finally:
+        for s, _ in streams:
+            s.close()
+    assert all(status == 200 for status, _, _ in answers)
+    assert b"text/event-stream" in streams[0][1]
+    assert statistics.median(t for _, _, t in answers) <= usual + 0.1
 
 
 def test_make_run_has_debug_off_and_a_key_of_its_own(tmp_path):
