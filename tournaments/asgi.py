@@ -1,17 +1,19 @@
 """The ASGI application the web server runs (``tournaments.serve``, uvicorn).
 
-Django's ASGI handler reads a request's whole body in the event loop and only
-then runs the middleware and view in a thread of its own for that request
-(``ThreadSensitiveContext``), so a slow or idle connection costs no thread.
+:class:`PooledHandler` is Django's ASGI handler with one change in how a
+request reaches the view. It reads the whole request (head and body) in the
+event loop; only then does the request go to one of the process's request
+threads (``WEB_THREADS``, a fixed pool), which runs the middleware chain and
+the view the way the WSGI handler does, in one hop. An idle or slow
+connection, or a request waiting for a free thread, holds no thread.
 
-:class:`SyncChainHandler` runs the middleware chain as the WSGI handler does:
-in one hop into that thread. Django's own ASGI handler runs every
-async-capable middleware (most of Django's) in async mode and hops into the
-thread and back for each of their hooks — about 30 hops a request, which
-tripled the server's CPU per answer (1.6 → 5 ms for a 404, measured
-in-process). An async view (a push stream) still streams in the event loop:
-the view returns its response at once and ``send_response`` iterates it
-there.
+Django's own ASGI handler runs every async-capable middleware (most of
+Django's) in async mode and hops into a thread and back for each of their
+hooks — about 30 hops a request, which tripled the CPU per answer (1.6 → 5 ms
+for a 404 measured in-process; 1.4 → 4.9 ms per answer under
+``bench_venue``) — and starts a new thread for every request. An async view
+(a push stream, issue 27) runs in the server's event loop, and its streaming
+response is sent from there: it holds no thread while it streams.
 
 :class:`RequestGuard` in front of it keeps what gunicorn's limits used to keep:
 
@@ -187,14 +189,15 @@ class PooledHandler(ASGIHandler):
             return
         loop = asyncio.get_running_loop()
         context = contextvars.copy_context()
+        response = None
         try:
             response = await loop.run_in_executor(
                 self.pool, context.run, self.respond, loop, scope, body_file
             )
             await self.send_response(response, send)
-            if response.streaming:
-                await loop.run_in_executor(self.pool, context.run, response.close)
         finally:
+            if response is not None and response.streaming:
+                await loop.run_in_executor(self.pool, context.run, response.close)
             body_file.close()
 
     def respond(self, loop, scope, body_file):

@@ -176,6 +176,8 @@ logger = logging.getLogger(__name__)
 _deadline: ContextVar[float | None] = ContextVar("request_deadline", default=None)
 #: set when this context's request ran out of its budget
 _exceeded: ContextVar[bool] = ContextVar("request_budget_exceeded", default=False)
+#: set while a query the budget may stop runs (never COMMIT or ROLLBACK)
+_in_query: ContextVar[bool] = ContextVar("request_budget_in_query", default=False)
 
 #: statements that end a transaction or savepoint always run: stopping one would
 #: leave the transaction (and SQLite's write lock) open
@@ -207,6 +209,7 @@ def budget_guard(execute, sql, params, many, context):
     if not control and _past_deadline():
         _exceeded.set(True)
         raise RequestTimeBudgetExceeded
+    running = _in_query.set(not control)
     try:
         return execute(sql, params, many, context)
     except DatabaseError as exc:
@@ -214,12 +217,15 @@ def budget_guard(execute, sql, params, many, context):
             _exceeded.set(True)
             raise RequestTimeBudgetExceeded from exc
         raise
+    finally:
+        _in_query.reset(running)
 
 
 def _sqlite_progress() -> int:
     """SQLite calls this every few thousand steps of a statement: non-zero
-    stops it ("interrupted")."""
-    return 1 if _past_deadline() else 0
+    stops it ("interrupted"). Only a request's own queries are stopped, never
+    the commit or rollback that ends its transaction."""
+    return 1 if _in_query.get() and _past_deadline() else 0
 
 
 def install_budget_guard(sender, connection, **kwargs):

@@ -3,7 +3,8 @@ __init__)."""
 
 import asyncio
 
-from django.db import connection
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import path
 
@@ -37,6 +38,13 @@ def many_short_queries(request):
                 )
 
 
+def write_then_run_away(request):
+    """A change in a transaction, then a statement that never ends."""
+    with transaction.atomic():
+        get_user_model().objects.create(username="written-by-a-runaway")
+        return one_long_query(request)
+
+
 async def stream(request):
     """A push stream as issue 27's would be (Server-Sent Events from an async
     view): an event every 0.5 s, ten in all."""
@@ -53,5 +61,6 @@ urlpatterns = [
     path("test-only/stream/", stream),
     path("test-only/one-long-query/", one_long_query),
     path("test-only/many-short-queries/", many_short_queries),
+    path("test-only/write-then-run-away/", write_then_run_away),
     *site,
 ]

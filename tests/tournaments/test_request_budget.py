@@ -37,12 +37,23 @@ def test_a_runaway_page_answers_the_sites_503_page_at_its_budget(runaway_client,
     response = runaway_client.get(f"/test-only/{page}/", HTTP_ACCEPT_LANGUAGE="de")
     took = time.monotonic() - t0
     assert response.status_code == 503
-    assert BUDGET <= took < BUDGET + 3
+    assert BUDGET <= took < BUDGET + 10  # stopped (a loaded machine renders slowly)
     text = response.content.decode()
     assert "länger als 1 Sekunde gebraucht" in text
     assert "<html" in text and "Traceback" not in text
     # the connection is fine for the next request
     assert runaway_client.get("/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_in_a_stopped_request_is_not_kept(runaway_client):
+    from django.contrib.auth import get_user_model
+
+    response = runaway_client.get("/test-only/write-then-run-away/")
+    assert response.status_code == 503
+    assert not get_user_model().objects.filter(username="written-by-a-runaway").exists()
+    # and the database takes the next write (no transaction or lock left open)
+    get_user_model().objects.create(username="after-the-runaway")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -99,7 +110,7 @@ def assert_fails_alone(result: dict, budget: float, usual: float) -> None:
     for page, (status, body, took) in result["runaways"].items():
         assert status == 503, (page, status, body[:300])
         assert b"took longer than" in body, page
-        assert budget - 0.1 <= took <= budget + 3, (page, took)
+        assert budget - 0.1 <= took <= budget + 6, (page, took)
     assert len(result["others"]) == 40
     assert all(status == 200 for status, _, _ in result["others"])
     slowest = max(took for _, _, took in result["others"])
