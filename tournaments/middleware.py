@@ -99,7 +99,7 @@ class BodySizeLimitMiddleware:
                 title=_("Too large"),
             )
         # the body was not read: the server closes the connection after the
-        # answer instead of reading on (gunicorn does on "Connection: close")
+        # answer instead of reading on (the server does on "Connection: close")
         response["Connection"] = "close"
         return response
 

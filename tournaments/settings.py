@@ -252,7 +252,7 @@ SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 # What every viewer of a round sees alike (the clock status) is computed once
 # per change or per second and served from here (tournaments/live.py). Every
 # web process must share it: Redis when REDIS_URL is set (production, several
-# boxes), else a file cache under var/ (the embedded default: gunicorn's
+# boxes), else a file cache under var/ (the embedded default: the server's
 # processes on one laptop all read the same files). CACHE_URL overrides
 # ("locmem://" for a single process, "redis://...", "file:///path").
 _cache_url = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
