@@ -19,8 +19,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: ports the project's own server tests and benches use (loopback only)
-PORTS = range(18400, 18500)
+#: ports the project's own server tests and benches use (loopback only); each
+#: pytest-xdist worker has ten of its own, so two never pick the same one
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+PORTS = (
+    range(18400 + 10 * (int(_WORKER[2:]) % 10), 18410 + 10 * (int(_WORKER[2:]) % 10))
+    if _WORKER.startswith("gw") and _WORKER[2:].isdigit()
+    else range(18400, 18500)
+)
 
 
 def free_port(ports: range = PORTS) -> int:

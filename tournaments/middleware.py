@@ -239,24 +239,27 @@ def install_budget_guard(sender, connection, **kwargs):
 class RequestBudgetMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.budget = float(getattr(settings, "REQUEST_TIME_BUDGET", 0) or 0)
-        if self.budget > 0:
-            connection_created.connect(install_budget_guard, dispatch_uid="request-budget")
-            # a connection opened before this middleware was loaded
-            from django.db import connections
+        # the guard does nothing outside a request with a budget
+        connection_created.connect(install_budget_guard, dispatch_uid="request-budget")
+        from django.db import connections
 
-            for conn in connections.all(initialized_only=True):
-                if conn.connection is not None:
-                    install_budget_guard(None, conn)
+        for conn in connections.all(initialized_only=True):  # opened before
+            if conn.connection is not None:
+                install_budget_guard(None, conn)
+
+    @staticmethod
+    def budget() -> float:
+        return float(getattr(settings, "REQUEST_TIME_BUDGET", 0) or 0)
 
     def __call__(self, request):
-        if self.budget <= 0:
+        budget = self.budget()
+        if budget <= 0:
             return self.get_response(request)
-        token = _deadline.set(time.monotonic() + self.budget)
+        token = _deadline.set(time.monotonic() + budget)
         exceeded = _exceeded.set(False)
         try:
             response = self.get_response(request)
-            if _exceeded.get() and response.status_code >= 500:
+            if _exceeded.get() and response.status_code >= 500 and not _is_ours(response):
                 # raised outside a view (a middleware): Django made it a 500
                 response = self.too_long(request)
             return response
@@ -271,11 +274,12 @@ class RequestBudgetMiddleware:
 
     def too_long(self, request):
         _deadline.set(None)  # the error page itself may read the session
+        budget = self.budget()
         logger.warning(
             "%s %s stopped: past its time budget of %s s",
             request.method,
             request.get_full_path()[:200],
-            self.budget,
+            budget,
         )
         language = translation.get_language_from_request(request)
         with translation.override(language):
@@ -288,11 +292,18 @@ class RequestBudgetMiddleware:
                     "This page took longer than %(seconds)s seconds and was stopped, so that "
                     "the site keeps answering everyone else. Please try again in a moment; "
                     "if it happens again, tell the organizer.",
-                    math.ceil(self.budget),
+                    math.ceil(budget),
                 )
-                % {"seconds": f"{self.budget:g}"},
+                % {"seconds": f"{budget:g}"},
                 status=503,
                 title=_("Took too long"),
             )
         response["Retry-After"] = "5"
+        response.budget_page = True
+        # logged above as a warning; not again by Django as a server error
+        response._has_been_logged = True
         return response
+
+
+def _is_ours(response) -> bool:
+    return getattr(response, "budget_page", False)
