@@ -1,7 +1,7 @@
 """Live pages at scale (issue 18): ``python tests/bench/bench_live.py``.
 
 The production configuration — the web server as ``docker/Dockerfile`` starts it,
-PostgreSQL, Redis (cache), DEBUG off — on loopback ports 8130-8139, with an
+PostgreSQL, Redis (cache), DEBUG off — on loopback ports 18430-18439, with an
 event of 1,100 players, 250 tables (75 of them digital) and the round
 running, in a database of its own (``tl_bench_live``, dropped at the end) and
 Redis database 3 (flushed at the start and the end).

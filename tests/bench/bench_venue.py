@@ -42,7 +42,7 @@ def free_port() -> int:
             except OSError:
                 continue
             return port
-    raise SystemExit("no free port in 8130-8139")
+    raise SystemExit(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
 def wait_for(port: int, proc, path="/") -> None:
