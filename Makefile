@@ -18,7 +18,8 @@ install: $(STAMP)
 migrate: install
 	$(PY) manage.py migrate --noinput
 
-# web + Celery worker + beat on SQLite and the filesystem broker (no server needed)
+# web (uvicorn, every interface, DEBUG off: DEBUG=1 make run for development)
+# + Celery worker + beat on SQLite and the filesystem broker (no server needed)
 run: migrate
 	$(PY) manage.py demo --first-start
 	$(PY) manage.py runall

@@ -4,16 +4,20 @@
 | --- | --- | --- |
 | DATABASE_URL | sqlite:///var/turnierleiter.sqlite3 | any dj-database-url URL |
 | REDIS_URL / CELERY_BROKER_URL | Celery's filesystem broker under var/ | broker |
-| SECRET_KEY | a development key (refused when DEBUG is off) | |
-| DEBUG | on | "0"/"false" turns it off |
-| ALLOWED_HOSTS | localhost,127.0.0.1,[::1] (+ * when DEBUG) | comma separated |
+| SECRET_KEY | a development key (refused when DEBUG is off); the laptop: one made once in var/ | |
+| DEBUG | on (make run / runall: off) | "0"/"false" turns it off |
+| TURNIERLEITER_LAPTOP | off (make run / runall: on) | plain HTTP on the venue's network |
+| ALLOWED_HOSTS | localhost,127.0.0.1,[::1] (+ * when DEBUG) | comma separated; the laptop: see VenueHostMiddleware |
 | CSRF_TRUSTED_ORIGINS | none | comma separated origins behind a proxy |
-| SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS | off / 0 | behind TLS in production |
+| SECURE_SSL_REDIRECT, SECURE_HSTS_SECONDS | on / 1 year when DEBUG is off (not on the laptop) | behind TLS in production |
+| REQUEST_TIME_BUDGET | 30 | seconds a request may take (tournaments/middleware.py) |
+| DATABASE_STATEMENT_TIMEOUT | REQUEST_TIME_BUDGET | PostgreSQL: seconds one statement may take (0: none) |
 | SITE_URL | none | the address printed in QR codes and links (else the LAN address) |
 | CACHE_URL | REDIS_URL, else a file cache in var/cache | the shared cache (tournaments/live.py) |
 """
 
 import os
+import secrets
 from datetime import timedelta
 from pathlib import Path
 
@@ -36,14 +40,41 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [x.strip() for x in os.environ.get(name, default).split(",") if x.strip()]
 
 
+def laptop_secret_key(path: Path) -> str:
+    """The laptop's key: made once (on the first start) and kept in ``path``.
+    Web, worker and beat start together: whoever is first writes it whole
+    (a link is atomic), the others read that one."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(50))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+    return path.read_text().strip()
+
+
 DEBUG = env_bool("DEBUG", True)
+#: the laptop at the venue (make run / runall set it): plain HTTP on the venue's
+#: network, no proxy and no TLS in front; phones reach it by its LAN address
+LAPTOP = env_bool("TURNIERLEITER_LAPTOP", False)
 _DEV_KEY = "django-insecure-turnierleiter-development-only"
-SECRET_KEY = os.environ.get("SECRET_KEY", _DEV_KEY)
+SECRET_KEY = os.environ.get("SECRET_KEY") or ""
+if not SECRET_KEY and LAPTOP and not DEBUG:
+    SECRET_KEY = laptop_secret_key(VAR_DIR / "secret_key")
+SECRET_KEY = SECRET_KEY or _DEV_KEY
 if not DEBUG and SECRET_KEY == _DEV_KEY:
     raise ImproperlyConfigured("Set SECRET_KEY when DEBUG is off.")
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
-if DEBUG:
+#: the laptop: the names it answers besides IP addresses (VenueHostMiddleware)
+VENUE_HOSTS = list(ALLOWED_HOSTS)
+if DEBUG or LAPTOP:
     ALLOWED_HOSTS.append("*")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
@@ -64,6 +95,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # first: an oversized body is refused from its headers, before anything reads it
     "tournaments.middleware.BodySizeLimitMiddleware",
+    # around everything that reads the database: no request runs unbounded
+    "tournaments.middleware.RequestBudgetMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tournaments.middleware.SecurityHeadersMiddleware",
@@ -79,8 +112,13 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+if LAPTOP and not DEBUG:
+    # which Host headers the laptop answers (ALLOWED_HOSTS is "*" there)
+    MIDDLEWARE.insert(0, "tournaments.middleware.VenueHostMiddleware")
+
 ROOT_URLCONF = "tournaments.urls"
 WSGI_APPLICATION = "tournaments.wsgi.application"
+ASGI_APPLICATION = "tournaments.asgi.application"  # what the web server runs
 
 TEMPLATES = [
     {
@@ -153,6 +191,21 @@ STORAGES = {
     },
 }
 
+# -- time budget ---------------------------------------------------------------
+#: seconds a request may take (tournaments.middleware.RequestBudgetMiddleware);
+#: past it, it answers the 503 page and starts no further query. 0: no budget.
+REQUEST_TIME_BUDGET = float(os.environ.get("REQUEST_TIME_BUDGET", "30"))
+if "postgresql" in DATABASES["default"]["ENGINE"]:
+    _pg = DATABASES["default"].setdefault("OPTIONS", {})
+    # no statement runs longer than a request may (also in workers and commands)
+    _statement_timeout = float(
+        os.environ.get("DATABASE_STATEMENT_TIMEOUT") or REQUEST_TIME_BUDGET or 0
+    )
+    if _statement_timeout > 0:
+        _pg["options"] = " ".join(
+            [_pg.get("options", ""), f"-c statement_timeout={int(_statement_timeout * 1000)}"]
+        ).strip()
+
 # -- request size (tournaments/limits.py has the numbers) ------------------------
 # BodySizeLimitMiddleware refuses larger bodies from their Content-Length;
 # these are Django's own checks behind it.
@@ -187,14 +240,17 @@ LOGOUT_REDIRECT_URL = "home"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # -- security (production: DEBUG off, behind TLS) ------------------------------
-SESSION_COOKIE_SECURE = not DEBUG
+# The laptop at the venue serves plain HTTP on the local network (no TLS): no
+# HTTPS redirect, no secure-only cookies, no HSTS there.
+_TLS = not DEBUG and not LAPTOP
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", _TLS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", _TLS)
 # database sessions, saved again on a fresh connection when the request's
 # connection died after its write (tournaments/sessions.py)
 SESSION_ENGINE = "tournaments.sessions"
-CSRF_COOKIE_SECURE = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", _TLS)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if _TLS else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 SILENCED_SYSTEM_CHECKS = [
@@ -213,7 +269,7 @@ SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 # What every viewer of a round sees alike (the clock status) is computed once
 # per change or per second and served from here (tournaments/live.py). Every
 # web process must share it: Redis when REDIS_URL is set (production, several
-# boxes), else a file cache under var/ (the embedded default: gunicorn's
+# boxes), else a file cache under var/ (the embedded default: the server's
 # processes on one laptop all read the same files). CACHE_URL overrides
 # ("locmem://" for a single process, "redis://...", "file:///path").
 _cache_url = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""

@@ -5,7 +5,7 @@ to the bot, so ONE Celery worker (concurrency 2) plays every move through
 the services (``clock.bot_move``: lock, view, legal actions, apply, log,
 wake the next bot) after the bot's pause. Meanwhile every seat's phone is
 simulated by a poller of the seat's play partial on a real web server
-(the gunicorn ``make run`` starts, on 127.0.0.1:8170, loopback only;
+(the web server ``make run`` starts, on 127.0.0.1:8170, loopback only;
 ``--runserver``: Django's development server instead) asking once a second with
 the version it shows (204 while nothing changed). Prints the moves per
 second the worker sustained and the time from a move (its TableAction row)
@@ -71,7 +71,7 @@ def start_worker(env: dict, log: Path) -> subprocess.Popen:
 
 
 def start_server(env: dict, log: Path, server: str) -> subprocess.Popen:
-    """The web server ``make run`` starts (gunicorn gthread), or Django's
+    """The web server ``make run`` starts (uvicorn: tournaments/serve.py), or Django's
     development server with ``--runserver``; loopback only."""
     from tournaments.management.commands.runall import web_command
 
@@ -160,7 +160,7 @@ def main():
     parser.add_argument("--runserver", action="store_true", help="Django's development server")
     args = parser.parse_args()
     BOT_DELAY_S, POLL_S = (1.5, 1.5) if args.shipped else (args.pause, args.poll)
-    server_kind = "runserver" if args.runserver else "gunicorn"
+    server_kind = "runserver" if args.runserver else "uvicorn"
     queue = f"bench-digital-{os.getpid()}"
     os.environ["DATABASE_URL"] = database_url()
     os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")

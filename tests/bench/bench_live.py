@@ -1,7 +1,7 @@
 """Live pages at scale: ``python tests/bench/bench_live.py``.
 
-The production configuration — gunicorn as ``docker/Dockerfile`` starts it,
-PostgreSQL, Redis (cache), DEBUG off — on loopback ports 8130-8139, with an
+The production configuration — the web server as ``docker/Dockerfile`` starts it,
+PostgreSQL, Redis (cache), DEBUG off — on loopback ports 18430-18439, with an
 event of 1,100 players, 250 tables (75 of them digital) and the round
 running, in a database of its own (``tl_bench_live``, dropped at the end) and
 Redis database 3 (flushed at the start and the end).
@@ -15,7 +15,7 @@ Bounded: about 15 s of load per phase.
 Needs PostgreSQL and Redis: ``BENCH_POSTGRES`` (default
 postgres://postgres@127.0.0.1:5432/postgres) and ``BENCH_REDIS`` (default
 redis://127.0.0.1:6379/3). ``WEB_WORKERS`` / ``WEB_THREADS`` override the
-server's processes and threads to compare configurations.
+server's processes and each one's request threads to compare configurations.
 """
 
 from __future__ import annotations
@@ -40,41 +40,12 @@ WARM_SECONDS = 15
 CLOCK_P95_MS, SEAT_P95_MS, SERVED = 200, 300, 0.99
 
 
-def dockerfile_command() -> list[str]:
-    """The gunicorn command line of docker/Dockerfile (its CMD), so the bench
-    measures exactly the production configuration."""
-    for line in (ROOT / "docker" / "Dockerfile").read_text().splitlines():
-        if line.startswith("CMD "):
-            import json
-
-            return json.loads(line[4:])
-    raise SystemExit("docker/Dockerfile has no CMD")
-
-
 def server_command(port: int) -> list[str]:
-    cmd = dockerfile_command()
-    cmd = [sys.executable, "-m", "gunicorn", *cmd[1:]]
-    out = []
-    skip = False
-    for i, arg in enumerate(cmd):
-        if skip:
-            skip = False
-            continue
-        if arg == "--bind":
-            out += ["--bind", f"127.0.0.1:{port}"]
-            skip = True
-        elif arg == "--workers" and os.environ.get("WEB_WORKERS"):
-            out += ["--workers", os.environ["WEB_WORKERS"]]
-            skip = True
-        elif arg == "--threads" and os.environ.get("WEB_THREADS"):
-            out += ["--threads", os.environ["WEB_THREADS"]]
-            skip = True
-        else:
-            out.append(arg)
-        del i
-    from tournaments.management.commands.runall import _no_control_socket
+    """docker/Dockerfile's web server command line, on loopback (its CMD), so
+    the bench measures exactly the production configuration."""
+    from tests.serverproc import docker_web_command
 
-    return out + _no_control_socket()  # not the home folder's socket other servers use
+    return docker_web_command(port, workers=os.environ.get("WEB_WORKERS"))
 
 
 def main() -> int:
@@ -137,7 +108,7 @@ def main() -> int:
         port = free_port()
         cmd = server_command(port)
         print("server:", shlex.join(cmd[2:]))
-        log = open(Path(tmp.name) / "gunicorn.log", "w")  # noqa: SIM115
+        log = open(Path(tmp.name) / "web.log", "w")  # noqa: SIM115
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         # behind the TLS proxy of production: the proxy says the request was https
         headers = {"X-Forwarded-Proto": "https"}
@@ -195,7 +166,7 @@ def main() -> int:
     finally:
         if proc is not None:
             proc.terminate()
-            tail = (Path(tmp.name) / "gunicorn.log").read_text().splitlines()[-8:]
+            tail = (Path(tmp.name) / "web.log").read_text().splitlines()[-8:]
             if tail:
                 print("   server log (last lines):", *tail, sep="\n   ")
             try:

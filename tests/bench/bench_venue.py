@@ -1,7 +1,8 @@
 """Venue benchmark: ``python tests/bench/bench_venue.py [--compare]``.
 
-The server ``make run`` starts (``runall``'s web command: gunicorn gthread),
-on the embedded default (SQLite, the file cache, DEBUG as ``make run`` has it)
+The server ``make run`` starts (``runall``'s web command: uvicorn, with the
+environment ``runall`` gives it), on the embedded default (SQLite, the file
+cache, DEBUG off as ``make run`` has it)
 in a temporary directory, loopback only. An event of 200 players at 50
 digital tables, the round running. 200 phones, each asking once a second for
 its seat's play poll ("anything new?") and its clock partial — 400 requests
@@ -30,7 +31,7 @@ from tests.bench import loadgen  # noqa: E402
 PHONES = 200
 SECONDS = 20
 TARGET_P95_MS = 100
-PORTS = range(8130, 8140)
+PORTS = range(18430, 18440)
 
 
 def free_port() -> int:
@@ -41,7 +42,7 @@ def free_port() -> int:
             except OSError:
                 continue
             return port
-    raise SystemExit("no free port in 8130-8139")
+    raise SystemExit(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
 def wait_for(port: int, proc, path="/") -> None:
@@ -67,7 +68,10 @@ def main() -> int:
             for k, v in os.environ.items()
             if k not in ("DATABASE_URL", "REDIS_URL", "CACHE_URL")
         } | {"TURNIERLEITER_VAR": tmp, "DJANGO_SETTINGS_MODULE": "tournaments.settings"}
-        env.pop("DEBUG", None)  # as make run: the default
+        env.pop("DEBUG", None)  # as make run: off
+        from tournaments.management.commands.runall import laptop_env, prepare, web_command
+
+        env = laptop_env(env)
         os.environ.clear()
         os.environ.update(env)
         os.chdir(ROOT)
@@ -78,9 +82,9 @@ def main() -> int:
 
         from tests.bench.event import build
         from tournaments import play
-        from tournaments.management.commands.runall import web_command
 
         call_command("migrate", "--noinput", verbosity=0)
+        prepare(env)
         event = build(players=PHONES, rounds=1, tables=PHONES // 4, digital=PHONES // 4)
         from tournaments.models import Table
 
@@ -100,7 +104,7 @@ def main() -> int:
 
         connection.close()
         ok = True
-        servers = [("gunicorn (make run)", "gunicorn")]
+        servers = [("uvicorn (make run)", "uvicorn")]
         if compare:
             servers.append(("Django runserver", "runserver"))
         for title, server in servers:
@@ -128,7 +132,7 @@ def main() -> int:
                     server_pid=proc.pid,
                 )
                 loadgen.show(f"{title}: {PHONES} phones, seat + clock once a second", result)
-                if server == "gunicorn":
+                if server == "uvicorn":
                     for k in result["kinds"]:
                         good = k["p95"] <= TARGET_P95_MS and not k["errors"] and not k["bad"]
                         ok = ok and good

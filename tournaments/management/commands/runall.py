@@ -1,11 +1,15 @@
 """Start the web server, a Celery worker and Celery beat together (``make run``).
 
-The web server is gunicorn with threaded workers (``gthread``), bound to every
-interface so the players' phones on the venue's Wi-Fi reach the laptop; the
-addresses they use are printed at the start. Django's development server is
-single-process and meant for development only: under 200 polling phones its
-p95 grows past a second (README, "Server"). ``--server runserver`` keeps it
-(e.g. on Windows, where gunicorn does not run).
+The web server is uvicorn serving Django's ASGI application
+(``tournaments.serve``: two processes, one per core), bound to every interface
+so the players' phones on the venue's Wi-Fi reach the laptop; the addresses
+they use are printed at the start. An idle or slow connection costs it no
+thread (README, "Server"). Django's development server is single-process
+and meant for development only: ``--server runserver`` keeps it.
+
+The laptop runs without DEBUG (``DEBUG=1 make run`` turns it on): the site's
+own error pages, a secret key made once in ``var/``, static files collected
+for WhiteNoise, plain HTTP on the venue's network (:func:`laptop_env`).
 
 Ctrl-C stops all three. For production, run them as separate processes
 (``docker/compose.yaml``).
@@ -20,61 +24,45 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.links import lan_addresses
-
-#: gunicorn on the laptop: two processes (one per core) of 4 threads each.
-#: Requests are short and mostly CPU (the polls come from the cache): a few
-#: threads cover the waits on SQLite and the network, more only contend for
-#: Python's lock; a second process uses the second core.
-#: The limits refuse oversized request lines and headers before Django.
-WEB_WORKERS = 2
-WEB_THREADS = 4
+#: the web servers: the default, and Django's development server
+SERVERS = ("uvicorn", "runserver")
 
 
-def web_command(addrport: str, *, server: str = "gunicorn") -> list[str]:
-    """The web server's command line for ``addrport`` ("0.0.0.0:8000")."""
+def web_command(addrport: str, *, server: str = "uvicorn") -> list[str]:
+    """The web server's command line for ``addrport`` ("0.0.0.0:8000"): the
+    server ``make run`` starts. Run it with :func:`laptop_env`'s environment
+    (after :func:`prepare`) to have it as ``make run`` has it."""
     py = sys.executable
     if server == "runserver":
         return [py, "manage.py", "runserver", "--noreload", addrport]
-    return [
-        py,
-        "-m",
-        "gunicorn",
-        "tournaments.wsgi",
-        "--bind",
-        addrport,
-        "--worker-class",
-        "gthread",
-        "--workers",
-        str(WEB_WORKERS),
-        "--threads",
-        str(WEB_THREADS),
-        "--keep-alive",
-        "5",
-        "--timeout",
-        "60",
-        "--graceful-timeout",
-        "10",
-        "--limit-request-line",
-        "4094",
-        "--limit-request-fields",
-        "60",
-        "--limit-request-field_size",
-        "8190",
-        *_no_control_socket(),
-    ]
+    if server != "uvicorn":
+        raise ValueError(f"unknown server {server!r}: one of {', '.join(SERVERS)}")
+    host, port = split_addrport(addrport)
+    # tournaments/serve.py has the limits and timeouts
+    return [py, "-m", "tournaments.serve", "--host", host, "--port", port]
 
 
-def _no_control_socket() -> list[str]:
-    """Recent gunicorn versions open a control socket in the home folder, shared by
-    every gunicorn of that user; the laptop's server needs none."""
-    try:
-        from gunicorn.config import KNOWN_SETTINGS
-    except ImportError:  # pragma: no cover - gunicorn missing: runserver only
-        return []
-    if any(s.name == "control_socket_disable" for s in KNOWN_SETTINGS):
-        return ["--no-control-socket"]
-    return []
+def laptop_env(base: dict | None = None) -> dict:
+    """The environment of the laptop's processes: DEBUG off unless the
+    developer set it, plain HTTP on the venue's network."""
+    env = dict(os.environ if base is None else base)
+    env.setdefault("DEBUG", "0")
+    env["TURNIERLEITER_LAPTOP"] = "1"
+    return env
+
+
+def prepare(env: dict) -> None:
+    """What the laptop's web server needs before it starts: without DEBUG,
+    the static files collected for WhiteNoise (hashed names, compressed).
+    The secret key is made by the settings on first use (``var/secret_key``)."""
+    debug = env.get("DEBUG", "").strip().lower() in {"1", "true", "yes", "on"}
+    if not debug:
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=settings.BASE_DIR,
+            env=env,
+            check=True,
+        )
 
 
 def split_addrport(addrport: str) -> tuple[str, str]:
@@ -98,18 +86,25 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--server",
-            choices=["gunicorn", "runserver"],
-            default="gunicorn",
+            choices=SERVERS,
+            default="uvicorn",
             help="the web server (runserver: Django's development server)",
         )
 
     def handle(self, *args, addrport, server, **opts):
+        from scoring.links import lan_addresses
+
         var = settings.VAR_DIR
         py = sys.executable
         host, port = split_addrport(addrport)
         addrport = f"{host}:{port}"
         # links and QR codes printed without a request use this port (scoring/links.py)
         os.environ["TURNIERLEITER_PORT"] = port
+        env = laptop_env()
+        try:
+            prepare(env)
+        except subprocess.CalledProcessError as exc:
+            raise CommandError(f"collectstatic failed (exit {exc.returncode})") from exc
         commands = {
             "web": web_command(addrport, server=server),
             "worker": [
@@ -137,7 +132,7 @@ class Command(BaseCommand):
                 str(var / "celerybeat-schedule"),
             ],
         }
-        procs = {name: subprocess.Popen(cmd) for name, cmd in commands.items()}
+        procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
         login = var / "demo-login.txt"
         self.stdout.write(self.style.SUCCESS(f"\nTurnierleiter runs at http://127.0.0.1:{port}/"))
         if host in ("0.0.0.0", "::", "[::]"):
@@ -150,6 +145,8 @@ class Command(BaseCommand):
                 )
         else:
             self.stdout.write(f"Listening on {addrport} only: phones may not reach it.")
+        if env["DEBUG"].strip().lower() in {"1", "true", "yes", "on"}:
+            self.stdout.write(self.style.WARNING("DEBUG is on: for development only."))
         if login.exists():
             self.stdout.write(login.read_text())
         self.stdout.write("Ctrl-C stops web, worker and beat.\n")
