@@ -10,7 +10,7 @@ server can't "fix" the attack by changing what it imports) and deals the game
 with each candidate: a table counts as reproduced when one candidate gives
 the table's dealt hands *and* draw pile exactly.
 
-``reproduced(tables)`` counts them; issue 28 measured 10 of 10 before tables
+``reproduced(tables)`` counts them; the attack reproduced 10 of 10 before tables
 got a deal secret, and expects 0 of 10 after.
 """
 

@@ -1,5 +1,5 @@
 """What the embedded default's database does while another process holds its
-write lock (issue 28.7); run by ``tests/tournaments/test_sqlite_locks.py`` as
+write lock; run by ``tests/tournaments/test_sqlite_locks.py`` as
 ``python -m tests.sqlite_probe`` in a process configured as ``make run``
 configures its own (no DATABASE_URL: SQLite in ``TURNIERLEITER_VAR``), since
 the test process itself may be on PostgreSQL.

@@ -1,5 +1,5 @@
 """Staff sessions writing at the same time, against a real server on the
-embedded default (SQLite): issue 28, point 7.
+embedded default (SQLite).
 
 Shared by the CI test (``tests/tournaments/test_sqlite_staff.py``: 4 sessions,
 ~20 s) and the benchmark (``tests/bench/bench_sqlite_staff.py``: 8 sessions

@@ -12,7 +12,7 @@ Django's) in async mode and hops into a thread and back for each of their
 hooks — about 30 hops a request, which tripled the CPU per answer (1.6 → 5 ms
 for a 404 measured in-process; 1.4 → 4.9 ms per answer under
 ``bench_venue``) — and starts a new thread for every request. An async view
-(a push stream, issue 27) runs in the server's event loop, and its streaming
+(a push stream) runs in the server's event loop, and its streaming
 response is sent from there: it holds no thread while it streams.
 
 :class:`RequestGuard` in front of it keeps what gunicorn's limits used to keep:

@@ -5,7 +5,7 @@ An asyncio server: every connection is a few kilobytes in the event loop of
 one worker process until its request has fully arrived (head and body); only
 then does Django run the view in a thread. Idle connections (a phone on bad
 Wi-Fi, a browser's speculative pre-connection) and slow ones cost no thread,
-and a push connection (issue 27: Server-Sent Events or WebSockets) can wait
+and a push connection (Server-Sent Events or WebSockets) can wait
 in the same loop. README, "Server".
 
 What uvicorn's command line cannot set, this adds:

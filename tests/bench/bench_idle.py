@@ -1,4 +1,4 @@
-"""Idle and slow connections, and a runaway request (issue 28.3 and 28.6):
+"""Idle and slow connections, and a runaway request:
 ``python tests/bench/bench_idle.py [--make-run] [--command "..."]``.
 
 The production configuration by default — the web server as

@@ -15,7 +15,7 @@ a club would, and then open the pages:
   texts and games belong, a merge cycle, a dangling merge); the import page,
   then the roster, people, series and season pages and each imported
   tournament's standings;
-- ``fuzzed``: ``--tournaments`` / ``--clubs`` files (40 / 100; issue 28's
+- ``fuzzed``: ``--tournaments`` / ``--clubs`` files (40 / 100; the attack's
   note: 100 / 250, about 20 minutes on the project's machine) broken
   anywhere by ``tests/scoring/mutate.py`` (the same files every run:
   derandomized), the same pages (the tournament's lighter sweep).

@@ -1,4 +1,4 @@
-"""How many public replay labels give a hidden card away (issue 28, point 2);
+"""How many public replay labels give a hidden card away;
 run ``python tests/bench/bench_replay_leaks.py [N]`` (N random games per
 game, default 50; no database needed).
 

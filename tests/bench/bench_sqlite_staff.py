@@ -1,4 +1,4 @@
-"""Staff writing at once on the embedded default (issue 28.7):
+"""Staff writing at once on the embedded default:
 ``python tests/bench/bench_sqlite_staff.py [--seconds 120] [--sessions 8]``.
 
 What ``make run`` runs — ``manage.py runall``: its web server, a Celery

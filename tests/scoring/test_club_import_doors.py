@@ -1,4 +1,4 @@
-"""The club import (issue 28, points 3 and 4): merges must end at a kept
+"""The club import: merges must end at a kept
 entry — a cycle or a dangling link is refused with its place —, every value
 of the wrong type gets a message instead of a server error, and every walk
 along merges ends, even over a cycle that is in the database already. A

@@ -1,4 +1,4 @@
-"""Imports are doors like forms (issue 28, point 4): a tournament export that
+"""Imports are doors like forms: a tournament export that
 a form or service of this site would not have written is refused as a whole,
 with the place and a translated message, and nothing is stored; a file that
 is accepted shows on every page — the tournament's, its organizer's roster

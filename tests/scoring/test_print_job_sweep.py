@@ -1,4 +1,4 @@
-"""Print jobs whose worker was lost (issue 28): the sweep hands them out
+"""Print jobs whose worker was lost: the sweep hands them out
 again, a delivery that comes back late renders nothing, a job lost again and
 again says it failed and can be tried again — and the page says each of it.
 

@@ -1,6 +1,6 @@
 """Every standings print says which rounds it counts, and the final standings
 count every complete round: a round whose every table has its result,
-whether or not its clock ran out (issue 23: the final standings printed
+whether or not its clock ran out (the final standings printed
 "Endstand nach Runde 1" while every sheet of round 4 was in and the pages
 showed round 4)."""
 

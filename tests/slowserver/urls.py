@@ -46,7 +46,7 @@ def write_then_run_away(request):
 
 
 async def stream(request):
-    """A push stream as issue 27's would be (Server-Sent Events from an async
+    """A push stream as a live screen's would be (Server-Sent Events from an async
     view): an event every 0.5 s, ten in all."""
 
     async def events():

@@ -53,7 +53,7 @@ GAMES = [
 ]
 
 #: Public URLs (by name) this walk leaves out for now. The public review
-#: labels moves with what only the mover knew (issue 28 point 2, fixed on
+#: labels moves with what only the mover knew (fixed on
 #: another branch): after merging that fix the lead deletes the name here,
 #: and the walk checks the review at every step of the record as well
 #: (against every card the public has never seen and can't see now).

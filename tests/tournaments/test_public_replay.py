@@ -1,5 +1,4 @@
-"""The public replay of a digital table gives away no hidden card (issue 28,
-point 2): at every step of 50 random games per game, the public label of the
+"""The public replay of a digital table gives away no hidden card: at every step of 50 random games per game, the public label of the
 move names no card id and no card name of what some seat keeps hidden then
 (another's hand, the draw pile, a pick face down); the rendered public page
 neither, for a few steps of a game per game and in both languages. The

@@ -1,4 +1,4 @@
-"""No request runs unbounded (issue 28.3): past ``REQUEST_TIME_BUDGET`` a
+"""No request runs unbounded: past ``REQUEST_TIME_BUDGET`` a
 request starts no further query and a running one is stopped (PostgreSQL's
 ``statement_timeout``, SQLite's progress handler); the request answers the
 site's translated 503 page and the server goes on answering everyone else.

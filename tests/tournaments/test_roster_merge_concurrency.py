@@ -1,4 +1,4 @@
-"""Two opposite roster merges at the same moment (issue 28): A into B and B
+"""Two opposite roster merges at the same moment: A into B and B
 into A. PostgreSQL, a connection per thread, a barrier so they meet, and
 each lock held a moment longer so the two always overlap. One merge goes
 through, the other is refused with the reason — no deadlock, no error page —

@@ -1,5 +1,5 @@
 """A write whose database connection is killed after it was stored, before
-the answer (issue 28): the answer says it was saved. PostgreSQL; the
+the answer: the answer says it was saved. PostgreSQL; the
 request's own connection is terminated (``pg_terminate_backend``) from
 another one between the view and the session middleware, as a database
 restart or a killed backend does.

@@ -1,4 +1,4 @@
-"""The signup limit holds when the signups come at the same moment (issue 28):
+"""The signup limit holds when the signups come at the same moment:
 40 simultaneous signups from one address make at most ``SIGNUP_LIMIT``
 accounts on every cache the project runs on — Redis (production), the file
 cache (the laptop's processes) and local memory — and every other one is told

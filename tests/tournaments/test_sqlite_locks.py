@@ -1,5 +1,4 @@
-"""The embedded default (SQLite) waits for a lock instead of failing (issue
-28.7). ``tests/sqlite_probe.py`` runs in a process configured as ``make run``
+"""The embedded default (SQLite) waits for a lock instead of failing. ``tests/sqlite_probe.py`` runs in a process configured as ``make run``
 configures its own, while another connection holds the write lock for 1.2 s;
 every kind of write the site makes waits for it and succeeds — inside a
 transaction and outside one (the login's session, last_login and axes rows).

@@ -1,4 +1,4 @@
-"""Staff at work at the same time on the embedded default (issue 28.7): the web
+"""Staff at work at the same time on the embedded default: the web
 server ``make run`` starts (``runall.web_command``), on a fresh SQLite file
 migrated first, with four scorekeepers writing at once for 20 s — check-ins
 and their undo, first results, corrections — answers no page 5xx, and every

@@ -7,7 +7,7 @@ at time the engine calls time, and after the tournament's grace period the
 game's smart bot plays out what is left; the result becomes the table's
 confirmed submission.
 
-The deal draws on a secret the server keeps (issue 28): when a table is
+The deal draws on a secret the server keeps: when a table is
 dealt it gets 32 bytes from ``secrets`` (``Table.secret``), and the engine's
 seed is HMAC-SHA256 of that secret, cut to the 64 bits the engines'
 generator holds (``games/rng.py``), so the stored secret replays the deal
