@@ -7,6 +7,8 @@ step, while the projector (1920×1080) stops counting down and says
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from scoring import services as results
@@ -147,6 +149,12 @@ def test_the_last_sheet_in_the_overview_ends_the_round_and_the_projector_shows_i
         phone.keyboard.press("Enter")
         phone.get_by_text("Alle Tische der Runde 1 haben jetzt ein Ergebnis.").wait_for()
         assert Round.objects.get(pk=rnd.pk).status == Round.RUNNING  # the clock alone waits
+        # where the last sheet led, the press is offered at once
+        assert (
+            phone.locator("#end-round").get_by_role("button", name="Runde 1 beenden").is_visible()
+        )
+        assert no_sideways_scroll(phone)
+        phone.screenshot(path="/tmp/rounds-last-sheet-phone.png", full_page=True)
 
         # the round page offers the same press
         phone.goto(f"{live_server.url}/tournaments/{tid}/rounds/1/")
@@ -167,6 +175,7 @@ def test_the_last_sheet_in_the_overview_ends_the_round_and_the_projector_shows_i
         assert no_sideways_scroll(phone)
         phone.screenshot(path="/tmp/rounds-overview-end-phone.png", full_page=True)
         step.get_by_role("button", name="Runde 1 beenden").click()
+        pressed = time.monotonic()
         phone.get_by_text("Runde 1 ist beendet.").wait_for()
         step = phone.locator("#next-step")
         step.get_by_text("Alle Runden sind abgeschlossen").wait_for()
@@ -185,6 +194,8 @@ def test_the_last_sheet_in_the_overview_ends_the_round_and_the_projector_shows_i
             "document.querySelector('[data-big-time]').textContent === 'Runde 1 beendet'",
             timeout=3000,
         )
+        lag = time.monotonic() - pressed
+        assert lag <= POLL_SECONDS + 2, lag  # within one poll of the press
         assert projector.locator("[data-big-signal]").inner_text() == ""  # no "Zeit!"
         assert projector.locator("[data-clock-time]").inner_text() == "Runde 1 beendet"
         fits = projector.evaluate(

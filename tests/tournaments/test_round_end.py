@@ -19,8 +19,10 @@ from django.utils import translation
 
 from games import get_engine
 from scoring import services
+from scoring.models import Submission
 from scoring.selectors import event_overview
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
+from tests.scoring.test_result_entry import post_data
 from tests.timetravel import travel
 from tournaments import clock as pure
 from tournaments import tasks
@@ -292,6 +294,25 @@ def test_the_round_page_offers_the_press_to_its_owner_only(
     assert "Round 1 has ended." in page
     assert "round ended: every table has its result" in page  # the clock log, with who
     assert 'id="end-round"' not in page
+
+
+def test_the_last_sheet_leads_to_the_press(client, tournament, organizer):
+    rnd = seated(tournament, start=True)
+    enter_all(rnd, organizer, but=1)
+    client.force_login(organizer)
+    last = rnd.tables.get(number=3)
+    response = client.post(
+        reverse("result_entry", args=[tournament.pk, 1, 3]),
+        post_data(done_sheet(), action="next"),
+        follow=True,
+    )
+    page = html.unescape(response.content.decode())
+    assert Submission.objects.get(table=last).status == Submission.CONFIRMED
+    assert "Every table of round 1 has a result now." in page
+    assert 'id="end-round"' in page and "End round 1" in page
+    response = client.post(reverse("round_end", args=[tournament.pk, 1]), {"next": "overview"})
+    assert response.url == tournament.get_absolute_url()
+    assert refreshed(rnd).status == Round.COMPLETE
 
 
 def test_the_public_clock_says_the_round_ended_and_stops_polling(client, tournament, organizer):
