@@ -189,20 +189,44 @@ def event_overview(tournament: Tournament) -> dict:
         active=Count("pk", filter=Q(dropped=False)),
         checked_in=Count("pk", filter=Q(checked_in=True, dropped=False)),
     )
+    closable = _round_to_end(rounds)
     return {
         "rounds": rounds,
         "current": current,
         "tables": tables,
         "missing": missing,
         "complete": sum(1 for r in rounds if r.status == Round.COMPLETE),
-        "next": _next_step(tournament, current, missing, players),
+        "closable": closable,
+        "next": _next_step(tournament, current, missing, players, closable=closable),
     }
 
 
-def _next_step(tournament, current, missing, players) -> NextStep:
+def _round_to_end(rounds: list[Round]) -> Round | None:
+    """The first round that can end now because every table has its result
+    (seated with its seating published, running or paused), or None."""
+    for rnd in rounds:
+        if rnd.status == Round.SEATED and not rnd.published:
+            continue
+        if rnd.status not in (Round.SEATED, Round.RUNNING, Round.PAUSED):
+            continue
+        tables = with_result_flag(rnd.tables).values_list("has_result", flat=True)
+        if tables and all(tables):
+            return rnd
+    return None
+
+
+def _next_step(tournament, current, missing, players, *, closable=None) -> NextStep:
     tid = tournament.pk
     if tournament.finished_at is not None:
         return NextStep("finished", _("The tournament is finished: the standings are final."))
+    if closable is not None:
+        return NextStep(
+            "end_round",
+            _("Every table of round %(n)s has its result: end the round now.")
+            % {"n": closable.number},
+            reverse("round_detail", args=[tid, closable.number]),
+            action="end_round",
+        )
     if current is None:
         if not players["active"]:
             return NextStep(

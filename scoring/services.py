@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Max, OuterRef
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.db.models.functions import Now
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -28,9 +28,11 @@ from games import SheetError, TableResult
 from scoring import selectors
 from scoring.models import Confirmation, Submission
 from scoring.standings import compute_standings
+from tournaments import clock as pure_clock
 from tournaments import live
-from tournaments.models import Round, Seat, Table, Tournament
-from tournaments.services.deadlines import db_now, lock_before_time
+from tournaments.authors import author as activation_author
+from tournaments.models import ClockActivation, Round, Seat, Table, Tournament
+from tournaments.services.deadlines import db_now, lock_before_time, playing_deadline
 from tournaments.services.errors import ServiceError
 
 PLAYER_SOURCE = "player"
@@ -120,11 +122,28 @@ def unfinished_reason(engine, result: TableResult, players: int) -> str | None:
 
 
 def _still_running(table: Table) -> bool:
+    """The table still plays on the clock: its round is paused (time left),
+    or running — or time was called for the round but the table has its own
+    later deadline — and its deadline has not passed. Not in a round whose
+    clock never started: there a sheet is the game as it ended."""
     rnd = table.round
-    if rnd.status not in (Round.SEATED, Round.RUNNING, Round.PAUSED):
+    if table.time_called_at is not None:
         return False
-    deadline = table.deadline or rnd.deadline
-    return deadline is None or db_now() < deadline
+    if rnd.status == Round.PAUSED:
+        return True
+    deadline = playing_deadline(table, rnd)
+    return deadline is not None and db_now() < deadline
+
+
+def _lock_ended_before_time(table: Table) -> None:
+    """Inside a transaction: lock the round and the table, and refuse
+    (:class:`TimeIsUp`) a game said to have ended before time when the table
+    no longer plays on the clock. A paused round's tables are before time."""
+    rnd = Round.objects.select_for_update().get(pk=table.round_id)
+    if rnd.status == Round.PAUSED:
+        Table.objects.select_for_update().filter(pk=table.pk).values_list("pk").get()
+        return
+    lock_before_time(table)
 
 
 def _after_time(table: Table, rnd: Round, now) -> bool:
@@ -248,6 +267,67 @@ def _complete_round(round_id: int) -> int:
     return done
 
 
+def round_close_when_done(*, round_id: int, by=None, via: str = pure_clock.EARLY) -> str | None:
+    """End a round before its clock ran out because every table has its
+    result: the organizer's press (``via`` EARLY, ``by`` who) or by itself
+    when the last result came in (``LAST_RESULT``, the tournament's setting).
+
+    The round is locked and checked (``tournaments.clock.close_refusal``); the
+    close is the clock's compare-and-set — open → time called now, logged as
+    a time-called activation with who, when and the time that was left — and
+    the round completes in the same transaction. Every table's time is called
+    too, so no scheduled task or sweep of the clock finds anything left to
+    close or to start in it later. Returns None when this call closed the
+    round, else why not (a reason code of ``tournaments.clock``)."""
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().filter(pk=round_id).first()
+        if rnd is None:
+            return pure_clock.NOT_OPEN
+        confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
+        counts = (
+            Table.objects.filter(round_id=round_id)
+            .annotate(has_result=Exists(confirmed))
+            .aggregate(total=Count("pk"), open=Count("pk", filter=Q(has_result=False)))
+        )
+        refusal = pure_clock.close_refusal(
+            rnd.status, published=rnd.published, tables=counts["total"], open_tables=counts["open"]
+        )
+        if refusal is not None:
+            return refusal
+        now = db_now()
+        if rnd.status == Round.RUNNING:
+            left = max(0.0, (rnd.deadline - now).total_seconds()) if rnd.deadline else 0.0
+        else:
+            left = rnd.remaining_seconds if rnd.remaining_seconds is not None else rnd.minutes * 60
+        won = Round.objects.filter(pk=round_id, status=rnd.status).update(
+            status=Round.TIME_CALLED, time_called_at=now, remaining_seconds=left, starts_at=None
+        )
+        if not won:
+            return pure_clock.NOT_OPEN
+        ClockActivation.objects.create(
+            round=rnd,
+            kind=ClockActivation.TIME_CALLED,
+            at=now,
+            seconds=int(left),
+            reason=via,
+            by=activation_author(by),
+        )
+        Table.objects.filter(round_id=round_id, time_called_at__isnull=True).update(
+            time_called_at=now
+        )
+        live.clock_changed(round_id)
+        _complete_round(round_id)
+    return None
+
+
+def _close_by_itself(round_id: int) -> None:
+    """The tournament's setting: a round ends when its last result is in
+    (after the result's commit: two last results saved at once both see
+    every table's result then, and one of them closes)."""
+    if Tournament.objects.filter(round__pk=round_id, close_when_done=True).exists():
+        round_close_when_done(round_id=round_id, via=pure_clock.LAST_RESULT)
+
+
 def round_complete_if_done(*, round_id: int) -> bool:
     """After time was called: the round is complete when every table has a
     confirmed result (a paper sheet, a digital table's finish, or tables
@@ -277,6 +357,9 @@ def _confirm(sub: Submission) -> None:
     live.clock_changed(round_id)  # tables done on every clock
     _complete_round(round_id)
     transaction.on_commit(lambda: _complete_round_after_commit(round_id))
+    # after the commit, in its own transaction: the round is locked before its
+    # tables, as the clock's close does; a failure must not undo the result
+    transaction.on_commit(lambda: _close_by_itself(round_id), robust=True)
 
 
 # -- services ------------------------------------------------------------------
@@ -382,7 +465,7 @@ def _submit(
             )
         )
     if ended_before_time:
-        lock_before_time(table)  # locks the round and the table; TimeIsUp after the deadline
+        _lock_ended_before_time(table)  # locks the round and the table; TimeIsUp after time
     else:
         Table.objects.select_for_update().filter(pk=table.pk).values_list("pk").get()
     rnd = Round.objects.get(pk=table.round_id)
@@ -587,6 +670,8 @@ def result_sheet_schema(*, tournament: Tournament, players: int) -> tuple[list[d
 
 
 def player_report_ended_before_time(*, table: Table) -> bool:
-    """A result players report while their round is still open is a game
-    that ended before time (checked against the deadline when it is saved)."""
-    return table.round.status in (Round.SEATED, Round.RUNNING, Round.PAUSED)
+    """A result players report while their round is on the clock (running or
+    paused) is a game that ended before time (checked against the deadline
+    when it is saved). In a round whose clock never started it is simply the
+    game's result."""
+    return table.round.status in (Round.RUNNING, Round.PAUSED)

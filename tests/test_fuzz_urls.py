@@ -266,7 +266,9 @@ def send(world, role, method, path, data, headers=None):
 def world(tournament, organizer, other_user, django_user_model, monkeypatch):
     monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker
     handmade.build(tournament, organizer)
-    # a running round 4 for the clock's actions
+    # a running round 4 for the clock's actions, beside round 3 still open
+    tournament.rounds_side_by_side = True
+    tournament.save(update_fields=["rounds_side_by_side"])
     running = Round.objects.create(tournament=tournament, number=4, published=True)
     table4 = Table.objects.create(round=running, number=1)
     for pos, player in enumerate(tournament.players.filter(dropped=False).order_by("pk")[:4]):

@@ -134,3 +134,30 @@ def step(c: Clock, a: Activation) -> Clock:
     else:
         raise ClockError(f"unknown activation {kind!r}")
     return c
+
+
+# -- the close before the clock ran out ------------------------------------------
+
+#: ``ClockActivation.reason`` of a round closed because every table has its
+#: result: by the organizer's press, or by itself when the last result came in
+#: (the tournament's setting)
+EARLY, LAST_RESULT = "early", "last_result"
+#: why a round can't be closed that way (reason codes)
+NOT_OPEN, DRAFT, NO_TABLES, OPEN_TABLES = "not_open", "draft", "no_tables", "open_tables"
+
+
+def close_refusal(status: str, *, published: bool, tables: int, open_tables: int) -> str | None:
+    """Why a round can't be closed now because every table has its result
+    (a reason code), or None when it can: it is seated (its seating
+    published: the clock need not have started), running or paused, it has
+    tables and none of them lacks its result. A round whose time was called
+    completes with its last result anyway."""
+    if status not in (SEATED, RUNNING, PAUSED):
+        return NOT_OPEN
+    if status == SEATED and not published:
+        return DRAFT
+    if tables <= 0:
+        return NO_TABLES
+    if open_tables > 0:
+        return OPEN_TABLES
+    return None

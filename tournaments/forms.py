@@ -100,6 +100,8 @@ class TournamentForm(forms.ModelForm):
             "grace_seconds",
             "confirmation_required",
             "self_report",
+            "close_when_done",
+            "rounds_side_by_side",
         ]
 
     def __init__(self, *args, game: str | None = None, **kwargs):

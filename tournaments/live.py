@@ -274,7 +274,11 @@ def clock_context(entry: dict) -> dict:
     running = entry["status"] == "running"
     return {
         "status": entry["status"],
+        "number": entry["number"],
         "closed": entry["closed"],
+        # every table has its result and the round is over ("Round 4 ended"),
+        # at its deadline or before it
+        "ended": entry["status"] == "complete",
         "deadline_ms": entry["deadline_ms"] if entry["deadline_ms"] is not None else "",
         "server_ms": int(now_ms),
         "server_time": datetime.fromtimestamp(now_ms / 1000, UTC),

@@ -132,6 +132,26 @@ class Tournament(models.Model):
             "it counts when all players of the table (or the organizer) confirm."
         ),
     )
+    #: a round ends as soon as every table has its result (else one press
+    #: on the round page or the overview ends it before its clock runs out)
+    close_when_done = models.BooleanField(
+        _("end a round when its last result is in"),
+        default=False,
+        help_text=_(
+            "When every table of a round has its result, the round ends at once, "
+            "also before its clock has run out. Otherwise one press on the round "
+            "page or the overview ends it."
+        ),
+    )
+    #: a round may start while an earlier one has not ended
+    rounds_side_by_side = models.BooleanField(
+        _("rounds side by side"),
+        default=False,
+        help_text=_(
+            "A round may start while an earlier round is still running. "
+            "Off: a round starts only once every earlier round has ended."
+        ),
+    )
     event_date = models.DateField(_("date"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     #: set by "finish tournament": results then change only by the organizer,

@@ -96,6 +96,17 @@ def missing_results(rnd) -> list[int]:
     )
 
 
+def earlier_open_round(rnd: Round) -> Round | None:
+    """The first round before ``rnd`` that has not ended (not complete), or
+    None: a round does not start while an earlier one still runs."""
+    return (
+        Round.objects.filter(tournament_id=rnd.tournament_id, number__lt=rnd.number)
+        .exclude(status=Round.COMPLETE)
+        .order_by("number")
+        .first()
+    )
+
+
 def _missing_message(numbers: list[int], round_number: int) -> str:
     shown = ", ".join(str(n) for n in numbers[:20]) + (" …" if len(numbers) > 20 else "")
     params = {"tables": shown, "round": round_number}

@@ -71,6 +71,7 @@ organizer_patterns = [
     path(_ROUND + "resume/", rounds.round_resume, name="round_resume"),
     path(_ROUND + "extend/", rounds.round_extend, name="round_extend"),
     path(_ROUND + "schedule/", rounds.round_schedule, name="round_schedule"),
+    path(_ROUND + "end/", rounds.round_end, name="round_end"),
     path(_TABLE + "extend/", rounds.table_extend, name="table_extend"),
     # digital tables from outside a seat: bots, review
     path(_ROUND + "digital/", digital.round_digital, name="round_digital"),

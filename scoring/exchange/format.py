@@ -28,6 +28,8 @@ TOURNAMENT_FIELDS = [
     "grace_seconds",
     "confirmation_required",
     "self_report",
+    "close_when_done",
+    "rounds_side_by_side",
 ]
 PLAYER_FIELDS = ["name", "club", "rating", "birth_year", "checked_in", "dropped", "first_round"]
 ROUND_FIELDS = [

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import links, selectors, services
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
+from tournaments import clock as pure_clock
 from tournaments.params import parse_int
 from tournaments.permissions import may, tournament_view
 from tournaments.problems import problem
@@ -218,6 +219,7 @@ def result_find(request, tournament, number):
             _("Round %(round)s has no table %(table)s.") % {"round": number, "table": wanted},
         )
     tables = selectors.round_tables_with_results(rnd)
+    missing = sum(1 for t in tables if not t.has_result)
     return render(
         request,
         "scoring/entry/find.html",
@@ -227,7 +229,12 @@ def result_find(request, tournament, number):
             "round": rnd,
             "form": form,
             "tables": tables,
-            "missing": sum(1 for t in tables if not t.has_result),
+            "missing": missing,
+            # every table has its result: the round can end now (one press)
+            "can_end": pure_clock.close_refusal(
+                rnd.status, published=rnd.published, tables=len(tables), open_tables=missing
+            )
+            is None,
         },
     )
 

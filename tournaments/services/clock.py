@@ -19,12 +19,14 @@ from datetime import UTC, datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from scoring.services import round_complete_if_done
+from scoring.services import round_close_when_done, round_complete_if_done
 from tournaments import clock as pure
 from tournaments import live
 from tournaments.authors import author
 from tournaments.models import ClockActivation, Round, Table
+from tournaments.selectors import earlier_open_round, missing_results
 from tournaments.services import deadlines
 from tournaments.services import tables as table_services
 from tournaments.services.deadlines import (  # noqa: F401 - the clock's primitives, re-exported
@@ -121,6 +123,9 @@ def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # 
         raise ServiceError(_("Round %(n)s has started already.") % {"n": rnd.number})
     if not rnd.tables.exists():
         raise ServiceError(_("Round %(n)s has no tables.") % {"n": rnd.number})
+    blocker = start_blocker(rnd)
+    if blocker:
+        raise ServiceError(blocker)
     if not rnd.published:
         rnd = seating_publish(round=rnd, by=by)
     length = math.ceil(rnd.minutes * 60 if seconds is None else seconds)
@@ -128,6 +133,73 @@ def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # 
         raise ServiceError(_("A round needs some time."))
     _activate(rnd, ClockActivation.START, by=by, seconds=length)
     table_services.tables_deal(round=rnd)
+    return rnd
+
+
+def start_blocker(rnd: Round) -> str:
+    """Why ``rnd`` can't start now ("" when it can): an earlier round has not
+    ended, and the tournament does not run rounds side by side."""
+    if rnd.tournament.rounds_side_by_side:
+        return ""
+    earlier = earlier_open_round(rnd)
+    if earlier is None:
+        return ""
+    missing = len(missing_results(earlier))
+    params = {"n": earlier.number, "m": rnd.number, "missing": missing}
+    if missing:
+        text = ngettext(
+            "Round %(n)s is still running (%(missing)s table without a result): round "
+            "%(m)s can start once it has ended. To run rounds side by side, switch that "
+            "on in the tournament's settings.",
+            "Round %(n)s is still running (%(missing)s tables without a result): round "
+            "%(m)s can start once it has ended. To run rounds side by side, switch that "
+            "on in the tournament's settings.",
+            missing,
+        )
+    else:
+        text = _(
+            "Round %(n)s has not ended yet, although every table has its result: end it "
+            "on its page first (“End round %(n)s”), then start round %(m)s."
+        )
+    return text % params
+
+
+@transaction.atomic
+def round_close(*, round: Round, by) -> Round:  # noqa: A002
+    """End the round now because every table has its result (one press),
+    whether its clock runs, is paused or never started. The clock's
+    compare-and-set close, logged with who and when; the round is complete.
+    Refused with the reason while a table has no result, for a draft seating,
+    and once the round's time was called (it completes with its last result)."""
+    rnd = _locked_round(round)
+    refusal = round_close_when_done(round_id=rnd.pk, by=by, via=pure.EARLY)
+    if refusal == pure.OPEN_TABLES:
+        numbers = missing_results(rnd)
+        shown = ", ".join(str(n) for n in numbers[:20]) + (" …" if len(numbers) > 20 else "")
+        raise ServiceError(
+            ngettext(
+                "Table %(tables)s has no result yet: round %(n)s can end once every "
+                "table has its result.",
+                "Tables %(tables)s have no result yet: round %(n)s can end once every "
+                "table has its result.",
+                len(numbers),
+            )
+            % {"tables": shown, "n": rnd.number}
+        )
+    if refusal == pure.DRAFT:
+        raise ServiceError(
+            _("The seating of round %(n)s is a draft: publish it first.") % {"n": rnd.number}
+        )
+    if refusal == pure.NO_TABLES:
+        raise ServiceError(_("Round %(n)s has no tables.") % {"n": rnd.number})
+    if refusal is not None and rnd.status == Round.TIME_CALLED:
+        raise ServiceError(
+            _("Time has been called in round %(n)s: it ends by itself with its last result.")
+            % {"n": rnd.number}
+        )
+    if refusal is not None:
+        raise ServiceError(_("Round %(n)s has ended already.") % {"n": rnd.number})
+    rnd.refresh_from_db()
     return rnd
 
 

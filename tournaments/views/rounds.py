@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring.selectors import with_result_flag
+from tournaments import clock as pure_clock
 from tournaments import live
-from tournaments.models import Round, Seat, Table
+from tournaments.models import ClockActivation, Round, Seat, Table
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.selectors import clock_status, public_round, round_or_404
@@ -59,6 +60,19 @@ def _result_url(tournament_id: int, number: int, table: int) -> str | None:
         return None
 
 
+def _activations(rnd: Round) -> list:
+    """The clock log, a round ended early (every table had its result) marked
+    with the time that was left."""
+    rows = list(rnd.activations.select_related("by", "table").order_by("at", "pk"))
+    for a in rows:
+        a.ended_early = a.kind == ClockActivation.TIME_CALLED and a.reason in (
+            pure_clock.EARLY,
+            pure_clock.LAST_RESULT,
+        )
+        a.left_text = live.format_seconds(a.seconds)
+    return rows
+
+
 def _status_response(request, rnd: Round, status_url: str):
     entry = live.clock_entry(rnd.pk)
     if entry is None:
@@ -85,9 +99,18 @@ def round_detail(request, tournament, number):
             code: sum(1 for t in tables if t.state_code == code)
             for code in ("done", "waiting", "playing")
         },
-        "activations": rnd.activations.select_related("by", "table").order_by("at", "pk"),
+        "activations": _activations(rnd),
         "status_url": reverse("round_status", args=[tournament.pk, rnd.number]),
         "clock_problem": clock_services.problem_text(rnd),
+        # every table has its result: the round can end now (one press)
+        "can_end": pure_clock.close_refusal(
+            rnd.status,
+            published=rnd.published,
+            tables=len(tables),
+            open_tables=sum(1 for t in tables if not t.has_result),
+        )
+        is None,
+        "start_blocker": clock_services.start_blocker(rnd) if rnd.status == Round.SEATED else "",
     }
     if request.htmx and request.GET.get("part") == "tables":
         return render(request, "tournaments/round_detail.html#tables", context)
@@ -133,6 +156,20 @@ def round_resume(request, tournament, number):
     return _clock_action(
         request, tournament, number, lambda r: clock_services.round_resume(round=r, by=request.user)
     )
+
+
+@tournament_view("clock")
+@require_POST
+def round_end(request, tournament, number):
+    """End the round now: every table has its result (one press). From the
+    overview (``next=overview``) back to the overview with its next step."""
+    rnd = round_or_404(tournament, number)
+    with service_error_as_message(request):
+        clock_services.round_close(round=rnd, by=request.user)
+        messages.success(request, _("Round %(n)s has ended.") % {"n": rnd.number})
+    if request.POST.get("next") == "overview":
+        return redirect(tournament)
+    return redirect("round_detail", tournament.pk, number)
 
 
 @tournament_view("clock")

@@ -8,12 +8,14 @@
  * between the server's clock and this browser's (measured when each status
  * arrives), so every open browser shows the same time and stops within a poll
  * of a pause. "roundClosed" (an HX-Trigger header of the status response)
- * shows "Time!" at once.
+ * shows "Time!" at once. A round that has ended (every table has its result,
+ * at time or before it: data-text-ended) shows "Round 4 ended" instead of the
+ * time.
  * Also: "find your table" ([data-find-table]) filters [data-seating] [data-name].
  */
 (function () {
   "use strict";
-  var state = { offset: 0, status: null, deadline: null, left: 0, closed: false, wasFive: false };
+  var state = { offset: 0, status: null, deadline: null, left: 0, closed: false, ended: "", wasFive: false };
 
   function fmt(seconds) {
     var s = Math.max(0, Math.ceil(seconds));
@@ -29,6 +31,7 @@
     state.deadline = el.dataset.deadlineMs ? Number(el.dataset.deadlineMs) : null;
     state.left = Number(el.dataset.left || 0);
     state.closed = state.closed || state.status === "time_called" || state.status === "complete";
+    state.ended = el.dataset.textEnded || "";
   }
 
   function secondsLeft() {
@@ -45,15 +48,18 @@
     var left = secondsLeft();
     var time = el.querySelector("[data-clock-time]");
     var signal = el.querySelector("[data-clock-signal]");
-    var over = state.closed || (state.status === "running" && left <= 0);
+    var ended = state.ended;
+    var over = !ended && (state.closed || (state.status === "running" && left <= 0));
     // no "5 minutes left" in a round that never had more (data-text-five empty)
     var five = !over && state.status === "running" && left <= 300 && !!el.dataset.textFive;
-    if (time) time.textContent = fmt(over ? 0 : left);
+    var shown = ended || fmt(over ? 0 : left);
+    if (time && time.textContent !== shown) time.textContent = shown;
     if (signal) {
-      var text = over ? el.dataset.textTime : five ? el.dataset.textFive : "";
+      var text = ended ? "" : over ? el.dataset.textTime : five ? el.dataset.textFive : "";
       if (signal.textContent !== text) signal.textContent = text;
     }
-    el.classList.toggle("clock--five", five);
+    el.classList.toggle("clock--five", five && !ended);
+    el.classList.toggle("clock--ended", !!ended);
     el.classList.toggle("clock--time", over);
     if (five && !state.wasFive) {
       el.classList.add("clock--flash");
