@@ -160,7 +160,7 @@ def test_the_last_sheet_in_the_overview_ends_the_round_and_the_projector_shows_i
         phone.goto(f"{live_server.url}/tournaments/{tid}/rounds/1/")
         phone.locator("#end-round").get_by_role("button", name="Runde 1 beenden").wait_for()
         phone.get_by_text("Alle Tische der Runde 1 haben ihr Ergebnis.").wait_for()
-        # the press fits the phone (the round's table list is issue 23.4's)
+        # the press fits the phone (the round's table list is not checked here)
         box = phone.locator("#end-round").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         phone.screenshot(path="/tmp/rounds-round-page-end-phone.png", full_page=True)

@@ -1,4 +1,4 @@
-"""Results in every state of a round (issue 23.2): many clubs never start the
+"""Results in every state of a round: many clubs never start the
 clock, so a sheet must go in whether the round was never started, runs, is
 paused, had its time called or is complete. Only while a table still plays on
 the clock (running or paused, before its deadline) does a sheet that is not a
@@ -137,7 +137,7 @@ def test_a_sheet_goes_in_in_every_round_state(organizer, state, sheet):
 
 
 def test_not_started_unfinished_sheet_through_the_page_in_german(client, organizer):
-    """The dead end of issue 23.2: no question, no "Die Runde läuft nicht.",
+    """The old dead end: no question, no "Die Runde läuft nicht.",
     the sheet is saved with one press."""
     table = in_state(organizer, "not started")
     client.force_login(organizer)

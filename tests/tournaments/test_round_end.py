@@ -1,4 +1,4 @@
-"""A round ends when every table has its result (issue 23.1): one press on the
+"""A round ends when every table has its result: one press on the
 round page or the overview — or by itself with the tournament's setting —
 whether the clock runs, is paused or never started; the clock's tasks and
 sweep never touch it again; the pages say "Round 1 ended" and the overview
