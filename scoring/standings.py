@@ -125,86 +125,62 @@ def prepare(
     """Check the results and build every player's :class:`PlayerData`."""
     scheme = get_scheme(scheme)
     data, names = _players(players)
-    tables: list[tuple[Table, tuple]] = []
-    byes: list[tuple[int, Any]] = []
-    seen: dict[int, set] = {}
+    read = _read_results(results, data, scheme)
+    _check_known_players(data, read)
+    bye_value = _bye_values(scheme, read.tables, read.byes)
+    unit, scaled = _scaled_points(read.patterns, bye_value)
+    _add_games(data, read, scaled, bye_value, unit)
+    return Prepared(data, names, unit)
+
+
+@dataclass(slots=True)
+class _Read:
+    """The results read and checked: each table with the key of its points
+    pattern, the byes as (round, player), the players seen per round, the
+    points of each pattern, and whether the rounds came in order."""
+
+    tables: list[tuple[Table, tuple]]
+    byes: list[tuple[int, Any]]
+    seen: dict[int, set]
+    patterns: dict[tuple, tuple]
+    ordered: bool
+
+
+def _read_results(results: Iterable[Mapping], data: dict, scheme: PointsScheme) -> _Read:
+    """One pass over the results: every table and bye checked, each player
+    once per round."""
+    read = _Read([], [], {}, {}, True)
+    seen, byes = read.seen, read.byes
     norm_cache: dict[tuple, tuple] = {}
-    patterns: dict[tuple, tuple] = {}
     by_figures = scheme.uses_figures
 
     last_round: Any = _NO_ROUND
     in_round: set = set()
-    ordered = True
     for entry in results:
         rnd = entry.get("round")
         if rnd != last_round:
             if type(rnd) is not int:
                 raise ValueError(f"a result needs a round number: {entry!r}")
             if last_round is not _NO_ROUND and rnd < last_round:
-                ordered = False
+                read.ordered = False
             last_round = rnd
             in_round = seen.get(rnd)
             if in_round is None:
                 in_round = seen[rnd] = set()
         seats = entry.get("seats")
         if seats:
-            seats = tuple(seats)
-            n = len(seats)
-            number = entry.get("table")
-            raw = entry.get("ranks")
-            raw = tuple(raw) if raw else ()
-            if len(raw) != n:
-                raise ValueError(f"{_where(rnd, number)}: {n} seats but {len(raw)} ranks")
-            if n < 2:
-                raise ValueError(
-                    f"{_where(rnd, number)}: a table needs at least 2 seats (players or bots)"
+            read.tables.append(
+                _read_table(
+                    entry,
+                    rnd,
+                    tuple(seats),
+                    in_round,
+                    scheme,
+                    by_figures,
+                    norm_cache,
+                    read.patterns,
                 )
-            # the players: the seats less the bot's (None), which count only for n
-            humans = tuple(p for p in seats if p is not None) if None in seats else seats
-            if not humans:
-                raise ValueError(
-                    f"{_where(rnd, number)}: a table needs at least 1 player, not only bot seats"
-                )
-            ranks = norm_cache.get(raw)
-            if ranks is None:
-                try:
-                    ranks = norm_cache[raw] = competition_ranks(raw)
-                except ValueError as exc:
-                    raise ValueError(f"{_where(rnd, number)}: {exc}") from None
-            figs = entry.get("figures")
-            if figs is None:
-                if by_figures:
-                    raise ValueError(f"{_where(rnd, number)}: the figure scheme needs figures")
-                figs = (0,) * n
-            else:
-                figs = tuple(figs)
-                if len(figs) != n:
-                    raise ValueError(f"{_where(rnd, number)}: {n} seats but {len(figs)} figures")
-                try:
-                    plain = type(sum(figs)) is int
-                except TypeError:
-                    plain = False
-                if not plain:
-                    try:
-                        figs = tuple(exact(f) for f in figs)
-                    except ValueError as exc:
-                        raise ValueError(f"{_where(rnd, number)}: {exc}") from None
-            if not in_round.isdisjoint(humans):
-                p = next(p for p in humans if p in in_round)
-                raise ValueError(f"{_where(rnd, number)}: player {p!r} plays twice in the round")
-            before = len(in_round)
-            in_round.update(humans)
-            if len(in_round) != before + len(humans):
-                raise ValueError(f"{_where(rnd, number)}: a player has two seats at the table")
-            if by_figures:  # the figures (already exact) are the points
-                key = pts = figs
-                patterns[key] = pts
-            else:
-                key = raw
-                pts = patterns.get(key)
-                if pts is None:
-                    pts = patterns[key] = scheme.table(raw, figs)
-            tables.append((Table(rnd, number, seats, ranks, figs, pts), key))
+            )
         for p in entry.get("byes") or ():
             if p not in data:
                 raise ValueError(f"round {rnd}: unknown player {p!r} with a bye")
@@ -212,37 +188,124 @@ def prepare(
                 raise ValueError(f"round {rnd}: player {p!r} has a bye and another seat")
             in_round.add(p)
             byes.append((rnd, p))
+    return read
 
-    if not all(data.keys() >= s for s in seen.values()):
-        for t, _ in tables:
+
+def _read_table(
+    entry: Mapping,
+    rnd: int,
+    seats: tuple,
+    in_round: set,
+    scheme: PointsScheme,
+    by_figures: bool,
+    norm_cache: dict,
+    patterns: dict,
+) -> tuple[Table, tuple]:
+    """One table's result checked (its players added to ``in_round``), with
+    the key of its points pattern (added to ``patterns``)."""
+    n = len(seats)
+    number = entry.get("table")
+    raw = entry.get("ranks")
+    raw = tuple(raw) if raw else ()
+    if len(raw) != n:
+        raise ValueError(f"{_where(rnd, number)}: {n} seats but {len(raw)} ranks")
+    if n < 2:
+        raise ValueError(f"{_where(rnd, number)}: a table needs at least 2 seats (players or bots)")
+    # the players: the seats less the bot's (None), which count only for n
+    humans = tuple(p for p in seats if p is not None) if None in seats else seats
+    if not humans:
+        raise ValueError(
+            f"{_where(rnd, number)}: a table needs at least 1 player, not only bot seats"
+        )
+    ranks = norm_cache.get(raw)
+    if ranks is None:
+        try:
+            ranks = norm_cache[raw] = competition_ranks(raw)
+        except ValueError as exc:
+            raise ValueError(f"{_where(rnd, number)}: {exc}") from None
+    figs = _table_figures(entry.get("figures"), n, by_figures, rnd, number)
+    if not in_round.isdisjoint(humans):
+        p = next(p for p in humans if p in in_round)
+        raise ValueError(f"{_where(rnd, number)}: player {p!r} plays twice in the round")
+    before = len(in_round)
+    in_round.update(humans)
+    if len(in_round) != before + len(humans):
+        raise ValueError(f"{_where(rnd, number)}: a player has two seats at the table")
+    if by_figures:  # the figures (already exact) are the points
+        key = pts = figs
+        patterns[key] = pts
+    else:
+        key = raw
+        pts = patterns.get(key)
+        if pts is None:
+            pts = patterns[key] = scheme.table(raw, figs)
+    return Table(rnd, number, seats, ranks, figs, pts), key
+
+
+def _table_figures(figs, n: int, by_figures: bool, rnd: int, number) -> tuple:
+    """A table's figures per seat as exact numbers (zeros when it has none)."""
+    if figs is None:
+        if by_figures:
+            raise ValueError(f"{_where(rnd, number)}: the figure scheme needs figures")
+        return (0,) * n
+    figs = tuple(figs)
+    if len(figs) != n:
+        raise ValueError(f"{_where(rnd, number)}: {n} seats but {len(figs)} figures")
+    try:
+        plain = type(sum(figs)) is int
+    except TypeError:
+        plain = False
+    if not plain:
+        try:
+            figs = tuple(exact(f) for f in figs)
+        except ValueError as exc:
+            raise ValueError(f"{_where(rnd, number)}: {exc}") from None
+    return figs
+
+
+def _check_known_players(data: dict, read: _Read) -> None:
+    """Every player seated at a table is in the list of players."""
+    if not all(data.keys() >= s for s in read.seen.values()):
+        for t, _ in read.tables:
             for p in t.players:
                 if p is not None and p not in data:
                     raise ValueError(f"{_where(t.round, t.number)}: unknown player {p!r}")
 
+
+def _bye_values(scheme: PointsScheme, tables: list, byes: list) -> dict[int, Any]:
+    """The points of a bye in each round that has one."""
     bye_value: dict[int, Any] = {}
     if byes:
         needs_average = scheme.bye is None and scheme.name != "placement"
-        averages: dict[int, Fraction] = {}
-        overall = None
-        if needs_average:
-            sums: dict[int, list] = {}
-            for t, _ in tables:
-                acc = sums.setdefault(t.round, [0, 0])
-                if None in t.players:  # the bot earns nothing: its seats don't count
-                    seated = [v for p, v in zip(t.players, t.points, strict=True) if p is not None]
-                else:
-                    seated = t.points
-                acc[0] += sum(seated)
-                acc[1] += len(seated)
-            for rnd, (s, n) in sums.items():
-                averages[rnd] = Fraction(s, 1) / n
-            total = sum(s for s, _ in sums.values())
-            seats_total = sum(n for _, n in sums.values())
-            overall = Fraction(total, 1) / seats_total if seats_total else None
+        averages, overall = _seat_averages(tables) if needs_average else ({}, None)
         for rnd in {r for r, _ in byes}:
             avg = averages.get(rnd, overall) if needs_average else None
             bye_value[rnd] = scheme.bye_points(avg)
+    return bye_value
 
+
+def _seat_averages(tables: list) -> tuple[dict[int, Fraction], Fraction | None]:
+    """The average points per player's seat in each round, and over all
+    rounds (None without any seat); a bot's seats don't count."""
+    sums: dict[int, list] = {}
+    for t, _ in tables:
+        acc = sums.setdefault(t.round, [0, 0])
+        if None in t.players:  # the bot earns nothing: its seats don't count
+            seated = [v for p, v in zip(t.players, t.points, strict=True) if p is not None]
+        else:
+            seated = t.points
+        acc[0] += sum(seated)
+        acc[1] += len(seated)
+    averages = {rnd: Fraction(s, 1) / n for rnd, (s, n) in sums.items()}
+    total = sum(s for s, _ in sums.values())
+    seats_total = sum(n for _, n in sums.values())
+    overall = Fraction(total, 1) / seats_total if seats_total else None
+    return averages, overall
+
+
+def _scaled_points(patterns: dict, bye_value: dict) -> tuple[int, dict]:
+    """The common denominator of all points, and each pattern's points in
+    units of ``1 / unit`` (whole numbers)."""
     unit = 1
     for pts in patterns.values():
         for v in pts:
@@ -251,31 +314,33 @@ def prepare(
     for v in bye_value.values():
         unit = math.lcm(unit, v.denominator)
     if unit == 1:
-        scaled = patterns
-    else:
-        scaled = {
-            key: tuple(v.numerator * (unit // v.denominator) for v in pts)
-            for key, pts in patterns.items()
-        }
+        return unit, patterns
+    scaled = {
+        key: tuple(v.numerator * (unit // v.denominator) for v in pts)
+        for key, pts in patterns.items()
+    }
+    return unit, scaled
 
-    for t, key in tables:
+
+def _add_games(data: dict, read: _Read, scaled: dict, bye_value: dict, unit: int) -> None:
+    """Each player's games (tables and byes) and points, in round order."""
+    for t, key in read.tables:
         sp = scaled[key]
         pts = t.points
         rnd = t.round
         for i, p in enumerate(t.players):
             if p is not None:  # a bot seat: no game, no points
                 data[p].add(Game(rnd, t, i, pts[i]), sp[i])
-    for rnd, p in byes:
+    for rnd, p in read.byes:
         v = bye_value[rnd]
         data[p].add(Game(rnd, None, -1, v), v.numerator * (unit // v.denominator))
 
-    if not ordered:
+    if not read.ordered:
         for d in data.values():
             d.games.sort(key=_round_of)
     else:  # only bye games were appended out of order
-        for p in {p for _, p in byes}:
+        for p in {p for _, p in read.byes}:
             data[p].games.sort(key=_round_of)
-    return Prepared(data, names, unit)
 
 
 _NO_ROUND = object()

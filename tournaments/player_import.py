@@ -128,24 +128,9 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
     """
     rows: list[ImportRow] = []
     errors: list[LineError] = []
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if not text.strip():
-        return rows, [LineError(0, _("The list is empty."))]
-    problem = _text_problem(text)
-    if problem:
-        return rows, [LineError(0, problem)]
-    # old Mac files end lines with CR only: the csv module wants "\n"
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    too_long = next((n for n, line in enumerate(text.split("\n"), 1) if len(line) > MAX_LINE), None)
-    if too_long:
-        return rows, [
-            LineError(
-                too_long,
-                _("The line is longer than %(n)s characters: is this a player list?")
-                % {"n": MAX_LINE},
-            )
-        ]
+    text, refused = _readable_text(text)
+    if refused:
+        return rows, [refused]
     reader = csv.reader(io.StringIO(text, newline=""), _dialect(text))
     columns = DEFAULT_COLUMNS
     seen: dict[tuple[str, str], int] = {}
@@ -159,27 +144,13 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
         line = reader.line_num
         first, start = start, line + 1
         if any("\n" in c for c in cells):
-            errors.append(
-                LineError(
-                    first,
-                    _(
-                        "A quotation mark on line %(first)s is not closed: lines %(first)s "
-                        "to %(last)s would be read as one player."
-                    )
-                    % {"first": first, "last": line},
-                )
-            )
+            errors.append(_unclosed_quote(first, line))
             continue
         cells = [c.strip() for c in cells]
         if not any(cells):
             continue
         if index == 0 and cells[0].casefold() in HEADER_ALIASES:
-            unknown = [c for c in cells if c and c.casefold() not in HEADER_ALIASES]
-            if unknown:
-                errors.append(
-                    LineError(line, _("Unknown column: %(names)s") % {"names": ", ".join(unknown)})
-                )
-            columns = [HEADER_ALIASES.get(c.casefold(), "?") for c in cells]
+            columns = _header(cells, line, errors)
             continue
         if len(rows) + len(errors) >= MAX_ROWS:
             errors.append(LineError(line, _("More than %(n)s players.") % {"n": MAX_ROWS}))
@@ -192,42 +163,9 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
                 )
             )
             continue
-        data = dict(zip(columns, cells, strict=False))
-        row = ImportRow(line=line, name=data.get("name", ""), club=data.get("club", ""))
-        problems = []
-        if not row.name:
-            problems.append(_("The name is missing."))
-        elif len(row.name) > 200:
-            problems.append(_("The name is longer than 200 characters."))
-        if len(row.club) > 200:
-            problems.append(_("The club is longer than 200 characters."))
-        rating = data.get("rating", "")
-        if rating:
-            if not _WHOLE.fullmatch(rating):
-                problems.append(_("Rating “%(value)s” is not a whole number.") % {"value": rating})
-            elif not limits.MIN_RATING <= int(rating) <= limits.MAX_RATING:
-                problems.append(
-                    _("Rating “%(value)s” is not between %(min)s and %(max)s.")
-                    % {"value": rating, "min": limits.MIN_RATING, "max": limits.MAX_RATING}
-                )
-            else:
-                row.rating = int(rating)
-        year = data.get("birth_year", "")
-        if year:
-            row.birth_year = int(year) if _WHOLE.fullmatch(year) else None
-            if row.birth_year is None or not 1900 <= row.birth_year <= this_year:
-                problems.append(
-                    _("Birth year “%(value)s” is not a year between 1900 and %(max)s.")
-                    % {"value": year, "max": this_year}
-                )
+        row, problems = _read_row(line, dict(zip(columns, cells, strict=False)), this_year)
         key = (row.name.casefold(), row.club.casefold())
-        if row.name and key in known:
-            problems.append(_("%(name)s is already registered.") % {"name": row.name})
-        elif row.name and key in seen:
-            problems.append(
-                _("%(name)s is listed twice (also on line %(line)s).")
-                % {"name": row.name, "line": seen[key]}
-            )
+        problems += _twice_problems(row, key, known, seen)
         seen.setdefault(key, line)
         if problems:
             errors.extend(LineError(line, p) for p in problems)
@@ -236,3 +174,89 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
     if not rows and not errors:
         errors.append(LineError(0, _("The list has no players.")))
     return rows, errors
+
+
+def _readable_text(text: str) -> tuple[str, LineError | None]:
+    """The text without a byte order mark and with "\\n" line ends, or the
+    reason it is refused as a whole (empty, not a list, a line far too long)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not text.strip():
+        return text, LineError(0, _("The list is empty."))
+    problem = _text_problem(text)
+    if problem:
+        return text, LineError(0, problem)
+    # old Mac files end lines with CR only: the csv module wants "\n"
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    too_long = next((n for n, line in enumerate(text.split("\n"), 1) if len(line) > MAX_LINE), None)
+    if too_long:
+        return text, LineError(
+            too_long,
+            _("The line is longer than %(n)s characters: is this a player list?") % {"n": MAX_LINE},
+        )
+    return text, None
+
+
+def _unclosed_quote(first: int, line: int) -> LineError:
+    return LineError(
+        first,
+        _(
+            "A quotation mark on line %(first)s is not closed: lines %(first)s "
+            "to %(last)s would be read as one player."
+        )
+        % {"first": first, "last": line},
+    )
+
+
+def _header(cells: list[str], line: int, errors: list[LineError]) -> list[str]:
+    """The columns a header line names (an unknown name is an error)."""
+    unknown = [c for c in cells if c and c.casefold() not in HEADER_ALIASES]
+    if unknown:
+        errors.append(
+            LineError(line, _("Unknown column: %(names)s") % {"names": ", ".join(unknown)})
+        )
+    return [HEADER_ALIASES.get(c.casefold(), "?") for c in cells]
+
+
+def _read_row(line: int, data: dict[str, str], this_year: int) -> tuple[ImportRow, list[str]]:
+    """A player's row from its cells by column, and what is wrong with it."""
+    row = ImportRow(line=line, name=data.get("name", ""), club=data.get("club", ""))
+    problems = []
+    if not row.name:
+        problems.append(_("The name is missing."))
+    elif len(row.name) > 200:
+        problems.append(_("The name is longer than 200 characters."))
+    if len(row.club) > 200:
+        problems.append(_("The club is longer than 200 characters."))
+    rating = data.get("rating", "")
+    if rating:
+        if not _WHOLE.fullmatch(rating):
+            problems.append(_("Rating “%(value)s” is not a whole number.") % {"value": rating})
+        elif not limits.MIN_RATING <= int(rating) <= limits.MAX_RATING:
+            problems.append(
+                _("Rating “%(value)s” is not between %(min)s and %(max)s.")
+                % {"value": rating, "min": limits.MIN_RATING, "max": limits.MAX_RATING}
+            )
+        else:
+            row.rating = int(rating)
+    year = data.get("birth_year", "")
+    if year:
+        row.birth_year = int(year) if _WHOLE.fullmatch(year) else None
+        if row.birth_year is None or not 1900 <= row.birth_year <= this_year:
+            problems.append(
+                _("Birth year “%(value)s” is not a year between 1900 and %(max)s.")
+                % {"value": year, "max": this_year}
+            )
+    return row, problems
+
+
+def _twice_problems(row: ImportRow, key: tuple, known: set, seen: dict) -> list[str]:
+    """The row's player already registered, or listed on an earlier line."""
+    if row.name and key in known:
+        return [_("%(name)s is already registered.") % {"name": row.name}]
+    if row.name and key in seen:
+        return [
+            _("%(name)s is listed twice (also on line %(line)s).")
+            % {"name": row.name, "line": seen[key]}
+        ]
+    return []

@@ -192,12 +192,29 @@ class _Layout:
         return [seat_w, player, *cols, sig]
 
     def draw_static(self, c):
-        _ = self._
-        f, b = self.font, self.bold
-        n = self.players
         c.setLineWidth(0.6)
         top = SHEET_H - MARGIN
         left, right = MARGIN, SHEET_W - MARGIN
+        self._draw_head(c, left, right, top)
+        y = self._draw_seat_grid(c, left, right, top - QR_SIZE - 9)
+        # the per-group grid
+        if self.groups:
+            y = self._draw_groups(c, left, right, y)
+        if self.boxes:
+            y = self._draw_boxes(c, left, right, y)
+        y = self._draw_legends_and_notes(c, left, right, y)
+        self.bottom = self._draw_closing(c, left, right, y)
+        if self.bottom < BOTTOM:
+            raise ValueError(
+                f"score sheet for {self.players} players does not fit on A5 ({self.bottom:.0f})"
+            )
+
+    def _draw_head(self, c, left, right, top):
+        """The tournament's name, the game, the direction of play and the
+        caption of the code."""
+        _ = self._
+        f, b = self.font, self.bold
+        n = self.players
         head_room = right - left - QR_SIZE - 12
         name = self.tournament.get("name", "")
         lines, size = fit.fit_lines(name, b, 11, head_room, 1, min_size=9)
@@ -222,8 +239,13 @@ class _Layout:
         scan, size = fit.fit_text(_("Scan to enter the result"), f, SMALL, 200)
         c.setFont(f, size)
         c.drawRightString(right, top - QR_SIZE + 4 - 1 - 0.8 * size, scan)
-        # the per-seat grid
-        y = top - QR_SIZE - 9
+
+    def _draw_seat_grid(self, c, left, right, y):
+        """The per-seat grid from ``y`` down (its columns and rows kept for
+        the names and marks drawn later); the height below it."""
+        _ = self._
+        b = self.bold
+        n = self.players
         self.seat_top = y
         widths = self._seat_widths(right - left)
         heads = [(_("Seat"), ""), (_("Player"), "")]
@@ -250,32 +272,34 @@ class _Layout:
             for i, (_label, kind, _note) in enumerate(self.seat_cols):
                 self._cell_box(c, kind, self.col_x[2 + i], ry, widths[2 + i], rh)
         self.name_x, self.name_w = self.col_x[1] + CELL_PAD, widths[1] - 2 * CELL_PAD
-        y = grid_bottom - 6
-        # the per-group grid
-        if self.groups:
-            y = self._draw_groups(c, left, right, y)
-        # labelled boxes
-        if self.boxes:
-            c.setFont(f, SMALL)
-            x = left
-            for label, kind, note in self.boxes:
-                bw = 10 if kind == "bool" else 40
-                text, _size = fit.fit_text(
-                    label + (f" ({note})" if note else ""), f, SMALL, right - left - bw - 4
-                )
-                tw = fit.width(text, f, SMALL)
-                if x + tw + bw + 6 > right and x > left:
-                    x = left
-                    y -= 16
-                c.drawString(x + (bw + 4 if kind == "bool" else 0), y - 9, text)
-                if kind == "bool":
-                    c.rect(x, y - 11, 9, 9)
-                    x += bw + 4 + tw + 16
-                else:
-                    c.rect(x + tw + 4, y - 13, bw, 13)
-                    x += tw + 4 + bw + 16
-            y -= 20
-        # legends and notes
+        return grid_bottom - 6
+
+    def _draw_boxes(self, c, left, right, y):
+        """The labelled boxes of the whole table, in lines; the height below."""
+        f = self.font
+        c.setFont(f, SMALL)
+        x = left
+        for label, kind, note in self.boxes:
+            bw = 10 if kind == "bool" else 40
+            text, _size = fit.fit_text(
+                label + (f" ({note})" if note else ""), f, SMALL, right - left - bw - 4
+            )
+            tw = fit.width(text, f, SMALL)
+            if x + tw + bw + 6 > right and x > left:
+                x = left
+                y -= 16
+            c.drawString(x + (bw + 4 if kind == "bool" else 0), y - 9, text)
+            if kind == "bool":
+                c.rect(x, y - 11, 9, 9)
+                x += bw + 4 + tw + 16
+            else:
+                c.rect(x + tw + 4, y - 13, bw, 13)
+                x += tw + 4 + bw + 16
+        return y - 20
+
+    def _draw_legends_and_notes(self, c, left, right, y):
+        """The legends of the game's choices and the notes; the height below."""
+        f = self.font
         step = SMALL * fit.LEADING
         c.setFont(f, SMALL)
         lines = []
@@ -286,7 +310,14 @@ class _Layout:
         for line in lines:
             c.drawString(left, y - 0.85 * SMALL, line)
             y -= step
-        # time called: the bold heading runs in before the text
+        return y
+
+    def _draw_closing(self, c, left, right, y):
+        """What happens when time is called (the bold heading runs in before
+        the text) and who signs; the height below."""
+        _ = self._
+        f, b = self.font, self.bold
+        step = SMALL * fit.LEADING
         y -= 2
         heading = _("When time is called:")
         indent = fit.width(heading + " ", b, SMALL)
@@ -303,9 +334,7 @@ class _Layout:
         for line in fit.wrap(sign, f, SMALL, right - left):
             c.drawString(left, y - 0.85 * SMALL, line)
             y -= step
-        self.bottom = y
-        if self.bottom < BOTTOM:
-            raise ValueError(f"score sheet for {n} players does not fit on A5 ({self.bottom:.0f})")
+        return y
 
     def _grid(self, c, x, y, widths, heights, short=frozenset(), short_by=0):
         """Lines of a grid; the verticals after the columns in ``short`` start
