@@ -120,7 +120,7 @@ def main() -> int:
 
         from scoring.links import resolve_seat
         from tests.bench.event import build
-        from tournaments import play
+        from tournaments.play import screen as play
 
         call_command("migrate", "--noinput", verbosity=0)
         call_command("collectstatic", "--noinput", verbosity=0)

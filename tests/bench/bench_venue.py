@@ -77,8 +77,8 @@ def main() -> int:
         from django.core.management import call_command
 
         from tests.bench.event import build
-        from tournaments import play
         from tournaments.management.commands.runall import web_command
+        from tournaments.play import screen as play
 
         call_command("migrate", "--noinput", verbosity=0)
         event = build(players=PHONES, rounds=1, tables=PHONES // 4, digital=PHONES // 4)

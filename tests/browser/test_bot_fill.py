@@ -12,7 +12,7 @@ from tests.browser import sessions
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Seat, Table
-from tournaments.play import seat_version
+from tournaments.play.screen import seat_version
 from tournaments.services import bots, clock, seating
 from tournaments.services import tables as digital
 

@@ -14,7 +14,7 @@ from tests.browser import sessions
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat, Table
-from tournaments.play import seat_version
+from tournaments.play.screen import seat_version
 from tournaments.services import bots, clock
 from tournaments.services import tables as digital
 

@@ -14,8 +14,8 @@ from games import get_engine
 from scoring.models import Submission
 from tests.factories import digital_table
 from tournaments.models import ClockActivation, Seat, TableAction
-from tournaments.play import move as play_move
 from tournaments.play import watch
+from tournaments.play.screen import move as play_move
 from tournaments.services import ServiceError, bots, clock
 from tournaments.services import tables as digital
 

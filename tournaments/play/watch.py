@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 
 from games.base import TIME_CALLED
 from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
-from tournaments.play import presentation
 from tournaments.play.base import Ctx, card_index
+from tournaments.play.screen import presentation
 from tournaments.services.clock import db_now
 from tournaments.services.tables import replay_states
 

@@ -1,7 +1,7 @@
 """A player at a digital table, through his signed seat link (no account):
 the play partial (polled), his moves, and the round clock.
 
-Views are thin: the seat from the token, then :mod:`tournaments.play`
+Views are thin: the seat from the token, then :mod:`tournaments.play.screen`
 (reads and the move) and a partial.
 """
 
@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import links
-from tournaments import live, play
+from tournaments import live
 from tournaments.models import Seat
+from tournaments.play import screen as play
 from tournaments.views._helpers import seat_link_refused, status_response
 
 
