@@ -16,10 +16,11 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import links, prints
-from scoring.links import table_token
+from scoring import prints
 from scoring.models import PrintJob
 from tournaments.celery import app
+from tournaments.play import links
+from tournaments.play.links import table_token
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ def prints_dir() -> Path:
 
 def run_print_job(job_id: int, language: str | None = None, origin: str | None = None) -> None:
     """Render job ``job_id``. ``origin`` (``https://host``) is where the QR
-    links point (the address the organizer used), else :func:`scoring.links.origin`."""
+    links point (the address the organizer used), else :func:`tournaments.play.links.origin`."""
     job = PrintJob.objects.select_related("tournament").get(pk=job_id)
     if job.status == PrintJob.DONE:
         return

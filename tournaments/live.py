@@ -207,7 +207,7 @@ def round_id_of(tournament_id: int, number: int) -> int | None:
     return _shared_get(_round_key(tournament_id, number), LOCAL_STABLE_SECONDS)
 
 
-#: what a seat link's key can look like (scoring.links: 22 URL-safe
+#: what a seat link's key can look like (tournaments.play.links: 22 URL-safe
 #: characters); anything else never becomes a cache key
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

@@ -14,11 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import links, selectors, services
+from scoring import selectors, services
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
 from tournaments.params import parse_int
 from tournaments.permissions import may, tournament_view
+from tournaments.play import links
 from tournaments.problems import problem
 from tournaments.selectors import round_or_404, seats_in_order
 from tournaments.views._helpers import (

@@ -14,13 +14,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import links, prints
-from scoring.links import table_sheet_url
+from scoring import prints
 from scoring.models import PrintJob
 from scoring.tasks import prints_dir, render_print_job
 from tournaments import limits
 from tournaments.params import parse_int
 from tournaments.permissions import tournament_view
+from tournaments.play import links
+from tournaments.play.links import table_sheet_url
 from tournaments.problems import problem
 from tournaments.views._helpers import round_problem
 

@@ -88,7 +88,7 @@ def main() -> int:
             t.pk: play.table_version(t.pk)
             for t in Table.objects.filter(round__tournament_id=event.tournament_id, digital=True)
         }
-        from scoring.links import resolve_seat
+        from tournaments.play.links import resolve_seat
 
         def play_path(url: str) -> str:
             token = url.split("/")[2]

@@ -14,8 +14,8 @@ from django.test import RequestFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring import links
 from tournaments.management.commands.runall import web_command
+from tournaments.play import links
 
 LAN = "192.168.1.20"
 

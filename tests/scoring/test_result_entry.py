@@ -15,10 +15,11 @@ from django.utils.translation import gettext
 
 from games import SheetError, get_engine
 from games.sheets import display
-from scoring import links, services
+from scoring import services
 from scoring.models import Submission
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.models import Round, Seat, Table
+from tournaments.play import links
 
 pytestmark = pytest.mark.django_db
 

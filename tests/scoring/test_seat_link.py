@@ -11,10 +11,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import links, services
+from scoring import services
 from scoring.models import Submission
 from tests.scoring.test_result_entry import NAMES, entry_url, make_table, post_data
 from tournaments.models import Round, Seat, Table
+from tournaments.play import links
 
 pytestmark = pytest.mark.django_db
 

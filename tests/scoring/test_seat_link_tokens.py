@@ -12,9 +12,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import links
 from tests.tournaments.test_play import make_table
 from tournaments.models import Seat
+from tournaments.play import links
 
 pytestmark = pytest.mark.django_db
 

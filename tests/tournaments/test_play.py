@@ -16,9 +16,9 @@ from django.urls import resolve, reverse
 from games import get_engine
 from games.base import RandomBot
 from scoring import prints
-from scoring.links import resolve_seat, seat_token
 from tests.factories import digital_table, one_table
 from tournaments.models import Round, Seat, TableAction
+from tournaments.play.links import resolve_seat, seat_token
 from tournaments.services import clock, deadlines
 from tournaments.services import tables as digital
 

@@ -4,8 +4,8 @@ the whole round are issued and read in one go, once per page."""
 
 from django import template
 
-from scoring.links import absolute, seat_keys, seat_path
 from tournaments.models import Seat, SeatLink
+from tournaments.play.links import absolute, seat_keys, seat_path
 
 register = template.Library()
 

@@ -16,9 +16,9 @@ from django.utils.html import escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import links
 from tournaments import live
 from tournaments.models import Seat
+from tournaments.play import links
 from tournaments.play import screen as play
 from tournaments.problems import problem
 from tournaments.selectors import clock_status

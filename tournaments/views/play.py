@@ -13,9 +13,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import links
 from tournaments import live
 from tournaments.models import Seat
+from tournaments.play import links
 from tournaments.play import screen as play
 from tournaments.views._helpers import seat_link_refused, status_response
 

@@ -17,10 +17,10 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 
-from scoring.links import absolute
 from scoring.selectors import standings, with_result_flag
 from tournaments import selectors
 from tournaments.models import Round
+from tournaments.play.links import absolute
 
 #: the slides in the order they rotate (the round page offers them)
 SLIDES = ("clock", "seating", "standings", "tables")
