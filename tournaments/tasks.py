@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import bots, clock, tables
+from tournaments.play import tables
+from tournaments.services import bots, clock
 
 
 @shared_task(name="clock.close_round", ignore_result=True)

@@ -18,9 +18,9 @@ from games.base import RandomBot
 from scoring import prints
 from tests.factories import digital_table, one_table
 from tournaments.models import Round, Seat, TableAction
+from tournaments.play import tables as digital
 from tournaments.play.links import resolve_seat, seat_token
 from tournaments.services import clock, deadlines
-from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ partial (``templates/play/panel.html``) shows to that seat — built only from
 ``engine.view(state, seat)``, ``engine.legal_actions(state, seat)``, the
 deck's card dicts and, at the end, ``engine.result(state)``; never from the
 full state. ``move(seat, action)`` passes a move to
-:func:`tournaments.services.tables.table_move` and turns a refusal into a
+:func:`tournaments.play.tables.table_move` and turns a refusal into a
 message for the player.
 
 The per-game labels and summaries live in one small module per game
@@ -25,12 +25,12 @@ from tournaments.play.altruismus import Altruismus
 from tournaments.play.base import Ctx, Game, card_index
 from tournaments.play.monddaemmerung import Monddaemmerung
 from tournaments.play.quartett import Quartett
+from tournaments.play.tables import table_move
 from tournaments.play.terra_trumpf import TerraTrumpf
 from tournaments.play.trumpet import Trumpet
 from tournaments.selectors import seats_in_order
 from tournaments.services import ServiceError
 from tournaments.services.clock import TimeIsUp, db_now, playing_deadline
-from tournaments.services.tables import table_move
 
 GAMES: dict[str, Game] = {
     "quartett": Quartett(),

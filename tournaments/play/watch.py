@@ -6,7 +6,7 @@ without), and the organizer's list of bot and idle seats.
 The public screens are built from ``engine.view(state, None)`` alone; the
 organizer's seat views from ``engine.view(state, seat)``. The rules stay in
 ``games/``; the record is the table's ``TableAction`` rows replayed from the
-deal (:func:`tournaments.services.tables.table_record`).
+deal (:func:`tournaments.play.tables.table_record`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from games.base import TIME_CALLED
 from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
 from tournaments.play.base import Ctx, card_index
 from tournaments.play.screen import presentation
+from tournaments.play.tables import replay_states
 from tournaments.services.clock import db_now
-from tournaments.services.tables import replay_states
 
 
 def _presentation(engine):

@@ -25,8 +25,8 @@ from tournaments import clock as pure
 from tournaments import live
 from tournaments.authors import author
 from tournaments.models import ClockActivation, Round, Table
+from tournaments.play import tables as table_services
 from tournaments.services import deadlines
-from tournaments.services import tables as table_services
 from tournaments.services.deadlines import (  # noqa: F401 - the clock's primitives, re-exported
     TimeIsUp,
     db_now,

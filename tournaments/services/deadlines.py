@@ -3,7 +3,7 @@ the database clock, the deadline a table plays to, the lock every write that
 must happen before time takes, and the wake-up call to the clock queue.
 
 Results (``scoring.services``) and digital tables
-(``tournaments.services.tables``) use these; the clock itself
+(``tournaments.play.tables``) use these; the clock itself
 (``tournaments.services.clock``: activations, the close, the sweep) sits
 above them and calls both.
 """
