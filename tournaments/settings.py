@@ -265,7 +265,7 @@ CELERY_BEAT_SCHEDULE = {
         # a sweep that waited longer is replaced by the next one
         "options": {"queue": CLOCK_QUEUE, "expires": 10},
     },
-    # bots in seats of digital tables (tournaments/services/bots.py): a bot
+    # bots in seats of digital tables (tournaments/play/bots.py): a bot
     # whose wake-up call was lost (a worker restart) moves within seconds
     "bot-sweep": {
         "task": "clock.bot_sweep",

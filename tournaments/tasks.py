@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.play import tables
-from tournaments.services import bots, clock
+from tournaments.play import bots, tables
+from tournaments.services import clock
 
 
 @shared_task(name="clock.close_round", ignore_result=True)

@@ -26,8 +26,9 @@ from tests.tournaments.test_clock_celery import (
     wait_for,
 )
 from tournaments.models import TableAction
+from tournaments.play import bots
 from tournaments.play import tables as digital
-from tournaments.services import bots, clock, deadlines
+from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -3,7 +3,7 @@ seats (a partial of the round page), handing a seat to the bot and back, the
 review of a table's record move by move (organizer: every hand; public: the
 public information only) and the spectator view (public, for the projector).
 
-Views are thin: parse → :mod:`tournaments.services.bots` /
+Views are thin: parse → :mod:`tournaments.play.bots` /
 :mod:`tournaments.play.watch` → render.
 """
 
@@ -18,10 +18,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Round, Table, Tournament
 from tournaments.permissions import OWNER, STAFF, tournament_view
+from tournaments.play import bots as bot_services
 from tournaments.play import watch
 from tournaments.selectors import round_or_404
 from tournaments.services import ServiceError
-from tournaments.services import bots as bot_services
 from tournaments.views._helpers import service_error_as_message
 
 
