@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from scoring import urls as scoring_urls
+from tournaments.play.views import seat as play_views
 from tournaments.views import (
     accounts,
     digital,
@@ -21,7 +22,6 @@ from tournaments.views import (
     rounds,
     seating,
 )
-from tournaments.views import play as play_views
 
 _ROUND = "rounds/<int:number>/"
 _PLAYER = "players/<int:player_id>/"
