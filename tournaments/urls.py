@@ -10,9 +10,9 @@ from django.urls import include, path
 
 from scoring import urls as scoring_urls
 from tournaments.play.views import seat as play_views
+from tournaments.play.views import watch as digital
 from tournaments.views import (
     accounts,
-    digital,
     lifecycle,
     organizer,
     players,
