@@ -14,8 +14,8 @@ from scoring.views import entry
 from scoring.views import exports as export_views
 from scoring.views import printing as print_views
 from scoring.views import season as season_views
-from scoring.views import seat_links as seat_link_views
 from scoring.views import standings as standings_views
+from tournaments.play.views import links as seat_link_views
 
 _TABLE = "rounds/<int:number>/tables/<int:table>/"
 _PLAYER = "rounds/<int:number>/players/<int:player_id>/"
