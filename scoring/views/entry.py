@@ -272,8 +272,8 @@ def seat_link(request, token):
         context.update(digital_seat_context(seat, token))
         if request.method == "POST":
             context["error"] = _("This table plays in the browser: its result comes from the game.")
-            return render(request, "scoring/seat.html", context, status=400)
-        return render(request, "scoring/seat.html", context)
+            return render(request, "play/seat_page.html", context, status=400)
+        return render(request, "play/seat_page.html", context)
     schema, unplayable = services.result_sheet_schema(tournament=tournament, players=len(seats))
     context["unplayable"] = unplayable
     context["pending_mine"] = selectors.confirmed_by_seat(context["pending"], seat.position)
@@ -283,8 +283,8 @@ def seat_link(request, token):
                 "Players don't report results in this tournament: "
                 "hand the sheet to the Turnierleitung."
             )
-            return render(request, "scoring/seat.html", context, status=403)
-        return render(request, "scoring/seat.html", context)
+            return render(request, "play/seat_page.html", context, status=403)
+        return render(request, "play/seat_page.html", context)
     names = [s.name for s in seats]
     context["sheet_form"] = SheetForm(schema=schema, names=names)
     context["meta"] = EntryMetaForm(
@@ -297,7 +297,7 @@ def seat_link(request, token):
         saved, status = _seat_report(request, seat, token, schema, names, context)
         if saved is not None:
             return saved
-    return render(request, "scoring/seat.html", context, status=status)
+    return render(request, "play/seat_page.html", context, status=status)
 
 
 def _seat_confirm(request, seat, token, context):
@@ -311,7 +311,7 @@ def _seat_confirm(request, seat, token, context):
     except services.ServiceError as exc:
         context["error"] = str(exc)
         status = 409 if isinstance(exc, services.ResultConflict) else 400
-        return render(request, "scoring/seat.html", context, status=status)
+        return render(request, "play/seat_page.html", context, status=status)
     messages.success(request, _("Thank you: your confirmation is saved."))
     return redirect("seat_link", token)
 

@@ -139,7 +139,7 @@ def seat_link_refused(request, access: links.SeatAccess):
         "round_number": link.round.number if link else None,
     }
     response = render(
-        request, "scoring/seat_link_state.html", context, status=_STATUS[access.state]
+        request, "play/link_state.html", context, status=_STATUS[access.state]
     )
     response["Cache-Control"] = "no-store"
     if getattr(request, "htmx", False):
