@@ -5,7 +5,7 @@ A table link signs the table id (``<id>:<signature>``, ``SECRET_KEY``); it only
 leads staff to the table's form, so nothing is stored.
 
 A seat link belongs to ONE player in ONE round, for good: its token is a
-random key stored in a :class:`~tournaments.models.SeatLink` row bound to that
+random key stored in a :class:`~tournaments.play.models.SeatLink` row bound to that
 player and round — never to a table position, which a re-seat can change. The
 seat is looked up from the player and round whenever the link is used, so a
 drop, a swap or a move that renumbers positions can never hand one player's
@@ -34,7 +34,8 @@ from django.utils.translation import gettext as _
 
 from tournaments import live
 from tournaments.authors import author
-from tournaments.models import Player, Round, Seat, SeatLink
+from tournaments.models import Player, Round, Seat
+from tournaments.play.models import SeatLink
 from tournaments.services import ServiceError
 
 _TABLE = signing.Signer(salt="turnierleiter.table-sheet")

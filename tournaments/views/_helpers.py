@@ -138,9 +138,7 @@ def seat_link_refused(request, access: links.SeatAccess):
         "tournament": link.round.tournament if link else None,
         "round_number": link.round.number if link else None,
     }
-    response = render(
-        request, "play/link_state.html", context, status=_STATUS[access.state]
-    )
+    response = render(request, "play/link_state.html", context, status=_STATUS[access.state])
     response["Cache-Control"] = "no-store"
     if getattr(request, "htmx", False):
         # a polling partial of an open seat page: reload it, so the player sees why
