@@ -28,8 +28,10 @@ from scoring.printing import (
     render_table_cards,
 )
 from scoring.printing.certificates import render_certificates
+from scoring.sheet_links import table_sheet_url, table_token
+from tournaments.addresses import absolute
 from tournaments.models import Round, Tournament
-from tournaments.play.links import absolute, seat_keys, seat_path, table_sheet_url, table_token
+from tournaments.play.links import seat_keys, seat_path
 
 #: kind → label; every kind but standings needs a round
 KINDS = {
@@ -94,7 +96,7 @@ def render(
 ) -> bytes:
     """The PDF of ``kind``. ``final`` and ``certificates`` are after the last
     complete round; ``places``: how many top places get a certificate. ``url_for_table(table id)`` gives the QR code's
-    link (default: :func:`tournaments.play.links.table_sheet_url` with ``SITE_URL``);
+    link (default: :func:`scoring.sheet_links.table_sheet_url` with ``SITE_URL``);
     ``progress(done, total)`` is called while score sheets are drawn;
     ``url_for_seat(seat key)`` gives the table cards' seat QR codes.
     Raises :class:`PrintError` for a document that can't be printed."""

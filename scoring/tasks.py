@@ -18,9 +18,9 @@ from django.utils import translation
 
 from scoring import prints
 from scoring.models import PrintJob
+from scoring.sheet_links import table_token
+from tournaments import addresses
 from tournaments.celery import app
-from tournaments.play import links
-from tournaments.play.links import table_token
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +33,11 @@ def prints_dir() -> Path:
 
 def run_print_job(job_id: int, language: str | None = None, origin: str | None = None) -> None:
     """Render job ``job_id``. ``origin`` (``https://host``) is where the QR
-    links point (the address the organizer used), else :func:`tournaments.play.links.origin`."""
+    links point (the address the organizer used), else :func:`tournaments.addresses.origin`."""
     job = PrintJob.objects.select_related("tournament").get(pk=job_id)
     if job.status == PrintJob.DONE:
         return
-    base = (origin or links.origin()).rstrip("/")
+    base = (origin or addresses.origin()).rstrip("/")
 
     def url_for_table(table_id: int) -> str:
         return base + reverse("sheet_link", args=[table_token(table_id)])

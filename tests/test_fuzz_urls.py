@@ -31,11 +31,11 @@ from hypothesis import strategies as st
 
 from scoring import prints
 from scoring.models import PrintJob
+from scoring.sheet_links import table_token
 from tests.scoring import handmade
 from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.models import Round, Seat, Table
-from tournaments.play.links import table_token
 from tournaments.services import clock, deadlines
 
 pytestmark = pytest.mark.django_db

@@ -189,7 +189,7 @@ SILENCED_SYSTEM_CHECKS = [
 
 #: the address printed in QR codes and seat links, e.g. https://turnier.example.org.
 #: Unset (a laptop at the venue): the host the organizer uses, a loopback one
-#: replaced by the laptop's LAN address (tournaments/play/links.py origin()).
+#: replaced by the laptop's LAN address (tournaments/addresses.py origin()).
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 
 # -- cache ----------------------------------------------------------------------

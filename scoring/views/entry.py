@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import selectors, services
+from scoring import selectors, services, sheet_links
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
 from tournaments.params import parse_int
@@ -242,7 +242,7 @@ def _invalid_link(request, kind: str):
 
 def sheet_link(request, token):
     """The QR code on a printed sheet: the table's result form, for its staff."""
-    table = selectors.table_by_id(links.table_from_token(token))
+    table = selectors.table_by_id(sheet_links.table_from_token(token))
     if table is None:
         return _invalid_link(request, "sheet")
     if not request.user.is_authenticated:

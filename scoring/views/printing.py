@@ -16,12 +16,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from scoring import prints
 from scoring.models import PrintJob
+from scoring.sheet_links import table_sheet_url
 from scoring.tasks import prints_dir, render_print_job
-from tournaments import limits
+from tournaments import addresses, limits
 from tournaments.params import parse_int
 from tournaments.permissions import tournament_view
-from tournaments.play import links
-from tournaments.play.links import table_sheet_url
 from tournaments.problems import problem
 from tournaments.views._helpers import round_problem
 
@@ -120,7 +119,7 @@ def print_job_start(request, tournament):
         total=max(1, prints.table_count(tournament, number)),
         by=request.user,
     )
-    origin = links.origin(request)  # never a loopback address
+    origin = addresses.origin(request)  # never a loopback address
     language = get_language()
 
     def enqueue():

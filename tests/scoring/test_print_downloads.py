@@ -14,11 +14,11 @@ from django.urls import resolve, reverse
 from scoring import prints
 from scoring.models import PrintJob
 from scoring.printing import render_score_sheets
+from scoring.sheet_links import table_from_token
 from scoring.tasks import run_print_job
 from tests.scoring import handmade
 from tournaments.celery import app as celery_app
 from tournaments.models import Table
-from tournaments.play.links import table_from_token
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+from scoring.sheet_links import table_token
 from tests.factories import seated_round
 from tests.seat_tokens import token_for
-from tournaments.play.links import table_token
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))

@@ -19,8 +19,8 @@ from django.utils.safestring import mark_safe
 
 from scoring.selectors import standings, with_result_flag
 from tournaments import selectors
+from tournaments.addresses import absolute
 from tournaments.models import Round
-from tournaments.play.links import absolute
 
 #: the slides in the order they rotate (the round page offers them)
 SLIDES = ("clock", "seating", "standings", "tables")

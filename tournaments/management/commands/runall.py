@@ -20,7 +20,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.play.links import lan_addresses
+from tournaments.addresses import lan_addresses
 
 #: gunicorn on the laptop: two processes (one per core) of 4 threads each.
 #: Requests are short and mostly CPU (the polls come from the cache): a few
@@ -108,7 +108,7 @@ class Command(BaseCommand):
         py = sys.executable
         host, port = split_addrport(addrport)
         addrport = f"{host}:{port}"
-        # links and QR codes printed without a request use this port (tournaments/play/links.py)
+        # links and QR codes printed without a request use this port (tournaments/addresses.py)
         os.environ["TURNIERLEITER_PORT"] = port
         commands = {
             "web": web_command(addrport, server=server),

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.printing.slips import render_seat_slip
+from tournaments.addresses import absolute
 from tournaments.models import Seat
 from tournaments.permissions import tournament_view
 from tournaments.play import links
@@ -60,7 +61,7 @@ def seat_slip(request, tournament, number, player_id):
         table_number=seat.table.number,
         seat_number=seat.position + 1,
         player_name=player.name,
-        url=links.absolute(links.seat_path(key), request),
+        url=absolute(links.seat_path(key), request),
         gettext=_,
     )
     response = HttpResponse(pdf, content_type="application/pdf")
