@@ -295,6 +295,15 @@ def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[
     return submissions
 
 
+def conflict_page(conflict, seats: list[Seat]) -> dict:
+    """What a result page shows of a save refused because someone else saved
+    meanwhile (:class:`scoring.services.ResultConflict`): the message and the
+    other's version, described for the table's ``seats``."""
+    if conflict.other is not None:
+        describe_versions([conflict.other], seats)
+    return {"conflict": str(conflict), "other": conflict.other}
+
+
 def with_result_flag(tables: QuerySet) -> QuerySet:
     """Tables annotated with ``has_result``: a counted (confirmed) result."""
     confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)

@@ -1,8 +1,12 @@
-"""A player at a digital table, through his signed seat link (no account):
-the play partial (polled), his moves, and the round clock.
+"""A player's seat, through the signed seat link (no account): the seat page
+(``p/<token>/``), the play partial (polled), the moves, the round's clock,
+and the clear page of a link that can't act.
 
-Views are thin: the seat from the token, then :mod:`tournaments.play.screen`
-(reads and the move) and a partial.
+Views are thin: the seat from :func:`tournaments.play.links.resolve_seat`;
+at a digital table the game from :mod:`tournaments.play.screen` (the screen
+and the move); at a paper table the result from :mod:`scoring` (its reads,
+and the report and confirmation by the table's players); then a page or a
+partial.
 """
 
 from __future__ import annotations
@@ -11,13 +15,150 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scoring import selectors, services
+from scoring.forms import EntryMetaForm, SheetForm
 from tournaments import live
 from tournaments.models import Seat
+from tournaments.params import parse_int
 from tournaments.play import links
 from tournaments.play import screen as play
-from tournaments.views._helpers import seat_link_refused, status_response
+from tournaments.problems import problem
+from tournaments.selectors import clock_status, seats_in_order
+from tournaments.views._helpers import client_address, status_response
+
+# -- the seat page ---------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def seat_link(request, token):
+    """A player's page (no account): the table and seat, the players in seat
+    order; at a digital table the game, at a paper table the current result
+    (with self-report on, the result form and the confirmation of a reported
+    result)."""
+    access = links.resolve_seat(token)
+    if not access.ok:  # replaced, left, draft, unknown: a clear page, no action
+        return seat_link_refused(request, access)
+    if access.seat.table.digital:  # played in the browser: the game instead of the result form
+        return _digital_page(request, access.seat, token)
+    return _paper_page(request, access.seat, token)
+
+
+def _digital_page(request, seat: Seat, token: str):
+    """The seat at a digital table: the players, the game and the clock."""
+    table = seat.table
+    tournament = table.round.tournament
+    context = clock_status(table.round) | {
+        "tournament": tournament,
+        "table": table,
+        "seats": seats_in_order(table),
+        "engine": tournament.engine,
+        "me": seat,
+        "token": token,
+        "play": play.seat_screen(seat),
+        "play_token": token,
+        "status_url": reverse("seat_clock", args=[token]),
+    }
+    if request.method == "POST":
+        context["error"] = _("This table plays in the browser: its result comes from the game.")
+        return render(request, "play/seat_page.html", context, status=400)
+    return render(request, "play/seat_page.html", context)
+
+
+def _paper_page(request, seat: Seat, token: str):
+    """The seat at a paper table: the players and the current result; with
+    self-report on, the result form and the confirmation of a reported
+    result."""
+    table = seat.table
+    tournament = table.round.tournament
+    seats = seats_in_order(table)
+    context = selectors.result_page(tournament, table, seats, None)
+    context.update(me=seat, token=token)
+    schema, unplayable = services.result_sheet_schema(tournament=tournament, players=len(seats))
+    context["unplayable"] = unplayable
+    context["pending_mine"] = selectors.confirmed_by_seat(context["pending"], seat.position)
+    if not tournament.self_report or schema is None:
+        if request.method == "POST":
+            context["error"] = unplayable or _(
+                "Players don't report results in this tournament: "
+                "hand the sheet to the Turnierleitung."
+            )
+            return render(request, "play/seat_page.html", context, status=403)
+        return render(request, "play/seat_page.html", context)
+    names = [s.name for s in seats]
+    context["sheet_form"] = SheetForm(schema=schema, names=names)
+    context["meta"] = EntryMetaForm(
+        initial={"expected_version": context["latest"].version if context["latest"] else None}
+    )
+    if request.method == "POST" and request.POST.get("action") == "confirm":
+        return _seat_confirm(request, seat, token, context)
+    status = 200
+    if request.method == "POST":
+        saved, status = _seat_report(request, seat, token, schema, names, context)
+        if saved is not None:
+            return saved
+    return render(request, "play/seat_page.html", context, status=status)
+
+
+def _seat_confirm(request, seat, token, context):
+    """A player confirms the version another player of the table reported."""
+    version = parse_int(request.POST.get("version", ""), minimum=1)
+    sub = selectors.submission_of(seat.table, version)
+    if sub is None:
+        return problem(request, _("That result version does not exist."), status=404)
+    try:
+        services.result_confirm(submission=sub, by_seat=seat.position)
+    except services.ServiceError as exc:
+        context["error"] = str(exc)
+        status = 409 if isinstance(exc, services.ResultConflict) else 400
+        return render(request, "play/seat_page.html", context, status=status)
+    messages.success(request, _("Thank you: your confirmation is saved."))
+    return redirect("seat_link", token)
+
+
+def _seat_report(request, seat, token, schema, names, context) -> tuple[object, int]:
+    """A player reports the table's result: the redirect after a save, else
+    None and the page's status with the forms and the error in ``context``."""
+    table = seat.table
+    sheet_form = SheetForm(request.POST, schema=schema, names=names)
+    data = request.POST.copy()
+    meta = EntryMetaForm(data)
+    context.update(sheet_form=sheet_form, meta=meta)
+    if not (sheet_form.is_valid() and meta.is_valid()):
+        return None, 200
+    try:
+        services.result_submit(
+            table=table,
+            sheet=sheet_form.sheet(),
+            by_seat=seat.position,
+            source="player",
+            from_address=client_address(request),
+            expected_version=meta.cleaned_data["expected_version"],
+            ended_before_time=services.player_report_ended_before_time(table=table),
+        )
+    except services.ResultInvalid as exc:
+        sheet_form.add_problems(exc.problems)
+    except services.ResultConflict as exc:
+        context.update(selectors.conflict_page(exc, context["seats"]))
+        data["expected_version"] = exc.other.version if exc.other else ""
+        context["meta"] = EntryMetaForm(data)
+        context["meta"].is_valid()
+        return None, 409
+    except services.ServiceError as exc:
+        context["error"] = str(exc)
+        return None, 400
+    else:
+        messages.success(
+            request,
+            _("Result saved. It counts when every player of the table confirms it."),
+        )
+        return redirect("seat_link", token), 200
+    return None, 200
+
+
+# -- a digital table's partials: the game and the clock -------------------------
 
 
 def _panel(request, seat: Seat, token: str, *, error: str = ""):
@@ -81,3 +222,66 @@ def seat_clock(request, token):
     if entry is None:
         return seat_link_refused(request, links.resolve_seat(token))
     return status_response(request, entry, reverse("seat_clock", args=[token]))
+
+
+# -- a link that can't act ----------------------------------------------------------
+
+_STATUS = {
+    links.INVALID: 404,
+    links.REPLACED: 410,
+    links.LEFT: 403,
+    links.NOT_PUBLISHED: 403,
+    links.NOT_SEATED: 403,
+    links.ARCHIVED: 410,
+}
+
+
+def _texts(access: links.SeatAccess) -> tuple[str, str]:
+    number = access.link.round.number if access.link else None
+    if access.state == links.REPLACED:
+        return _("This link has been replaced"), _(
+            "The Turnierleitung has issued a new link for this seat; this one no longer "
+            "works. Use your new slip or ask the Turnierleitung."
+        )
+    if access.state == links.LEFT:
+        return _("You have left the tournament"), _(
+            "You have dropped out of this tournament, so this link can no longer be used "
+            "to play or to report or confirm results. If this is a mistake, talk to the "
+            "Turnierleitung."
+        )
+    if access.state == links.NOT_PUBLISHED:
+        return _("The seating is not published yet"), _(
+            "The seating of round %(n)s is still being prepared. Your link works once "
+            "the Turnierleitung publishes it."
+        ) % {"n": number}
+    if access.state == links.NOT_SEATED:
+        return _("You have no seat in this round"), _(
+            "You are not seated in round %(n)s (any more). Ask the Turnierleitung where you play."
+        ) % {"n": number}
+    if access.state == links.ARCHIVED:
+        return _("This tournament is archived"), _(
+            "This tournament is over and archived; its seat links no longer work."
+        )
+    return _("This link is not valid"), _(
+        "This seat link is damaged, out of date or was not issued by this tournament. "
+        "Scan the QR code on your current slip or ask the Turnierleitung for your link."
+    )
+
+
+def seat_link_refused(request, access: links.SeatAccess):
+    """The clear page of a seat link that can't act (never a 500)."""
+    heading, text = _texts(access)
+    link = access.link
+    context = {
+        "state": access.state,
+        "heading": heading,
+        "text": text,
+        "tournament": link.round.tournament if link else None,
+        "round_number": link.round.number if link else None,
+    }
+    response = render(request, "play/link_state.html", context, status=_STATUS[access.state])
+    response["Cache-Control"] = "no-store"
+    if getattr(request, "htmx", False):
+        # a polling partial of an open seat page: reload it, so the player sees why
+        response["HX-Refresh"] = "true"
+    return response
