@@ -22,10 +22,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import live
 from tournaments.addresses import absolute
 from tournaments.authors import author
 from tournaments.models import Player, Round, Seat
+from tournaments.play import poll_cache
 from tournaments.play.models import SeatLink
 from tournaments.services.errors import ServiceError
 
@@ -91,7 +91,7 @@ def seat_link_reissue(*, round: Round, player: Player, by) -> SeatLink:  # noqa:
         )
     now = timezone.now()
     old = SeatLink.objects.filter(round=rnd, player=player, revoked_at__isnull=True)
-    live.forget_seats(list(old.values_list("key", flat=True)))
+    poll_cache.forget_seats(old.values_list("key", flat=True))
     old.update(revoked_at=now, revoked_by=author(by))
     try:
         with transaction.atomic():

@@ -23,7 +23,7 @@ from scoring.forms import EntryMetaForm, SheetForm
 from tournaments import live
 from tournaments.models import Seat
 from tournaments.params import parse_int
-from tournaments.play import links
+from tournaments.play import links, poll_cache
 from tournaments.play import screen as play
 from tournaments.problems import problem
 from tournaments.selectors import clock_status, seats_in_order
@@ -174,16 +174,18 @@ def seat_play(request, token):
     if shown:
         # "anything new?" from the shared cache while this link's table is
         # known: no query for most polls (a 204 shows nothing)
-        known = live.seat_table(token)
-        if known is not None and shown == live.table_version(*known, play.round_table_versions):
+        known = poll_cache.seat_table(token)
+        if known is not None and shown == poll_cache.table_version(
+            *known, play.round_table_versions
+        ):
             return HttpResponse(status=204)
     access = links.resolve_seat(token)
     if not access.ok:
         return seat_link_refused(request, access)
     seat = access.seat
     table_id, round_id = seat.table_id, seat.table.round_id
-    live.remember_seat_table(token, table_id, round_id)
-    if shown and shown == live.table_version(table_id, round_id, play.round_table_versions):
+    poll_cache.remember_seat_table(token, table_id, round_id)
+    if shown and shown == poll_cache.table_version(table_id, round_id, play.round_table_versions):
         return HttpResponse(status=204)
     screen = play.seat_screen(seat)
     response = render(request, "play/panel.html", {"play": screen, "play_token": token})
@@ -211,13 +213,13 @@ def seat_move(request, token):
 def seat_clock(request, token):
     """The round's clock partial for a player's page (polled): from the
     shared cache, without a query while the link's round is known."""
-    round_id = live.seat_round(token)
+    round_id = poll_cache.seat_round(token)
     if round_id is None:
         access = links.resolve_seat(token)
         if not access.ok:
             return seat_link_refused(request, access)
         round_id = access.seat.table.round_id
-        live.remember_seat_round(token, round_id)
+        poll_cache.remember_seat_round(token, round_id)
     entry = live.clock_entry(round_id)
     if entry is None:
         return seat_link_refused(request, links.resolve_seat(token))
