@@ -29,8 +29,8 @@ from tournaments.play.tables import table_move
 from tournaments.play.terra_trumpf import TerraTrumpf
 from tournaments.play.trumpet import Trumpet
 from tournaments.selectors import seats_in_order
-from tournaments.services import ServiceError
-from tournaments.services.clock import TimeIsUp, db_now, playing_deadline
+from tournaments.services.deadlines import TimeIsUp, db_now, playing_deadline
+from tournaments.services.errors import ServiceError
 
 GAMES: dict[str, Game] = {
     "quartett": Quartett(),

@@ -23,7 +23,7 @@ from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
 from tournaments.play.base import Ctx, card_index
 from tournaments.play.screen import presentation
 from tournaments.play.tables import replay_states
-from tournaments.services.clock import db_now
+from tournaments.services.deadlines import db_now
 
 
 def _presentation(engine):
