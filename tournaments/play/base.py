@@ -188,6 +188,3 @@ class Game:
     def extra_cards(self, ctx: Ctx) -> list[dict]:
         """Other card groups the seat may see: ``[{"title", "cards": [...]}]``."""
         return []
-
-    def result_note(self, ctx: Ctx, result) -> str:
-        return ""

@@ -22,7 +22,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.addresses import absolute
 from tournaments.authors import author
 from tournaments.models import Player, Round, Seat
 from tournaments.play import poll_cache
@@ -175,9 +174,3 @@ def resolve_seat(token: str) -> SeatAccess:
 
 def seat_path(key: str) -> str:
     return reverse("seat_link", args=[key])
-
-
-def seat_url(seat: Seat, request=None) -> str:
-    """A player's private link to their seat in this round (self-report,
-    digital play)."""
-    return absolute(seat_path(seat_token(seat)), request)
