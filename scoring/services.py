@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 
 from games import SheetError, TableResult
 from scoring import selectors
-from scoring.models import Confirmation, Submission
+from scoring.models import Confirmation, Submission, confirmed_result, has_result
 from scoring.standings import compute_standings
 from tournaments import live
 from tournaments.models import Round, Seat, Table, Tournament
@@ -158,7 +158,7 @@ def staff_entry_step(
             if not before_time_confirmed:
                 return EntryStep(ASK_BEFORE_TIME, result, why=why)
             early = True
-    correction = Submission.objects.filter(table=table, status=Submission.CONFIRMED).exists()
+    correction = confirmed_result(table).exists()
     reason_needed = (correction and _after_time(table, table.round, db_now())) or (
         table.round.tournament.finished
     )
@@ -236,8 +236,7 @@ def _conflict_message(other: Submission | None) -> str:
 def _complete_round(round_id: int) -> int:
     """Compare-and-set: a round whose time was called is complete once every
     table has a confirmed result. Returns the number of rows changed (0/1)."""
-    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
-    open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(Exists(confirmed))
+    open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(has_result())
     done = (
         Round.objects.filter(pk=round_id, status=Round.TIME_CALLED)
         .exclude(Exists(open_tables))
@@ -290,7 +289,7 @@ def result_record_engine(
     confirmed paper sheet, so the table is done and the round completes when
     it was the last. Inside the caller's transaction, the table locked; None
     when the table has a confirmed result already (it is done all the same)."""
-    if Submission.objects.filter(table=table, status=Submission.CONFIRMED).exists():
+    if confirmed_result(table).exists():
         Table.objects.filter(pk=table.pk).update(status=Table.DONE)
         live.clock_changed(table.round_id)
         return None
@@ -354,9 +353,7 @@ def result_submit(
             )
     except IntegrityError:
         # the row lock serialises writers; the constraints are the last guard
-        other = Submission.objects.filter(
-            table_id=table.pk, status=Submission.CONFIRMED
-        ).first() or _latest(table.pk)
+        other = confirmed_result(table.pk).first() or _latest(table.pk)
         raise ResultConflict(_conflict_message(other), other) from None
 
 
@@ -396,7 +393,7 @@ def _submit(
     latest = _latest(table.pk)
     if (latest.version if latest else None) != expected_version:
         raise ResultConflict(_conflict_message(latest), latest)
-    confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
+    confirmed = confirmed_result(table).first()
     deadline = table.deadline or rnd.deadline
     now = db_now()
     after_time = _after_time(table, rnd, now)
@@ -457,9 +454,7 @@ def result_confirm(*, submission: Submission, by=None, by_seat: int | None = Non
         with transaction.atomic():
             return _confirm_one(submission, by, by_seat)
     except IntegrityError:
-        other = Submission.objects.filter(
-            table_id=submission.table_id, status=Submission.CONFIRMED
-        ).first()
+        other = confirmed_result(submission.table_id).first()
         raise ResultConflict(_conflict_message(other), other) from None
 
 

@@ -27,11 +27,10 @@ from datetime import UTC, datetime
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.db.models.functions import Now
 from django.db.models.signals import post_delete, post_save
 
-from scoring.models import Submission
+from scoring.models import has_result
 from tournaments.models import Round, Table, Tournament
 
 #: seconds between an open clock's polls. clock.js counts down locally from
@@ -138,17 +137,16 @@ def _compute(round_id: int) -> dict | None:
         left = float(rnd.remaining_seconds)
     else:
         left = float(rnd.minutes * 60)
-    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
     open_tables = []
     total = 0
-    for number, status, has_result in (
+    for number, status, counted in (
         Table.objects.filter(round_id=round_id)
-        .annotate(has_result=Exists(confirmed))
+        .annotate(counted=has_result())
         .order_by("number")
-        .values_list("number", "status", "has_result")
+        .values_list("number", "status", "counted")
     ):
         total += 1
-        if not (has_result or status == Table.DONE):
+        if not (counted or status == Table.DONE):
             open_tables.append(number)
     wall = time.time()
     return {

@@ -20,7 +20,7 @@ from django.utils.safestring import mark_safe
 from scoring.selectors import standings, with_result_flag
 from tournaments import selectors
 from tournaments.addresses import absolute
-from tournaments.models import Round
+from tournaments.models import Round, Table
 
 #: the slides in the order they rotate (the round page offers them)
 SLIDES = ("clock", "seating", "standings", "tables")
@@ -72,7 +72,7 @@ def _tables_context(rnd: Round) -> dict:
     closed = rnd.status in (Round.TIME_CALLED, Round.COMPLETE)
     playing, missing = [], []
     for number, status, has_result, extra, called in rows:
-        if has_result or status == "done":
+        if has_result or status == Table.DONE:
             continue
         entry = {"number": number, "extra": _extra(extra) if extra else ""}
         # a table owes its sheet once its time is called: the round's, or
