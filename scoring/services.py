@@ -30,7 +30,7 @@ from scoring.models import Confirmation, Submission, confirmed_result, has_resul
 from scoring.standings import compute_standings
 from tournaments import live
 from tournaments.models import Round, Seat, Table, Tournament
-from tournaments.services.deadlines import db_now, lock_before_time
+from tournaments.services.deadlines import db_now, lock_before_time, table_plays_to
 from tournaments.services.errors import ServiceError
 
 PLAYER_SOURCE = "player"
@@ -123,12 +123,12 @@ def _still_running(table: Table) -> bool:
     rnd = table.round
     if rnd.status not in (Round.SEATED, Round.RUNNING, Round.PAUSED):
         return False
-    deadline = table.deadline or rnd.deadline
+    deadline = table_plays_to(table, rnd)
     return deadline is None or db_now() < deadline
 
 
 def _after_time(table: Table, rnd: Round, now) -> bool:
-    deadline = table.deadline or rnd.deadline
+    deadline = table_plays_to(table, rnd)
     return (deadline is not None and now >= deadline) or rnd.status in (
         Round.TIME_CALLED,
         Round.COMPLETE,
@@ -394,7 +394,7 @@ def _submit(
     if (latest.version if latest else None) != expected_version:
         raise ResultConflict(_conflict_message(latest), latest)
     confirmed = confirmed_result(table).first()
-    deadline = table.deadline or rnd.deadline
+    deadline = table_plays_to(table, rnd)
     now = db_now()
     after_time = _after_time(table, rnd, now)
     if by_seat is not None:

@@ -1,6 +1,7 @@
 """The clock's primitives, below everything that writes results or moves:
-the database clock, the deadline a table plays to, the lock every write that
-must happen before time takes, and the wake-up call to the clock queue.
+the database clock, the deadline a table plays to (``table_plays_to``), the
+lock every write that must happen before time takes, and the wake-up call to
+the clock queue.
 
 Results (``scoring.services``) and digital tables
 (``tournaments.play.tables``) use these; the clock itself
@@ -43,12 +44,19 @@ def db_now() -> datetime:
     return value
 
 
+def table_plays_to(table: Table, rnd: Round) -> datetime | None:
+    """The deadline a table plays to, the one definition: its own (an
+    extension for this table) or else its round's; None while neither has
+    one (the round's clock has not started, or is paused)."""
+    return table.deadline or rnd.deadline
+
+
 def playing_deadline(table: Table, rnd: Round) -> datetime | None:
-    """The deadline a table plays to now: its own extension or the round's
-    while the round runs; after the round's time was called only a table's
-    own later deadline; None when the table is not on the clock."""
+    """The deadline a table plays to now (:func:`table_plays_to`) while the
+    round runs; after the round's time was called only a table's own later
+    deadline; None when the table is not on the clock."""
     if rnd.status == Round.RUNNING:
-        return table.deadline or rnd.deadline
+        return table_plays_to(table, rnd)
     if rnd.status == Round.TIME_CALLED:
         return table.deadline
     return None
