@@ -31,6 +31,7 @@ from django.db.models.functions import Now
 from django.db.models.signals import post_delete, post_save
 
 from scoring.models import has_result
+from tournaments.clock import from_db
 from tournaments.models import Round, Table, Tournament
 
 #: seconds between an open clock's polls. clock.js counts down locally from
@@ -128,7 +129,7 @@ def _compute(round_id: int) -> dict | None:
     )
     if rnd is None:
         return None
-    now = _aware(rnd.db_time)
+    now = from_db(rnd.db_time)
     if rnd.status == Round.RUNNING and rnd.deadline:
         left = None  # counted per request from the deadline
     elif rnd.status in CLOSED:
@@ -167,12 +168,6 @@ def _compute(round_id: int) -> dict | None:
         "offset_ms": now.timestamp() * 1000 - wall * 1000,
         "computed": wall,
     }
-
-
-def _aware(value) -> datetime:
-    if isinstance(value, str):  # SQLite hands back text
-        value = datetime.fromisoformat(value)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def clock_entry(round_id: int) -> dict | None:

@@ -14,12 +14,13 @@ The per-game labels and summaries live in one small module per game
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from django.db.models import Count, Exists, OuterRef, Subquery
 from django.db.models.functions import Coalesce, Now
 from django.utils.translation import gettext as _
 
+from tournaments.clock import from_db
 from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.play.altruismus import Altruismus
 from tournaments.play.base import Ctx, Game, card_index
@@ -137,15 +138,6 @@ def _with_version(tables):
     )
 
 
-def _db_time(table: Table) -> datetime:
-    now = table.db_time
-    if isinstance(now, str):  # SQLite
-        now = datetime.fromisoformat(now)
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=UTC)
-    return now
-
-
 def _versions(tables) -> dict[int, str]:
     out = {}
     for table in _with_version(
@@ -158,7 +150,7 @@ def _versions(tables) -> dict[int, str]:
             "round__tournament__grace_seconds",
         )
     ):
-        clock = _clock(table, table.round, _db_time(table))
+        clock = _clock(table, table.round, from_db(table.db_time))
         out[table.pk] = f"{_version(table, table.round, clock)}.{table.n_bots}"
     return out
 
@@ -185,7 +177,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
         "started": table.state is not None,
         "game_name": engine.name,
     }
-    clock = _clock(table, rnd, _db_time(table))
+    clock = _clock(table, rnd, from_db(table.db_time))
     screen["clock"] = clock
     # as the poll's version (_versions): a seat given to the bot or handed back
     # changes every screen of the table

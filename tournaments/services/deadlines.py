@@ -12,12 +12,13 @@ above them and calls both.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.conf import settings
 from django.db import connection
 from django.utils.translation import gettext as _
 
+from tournaments.clock import from_db
 from tournaments.models import Round, Table
 from tournaments.services.errors import ServiceError
 
@@ -39,9 +40,7 @@ def db_now() -> datetime:
     with connection.cursor() as cursor:
         cursor.execute(sql)
         (value,) = cursor.fetchone()
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value).replace(tzinfo=UTC)
-    return value
+    return from_db(value)
 
 
 def table_plays_to(table: Table, rnd: Round) -> datetime | None:
