@@ -88,7 +88,7 @@ class Ctx:
         return str(theirs) % {"name": self.name(seat), **params}
 
 
-class Game:
+class Presentation:
     """The default presentation; the games' modules override what they know."""
 
     #: the label of the ``scores`` column in the players' table

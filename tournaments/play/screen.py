@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from tournaments.clock import from_db
 from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.play.altruismus import Altruismus
-from tournaments.play.base import Ctx, Game, card_index
+from tournaments.play.base import Ctx, Presentation, card_index
 from tournaments.play.monddaemmerung import Monddaemmerung
 from tournaments.play.quartett import Quartett
 from tournaments.play.tables import table_move
@@ -33,7 +33,7 @@ from tournaments.selectors import seats_in_order
 from tournaments.services.deadlines import TimeIsUp, db_now, playing_deadline
 from tournaments.services.errors import ServiceError
 
-GAMES: dict[str, Game] = {
+PRESENTATIONS: dict[str, Presentation] = {
     "quartett": Quartett(),
     "terra_trumpf": TerraTrumpf(),
     "trumpet": Trumpet(),
@@ -42,9 +42,9 @@ GAMES: dict[str, Game] = {
 }
 
 
-def presentation(game_id: str) -> Game:
+def presentation(game_id: str) -> Presentation:
     """The game's presentation (the plain default for a game without one)."""
-    return GAMES.get(game_id) or Game()
+    return PRESENTATIONS.get(game_id) or Presentation()
 
 
 def _names(table: Table) -> list[str]:
