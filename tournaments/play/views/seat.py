@@ -4,9 +4,9 @@ and the clear page of a link that can't act.
 
 Views are thin: the seat from :func:`tournaments.play.links.resolve_seat`;
 at a digital table the game from :mod:`tournaments.play.screen` (the screen
-and the move); at a paper table the result from :mod:`scoring` (its reads,
-and the report and confirmation by the table's players); then a page or a
-partial.
+and the move), then a page or a partial. At a paper table the seat's page is
+its result, which scoring shows and takes from the table's players
+(:func:`scoring.views._self_report.paper_seat_page`).
 """
 
 from __future__ import annotations
@@ -18,16 +18,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import selectors, services
-from scoring.forms import EntryMetaForm, SheetForm
+from scoring.views._self_report import paper_seat_page
 from tournaments import live
 from tournaments.models import Seat
-from tournaments.params import parse_int
 from tournaments.play import links, poll_cache
 from tournaments.play import screen as play
-from tournaments.problems import problem
 from tournaments.selectors import clock_status, seats_in_order
-from tournaments.views._helpers import client_address, status_response
+from tournaments.views._helpers import status_response
 
 # -- the seat page ---------------------------------------------------------------
 
@@ -43,7 +40,8 @@ def seat_link(request, token):
         return seat_link_refused(request, access)
     if access.seat.table.digital:  # played in the browser: the game instead of the result form
         return _digital_page(request, access.seat, token)
-    return _paper_page(request, access.seat, token)
+    # a paper table's seat page is its result: scoring's self-report
+    return paper_seat_page(request, access.seat, token)
 
 
 def _digital_page(request, seat: Seat, token: str):
@@ -65,97 +63,6 @@ def _digital_page(request, seat: Seat, token: str):
         context["error"] = _("This table plays in the browser: its result comes from the game.")
         return render(request, "play/seat_page.html", context, status=400)
     return render(request, "play/seat_page.html", context)
-
-
-def _paper_page(request, seat: Seat, token: str):
-    """The seat at a paper table: the players and the current result; with
-    self-report on, the result form and the confirmation of a reported
-    result."""
-    table = seat.table
-    tournament = table.round.tournament
-    seats = seats_in_order(table)
-    context = selectors.result_page(tournament, table, seats, None)
-    context.update(me=seat, token=token)
-    schema, unplayable = services.result_sheet_schema(tournament=tournament, players=len(seats))
-    context["unplayable"] = unplayable
-    context["pending_mine"] = selectors.confirmed_by_seat(context["pending"], seat.position)
-    if not tournament.self_report or schema is None:
-        if request.method == "POST":
-            context["error"] = unplayable or _(
-                "Players don't report results in this tournament: "
-                "hand the sheet to the Turnierleitung."
-            )
-            return render(request, "play/seat_page.html", context, status=403)
-        return render(request, "play/seat_page.html", context)
-    names = [s.name for s in seats]
-    context["sheet_form"] = SheetForm(schema=schema, names=names)
-    context["meta"] = EntryMetaForm(
-        initial={"expected_version": context["latest"].version if context["latest"] else None}
-    )
-    if request.method == "POST" and request.POST.get("action") == "confirm":
-        return _seat_confirm(request, seat, token, context)
-    status = 200
-    if request.method == "POST":
-        saved, status = _seat_report(request, seat, token, schema, names, context)
-        if saved is not None:
-            return saved
-    return render(request, "play/seat_page.html", context, status=status)
-
-
-def _seat_confirm(request, seat, token, context):
-    """A player confirms the version another player of the table reported."""
-    version = parse_int(request.POST.get("version", ""), minimum=1)
-    sub = selectors.submission_of(seat.table, version)
-    if sub is None:
-        return problem(request, _("That result version does not exist."), status=404)
-    try:
-        services.result_confirm(submission=sub, by_seat=seat.position)
-    except services.ServiceError as exc:
-        context["error"] = str(exc)
-        status = 409 if isinstance(exc, services.ResultConflict) else 400
-        return render(request, "play/seat_page.html", context, status=status)
-    messages.success(request, _("Thank you: your confirmation is saved."))
-    return redirect("seat_link", token)
-
-
-def _seat_report(request, seat, token, schema, names, context) -> tuple[object, int]:
-    """A player reports the table's result: the redirect after a save, else
-    None and the page's status with the forms and the error in ``context``."""
-    table = seat.table
-    sheet_form = SheetForm(request.POST, schema=schema, names=names)
-    data = request.POST.copy()
-    meta = EntryMetaForm(data)
-    context.update(sheet_form=sheet_form, meta=meta)
-    if not (sheet_form.is_valid() and meta.is_valid()):
-        return None, 200
-    try:
-        services.result_submit(
-            table=table,
-            sheet=sheet_form.sheet(),
-            by_seat=seat.position,
-            source="player",
-            from_address=client_address(request),
-            expected_version=meta.cleaned_data["expected_version"],
-            ended_before_time=services.player_report_ended_before_time(table=table),
-        )
-    except services.ResultInvalid as exc:
-        sheet_form.add_problems(exc.problems)
-    except services.ResultConflict as exc:
-        context.update(selectors.conflict_page(exc, context["seats"]))
-        data["expected_version"] = exc.other.version if exc.other else ""
-        context["meta"] = EntryMetaForm(data)
-        context["meta"].is_valid()
-        return None, 409
-    except services.ServiceError as exc:
-        context["error"] = str(exc)
-        return None, 400
-    else:
-        messages.success(
-            request,
-            _("Result saved. It counts when every player of the table confirms it."),
-        )
-        return redirect("seat_link", token), 200
-    return None, 200
 
 
 # -- a digital table's partials: the game and the clock -------------------------
