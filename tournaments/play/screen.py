@@ -205,20 +205,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
         extra={"options": state.get("options") or {}},
     )
     labels = {a: game.action_label(ctx, a) or a for a in legal}
-    hand = []
-    attached = set()
-    for cid in game.hand(ctx):
-        action = f"play:{cid}"
-        playable = action in labels
-        if playable:
-            attached.add(action)
-        hand.append(
-            {
-                "card": game.card(ctx, cid),
-                "action": action if playable else None,
-                "label": labels.get(action, ""),
-            }
-        )
+    hand, attached = _hand(game, ctx, labels)
     to_act = list(view.get("to_act") or [])
     rows = game.player_rows(ctx)
     for row in rows:
@@ -245,6 +232,26 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
     if over:
         screen["result"] = _result(engine, state, names, position)
     return screen
+
+
+def _hand(game: Presentation, ctx: Ctx, labels: dict[str, str]) -> tuple[list[dict], set[str]]:
+    """The seat's cards, each with the move that plays it when that move is
+    legal now (``labels``: the legal moves' labels), and the moves so
+    attached to a card (the other legal moves are shown as buttons)."""
+    hand, attached = [], set()
+    for cid in game.hand(ctx):
+        action = f"play:{cid}"
+        playable = action in labels
+        if playable:
+            attached.add(action)
+        hand.append(
+            {
+                "card": game.card(ctx, cid),
+                "action": action if playable else None,
+                "label": labels.get(action, ""),
+            }
+        )
+    return hand, attached
 
 
 def _result(engine, state, names: list[str], me: int) -> dict:
