@@ -7,7 +7,7 @@ through the signed seat link). The paths and names never change."""
 
 from django.urls import path
 
-from tournaments.play.views import links, seat, watch
+from tournaments.play.views import links, play, watch
 
 _ROUND = "rounds/<int:number>/"
 _TABLE = _ROUND + "tables/<int:table>/"
@@ -34,8 +34,8 @@ public_patterns = [
 
 #: below ``p/<str:token>/``
 player_patterns = [
-    path("", seat.seat_link, name="seat_link"),
-    path("play/", seat.seat_play, name="seat_play"),
-    path("move/", seat.seat_move, name="seat_move"),
-    path("clock/", seat.seat_clock, name="seat_clock"),
+    path("", play.seat_link, name="seat_link"),
+    path("play/", play.seat_play, name="seat_play"),
+    path("move/", play.seat_move, name="seat_move"),
+    path("clock/", play.seat_clock, name="seat_clock"),
 ]
