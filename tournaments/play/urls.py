@@ -7,7 +7,7 @@ through the signed seat link). The paths and names never change."""
 
 from django.urls import path
 
-from tournaments.play.views import links, play, watch
+from tournaments.play.views import links, play, seat, watch
 
 _ROUND = "rounds/<int:number>/"
 _TABLE = _ROUND + "tables/<int:table>/"
@@ -34,7 +34,7 @@ public_patterns = [
 
 #: below ``p/<str:token>/``
 player_patterns = [
-    path("", play.seat_link, name="seat_link"),
+    path("", seat.seat_link, name="seat_link"),
     path("play/", play.seat_play, name="seat_play"),
     path("move/", play.seat_move, name="seat_move"),
     path("clock/", play.seat_clock, name="seat_clock"),
