@@ -21,7 +21,6 @@ from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import gettext, gettext_lazy
 
 from scoring import listings
-from scoring.links import absolute, seat_keys, seat_path, table_sheet_url, table_token
 from scoring.models import Submission
 from scoring.printing import (
     lists,
@@ -33,7 +32,10 @@ from scoring.printing import (
     render_table_cards,
 )
 from scoring.printing.certificates import render_certificates
+from scoring.sheet_links import table_sheet_url, table_token
+from tournaments.addresses import absolute
 from tournaments.models import Round, Tournament
+from tournaments.play.links import seat_keys, seat_path
 
 #: kind → label; every kind but standings needs a round
 KINDS = {
@@ -105,7 +107,7 @@ def render(
 ) -> bytes:
     """The PDF of ``kind``. ``final`` and ``certificates`` are after the last
     complete round; ``places``: how many top places get a certificate. ``url_for_table(table id)`` gives the QR code's
-    link (default: :func:`scoring.links.table_sheet_url` with ``SITE_URL``);
+    link (default: :func:`scoring.sheet_links.table_sheet_url` with ``SITE_URL``);
     ``progress(done, total)`` is called while score sheets are drawn;
     ``url_for_seat(seat key)`` gives the table cards' seat QR codes.
     Raises :class:`PrintError` for a document that can't be printed."""
@@ -179,7 +181,7 @@ def render(
 def _add_seat_links(tournament, tables, url_for_table, url_for_seat) -> None:
     """Table cards: each player's seat link (its QR slip) at digital tables, or
     at every table when players report results. A seat link belongs to the
-    player in that round (:mod:`scoring.links`), issued here when needed.
+    player in that round (:mod:`tournaments.play.links`), issued here when needed.
     ``url_for_seat(key)``; by default the seat link on the address the QR
     codes of the score sheets use (``url_for_table``), else ``SITE_URL``."""
     if url_for_seat is None:

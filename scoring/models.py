@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from scoring.season import standings as season_standings
@@ -76,6 +76,23 @@ class Submission(models.Model):
 
     def __str__(self):
         return f"{self.table} v{self.version} ({self.status})"
+
+
+def confirmed_result(table=None) -> QuerySet:
+    """A table's counted result: its confirmed version (at most one, a
+    constraint). ``table``: a table or its id; by default the table of the
+    outer query (for :func:`has_result`)."""
+    return Submission.objects.filter(
+        table=OuterRef("pk") if table is None else table, status=Submission.CONFIRMED
+    )
+
+
+def has_result(table=None) -> Exists:
+    """ "The table has its result", the one definition: a confirmed version
+    exists (a confirmed sheet, a digital table's engine result, an imported
+    one). An expression for ``annotate``, ``filter`` and ``exclude`` over
+    tables (``table`` as in :func:`confirmed_result`)."""
+    return Exists(confirmed_result(table))
 
 
 class Confirmation(models.Model):

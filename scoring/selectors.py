@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import Confirmation, Submission
+from scoring.models import Confirmation, Submission, confirmed_result, has_result
 from scoring.standings import Row, compute_standings
 from tournaments.models import Bye, Round, Seat, Table, Tournament, empty_seat_name
 
@@ -121,25 +121,17 @@ def prefill_version(table) -> tuple[Submission | None, int | None]:
     """The version to prefill a table's result form with (the confirmed one,
     else the latest) and the latest version number."""
     latest = Submission.objects.filter(table=table).order_by("-version").first()
-    confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
+    confirmed = confirmed_result(table).first()
     return confirmed or latest, latest.version if latest else None
 
 
 def round_tables_with_results(rnd) -> list[Table]:
     """A round's tables by number, each with ``has_result`` (a counted
-    result) and ``has_pending`` (one waiting for confirmation). Three queries."""
-    tables = list(rnd.tables.order_by("number"))
-    statuses = list(
-        Submission.objects.filter(
-            table__round=rnd, status__in=(Submission.CONFIRMED, Submission.PENDING)
-        ).values_list("table_id", "status")
+    result) and ``has_pending`` (one waiting for confirmation). One query."""
+    pending = Submission.objects.filter(table=OuterRef("pk"), status=Submission.PENDING)
+    return list(
+        with_result_flag(rnd.tables).annotate(has_pending=Exists(pending)).order_by("number")
     )
-    confirmed = {tid for tid, status in statuses if status == Submission.CONFIRMED}
-    pending = {tid for tid, status in statuses if status == Submission.PENDING}
-    for t in tables:
-        t.has_result = t.pk in confirmed
-        t.has_pending = t.pk in pending
-    return tables
 
 
 def next_table_without_result(table) -> Table | None:
@@ -182,9 +174,7 @@ def event_overview(tournament: Tournament) -> dict:
     missing = tables = 0
     if current is not None:
         tables = current.tables.count()
-        missing = current.tables.exclude(
-            submissions__status=Submission.CONFIRMED,
-        ).count()
+        missing = current.tables.exclude(has_result()).count()
     players = tournament.players.aggregate(
         active=Count("pk", filter=Q(dropped=False)),
         checked_in=Count("pk", filter=Q(checked_in=True, dropped=False)),
@@ -319,10 +309,18 @@ def describe_versions(submissions: list[Submission], seats: list[Seat]) -> list[
     return submissions
 
 
+def conflict_page(conflict, seats: list[Seat]) -> dict:
+    """What a result page shows of a save refused because someone else saved
+    meanwhile (:class:`scoring.services.ResultConflict`): the message and the
+    other's version, described for the table's ``seats``."""
+    if conflict.other is not None:
+        describe_versions([conflict.other], seats)
+    return {"conflict": str(conflict), "other": conflict.other}
+
+
 def with_result_flag(tables: QuerySet) -> QuerySet:
-    """Tables annotated with ``has_result``: a counted (confirmed) result."""
-    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
-    return tables.annotate(has_result=Exists(confirmed))
+    """Tables annotated with ``has_result`` (:func:`scoring.models.has_result`)."""
+    return tables.annotate(has_result=has_result())
 
 
 # -- the result pages -----------------------------------------------------------

@@ -26,13 +26,18 @@ from django.utils.translation import ngettext
 
 from games import SheetError, TableResult
 from scoring import selectors
-from scoring.models import Confirmation, Submission
+from scoring.models import Confirmation, Submission, confirmed_result, has_result
 from scoring.standings import compute_standings
 from tournaments import clock as pure_clock
 from tournaments import live
 from tournaments.authors import author as activation_author
 from tournaments.models import ClockActivation, Round, Seat, Table, Tournament
-from tournaments.services.deadlines import db_now, lock_before_time, playing_deadline
+from tournaments.services.deadlines import (
+    db_now,
+    lock_before_time,
+    playing_deadline,
+    table_plays_to,
+)
 from tournaments.services.errors import ServiceError
 
 PLAYER_SOURCE = "player"
@@ -147,7 +152,7 @@ def _lock_ended_before_time(table: Table) -> None:
 
 
 def _after_time(table: Table, rnd: Round, now) -> bool:
-    deadline = table.deadline or rnd.deadline
+    deadline = table_plays_to(table, rnd)
     return (deadline is not None and now >= deadline) or rnd.status in (
         Round.TIME_CALLED,
         Round.COMPLETE,
@@ -177,7 +182,7 @@ def staff_entry_step(
             if not before_time_confirmed:
                 return EntryStep(ASK_BEFORE_TIME, result, why=why)
             early = True
-    correction = Submission.objects.filter(table=table, status=Submission.CONFIRMED).exists()
+    correction = confirmed_result(table).exists()
     reason_needed = (correction and _after_time(table, table.round, db_now())) or (
         table.round.tournament.finished
     )
@@ -255,8 +260,7 @@ def _conflict_message(other: Submission | None) -> str:
 def _complete_round(round_id: int) -> int:
     """Compare-and-set: a round whose time was called is complete once every
     table has a confirmed result. Returns the number of rows changed (0/1)."""
-    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
-    open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(Exists(confirmed))
+    open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(has_result())
     done = (
         Round.objects.filter(pk=round_id, status=Round.TIME_CALLED)
         .exclude(Exists(open_tables))
@@ -373,7 +377,7 @@ def result_record_engine(
     confirmed paper sheet, so the table is done and the round completes when
     it was the last. Inside the caller's transaction, the table locked; None
     when the table has a confirmed result already (it is done all the same)."""
-    if Submission.objects.filter(table=table, status=Submission.CONFIRMED).exists():
+    if confirmed_result(table).exists():
         Table.objects.filter(pk=table.pk).update(status=Table.DONE)
         live.clock_changed(table.round_id)
         return None
@@ -437,9 +441,7 @@ def result_submit(
             )
     except IntegrityError:
         # the row lock serialises writers; the constraints are the last guard
-        other = Submission.objects.filter(
-            table_id=table.pk, status=Submission.CONFIRMED
-        ).first() or _latest(table.pk)
+        other = confirmed_result(table.pk).first() or _latest(table.pk)
         raise ResultConflict(_conflict_message(other), other) from None
 
 
@@ -479,8 +481,8 @@ def _submit(
     latest = _latest(table.pk)
     if (latest.version if latest else None) != expected_version:
         raise ResultConflict(_conflict_message(latest), latest)
-    confirmed = Submission.objects.filter(table=table, status=Submission.CONFIRMED).first()
-    deadline = table.deadline or rnd.deadline
+    confirmed = confirmed_result(table).first()
+    deadline = table_plays_to(table, rnd)
     now = db_now()
     after_time = _after_time(table, rnd, now)
     if by_seat is not None:
@@ -540,9 +542,7 @@ def result_confirm(*, submission: Submission, by=None, by_seat: int | None = Non
         with transaction.atomic():
             return _confirm_one(submission, by, by_seat)
     except IntegrityError:
-        other = Submission.objects.filter(
-            table_id=submission.table_id, status=Submission.CONFIRMED
-        ).first()
+        other = confirmed_result(submission.table_id).first()
         raise ResultConflict(_conflict_message(other), other) from None
 
 

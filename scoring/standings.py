@@ -47,7 +47,7 @@ from scoring.points import (
     get_scheme,
     ratio_number,
 )
-from scoring.tiebreaks import Game, PlayerData, Table, check_order, opponents, rank
+from scoring.tiebreaks import PlayerData, PlayerRound, Table, check_order, opponents, rank
 from tournaments.collation import name_key
 
 
@@ -330,10 +330,10 @@ def _add_games(data: dict, read: _Read, scaled: dict, bye_value: dict, unit: int
         rnd = t.round
         for i, p in enumerate(t.players):
             if p is not None:  # a bot seat: no game, no points
-                data[p].add(Game(rnd, t, i, pts[i]), sp[i])
+                data[p].add(PlayerRound(rnd, t, i, pts[i]), sp[i])
     for rnd, p in read.byes:
         v = bye_value[rnd]
-        data[p].add(Game(rnd, None, -1, v), v.numerator * (unit // v.denominator))
+        data[p].add(PlayerRound(rnd, None, -1, v), v.numerator * (unit // v.denominator))
 
     if not read.ordered:
         for d in data.values():
@@ -350,7 +350,7 @@ def _where(rnd, number) -> str:
     return f"round {rnd}" if number is None else f"round {rnd} table {number}"
 
 
-def _round_of(game: Game) -> int:
+def _round_of(game: PlayerRound) -> int:
     return game.round
 
 

@@ -33,9 +33,10 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import documents, links
-from scoring.links import table_token
+from scoring import documents
 from scoring.models import PrintJob
+from scoring.sheet_links import table_token
+from tournaments import addresses
 from tournaments.celery import app
 from tournaments.services.deadlines import db_now
 
@@ -158,7 +159,7 @@ def run_print_job(
     """Render job ``job_id`` if ``attempt`` is its latest hand-out (None: any)
     and it is still queued; False if it was not this delivery's to render.
     ``origin`` (``https://host``) is where the QR links point (the address the
-    organizer used), else :func:`scoring.links.origin`."""
+    organizer used), else :func:`tournaments.addresses.origin`."""
     job = PrintJob.objects.select_related("tournament").filter(pk=job_id).first()
     if job is None:  # its tournament was deleted meanwhile
         return False
@@ -172,7 +173,7 @@ def run_print_job(
     if not claimed:
         return False
     mine = mine.filter(status=PrintJob.RUNNING)
-    base = (origin or links.origin()).rstrip("/")
+    base = (origin or addresses.origin()).rstrip("/")
 
     def url_for_table(table_id: int) -> str:
         return base + reverse("sheet_link", args=[table_token(table_id)])

@@ -72,7 +72,7 @@ class Table:
 
 
 @dataclass(slots=True, eq=False)
-class Game:
+class PlayerRound:
     """One round of one player: a seat at ``table``, or a bye (``table`` None)."""
 
     round: int
@@ -121,7 +121,7 @@ class PlayerData:
     played: int = 0
     byes: int = 0
 
-    def add(self, game: Game, points=None) -> Game:
+    def add(self, game: PlayerRound, points=None) -> PlayerRound:
         """Record a game (the one way totals grow: :mod:`scoring.standings`
         builds every player's data with it); ``points`` (default
         ``game.points``) adds to the total, in the caller's unit."""

@@ -1,11 +1,12 @@
-"""Scoring URLs: result entry and signed links; standings, exports, printing;
-series and season standings.
+"""Scoring URLs: result entry and the printed sheet's signed link;
+standings, exports, printing; series and season standings.
 
 Grouped by audience, like ``tournaments/urls.py`` which includes them:
 ``organizer_patterns`` below ``tournaments/<id>/`` (the organizer and the
 scorekeepers), ``public_patterns`` below ``t/<id>/`` (anyone, a public
-tournament), ``player_patterns`` below ``p/<token>/`` (a player's signed seat
-link), and ``urlpatterns`` for the pages that belong to no one tournament.
+tournament), and ``urlpatterns`` for the pages that belong to no one
+tournament. A player's seat link (``p/<token>/``) is the seat wing's
+(``tournaments/play/urls.py``).
 """
 
 from django.urls import path
@@ -14,11 +15,9 @@ from scoring.views import entry
 from scoring.views import exports as export_views
 from scoring.views import printing as print_views
 from scoring.views import season as season_views
-from scoring.views import seat_links as seat_link_views
 from scoring.views import standings as standings_views
 
 _TABLE = "rounds/<int:number>/tables/<int:table>/"
-_PLAYER = "rounds/<int:number>/players/<int:player_id>/"
 
 #: below ``tournaments/<int:tournament_id>/``
 organizer_patterns = [
@@ -26,9 +25,6 @@ organizer_patterns = [
     path(_TABLE + "result/", entry.result_entry, name="result_entry"),
     path(_TABLE + "result/<int:version>/confirm/", entry.result_confirm, name="result_confirm"),
     path("rounds/<int:number>/results/enter/", entry.result_find, name="result_find"),
-    # seat links
-    path(_PLAYER + "seat-link/", seat_link_views.seat_link_reissue, name="seat_link_reissue"),
-    path(_PLAYER + "slip.pdf", seat_link_views.seat_slip, name="seat_slip"),
     # standings, exports and printing
     path("standings/", standings_views.standings_page, name="standings"),
     path(
@@ -63,11 +59,6 @@ organizer_patterns = [
 #: below ``t/<int:tournament_id>/``
 public_patterns = [
     path("standings/", standings_views.standings_public, name="standings_public"),
-]
-
-#: below ``p/<str:token>/``
-player_patterns = [
-    path("", entry.seat_link, name="seat_link"),
 ]
 
 #: pages of no one tournament

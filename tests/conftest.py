@@ -37,8 +37,9 @@ def inline_bots(monkeypatch, settings):
     runs the bot task at once, after the move's commit, where it was sent
     (as a worker would, without the pause). Returns the calls, (table id,
     pause), in order."""
-    from tournaments.services import bots, deadlines
-    from tournaments.services import tables as digital
+    from tournaments.play import bots
+    from tournaments.play import tables as digital
+    from tournaments.services import deadlines
 
     monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
     settings.DIGITAL_BOT_DELAY = 0

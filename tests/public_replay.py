@@ -23,7 +23,7 @@ _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
 @dataclass
-class Game:
+class PlayedGame:
     players: int
     seed: int
     states: list[dict]
@@ -35,7 +35,7 @@ class Game:
             yield k, self.states[k - 1], seat, action, self.states[k]
 
 
-def random_games(engine: Engine, games: int, first_seed: int = 1000) -> Iterator[Game]:
+def random_games(engine: Engine, games: int, first_seed: int = 1000) -> Iterator[PlayedGame]:
     """``games`` seeded random games of ``engine``, player counts in turn."""
     counts = list(range(engine.min_players, engine.max_players + 1))
     bot_classes = engine.bots()
@@ -59,7 +59,7 @@ def random_games(engine: Engine, games: int, first_seed: int = 1000) -> Iterator
                 s = engine.apply(s, seat, action)
                 actions.append((seat, action))
             states.append(s)
-        yield Game(players, seed, states, actions)
+        yield PlayedGame(players, seed, states, actions)
 
 
 def json_strings(data) -> set[str]:

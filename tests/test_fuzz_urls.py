@@ -30,8 +30,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import documents
-from scoring.links import table_token
 from scoring.models import PrintJob
+from scoring.sheet_links import table_token
 from tests.scoring import handmade
 from tests.seat_tokens import token_for
 from tournaments import services

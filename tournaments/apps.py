@@ -9,5 +9,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from tournaments import live
+        from tournaments.play import poll_cache
 
         live.connect()
+        poll_cache.connect()

@@ -18,7 +18,7 @@ deadline is the round's plus the table's extensions.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 #: the clock's states (a round's statuses, besides "complete")
 SEATED, RUNNING, PAUSED, TIME_CALLED = "seated", "running", "paused", "time_called"
@@ -65,6 +65,15 @@ class Clock:
         if self.status == TIME_CALLED:
             return 0.0
         return max(0.0, self.remaining)
+
+
+def from_db(value: datetime | str) -> datetime:
+    """A time as the database hands it back, aware — the one place its text
+    is parsed: PostgreSQL gives an aware datetime; SQLite gives text in UTC
+    (``Now()``, ``strftime``), read here as UTC."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 class ClockError(ValueError):

@@ -22,18 +22,17 @@ the laptop). Nothing is kept in a process.
 
 from __future__ import annotations
 
-import re
 import time
 from datetime import UTC, datetime
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, OuterRef
 from django.db.models.functions import Now
 from django.db.models.signals import post_delete, post_save
 
-from scoring.models import Submission
-from tournaments.models import Round, Seat, Table, Tournament
+from scoring.models import has_result
+from tournaments.clock import from_db
+from tournaments.models import Round, Table, Tournament
 
 #: seconds between an open clock's polls. clock.js counts down locally from
 #: the deadline, so the poll only has to notice a pause, an extension or the
@@ -66,22 +65,22 @@ def _local_get(key: str):
     return None
 
 
-def _local_put(key: str, value, seconds: float = LOCAL_SECONDS) -> None:
+def local_put(key: str, value, seconds: float = LOCAL_SECONDS) -> None:
     if len(_local) > 20000:
         _local.clear()
     _local[key] = (time.monotonic() + seconds, value)
 
 
-def _shared_get(key: str, seconds: float = LOCAL_SECONDS):
+def shared_get(key: str, seconds: float = LOCAL_SECONDS):
     value = _local_get(key)
     if value is None:
         value = cache.get(key)
         if value is not None:
-            _local_put(key, value, seconds)
+            local_put(key, value, seconds)
     return value
 
 
-def _drop(key: str) -> None:
+def drop(key: str) -> None:
     """Drop an entry here and in the shared cache, now and after the commit."""
     _local.pop(key, None)
     cache.delete(key)
@@ -130,7 +129,7 @@ def _compute(round_id: int) -> dict | None:
     )
     if rnd is None:
         return None
-    now = _aware(rnd.db_time)
+    now = from_db(rnd.db_time)
     if rnd.status == Round.RUNNING and rnd.deadline:
         left = None  # counted per request from the deadline
     elif rnd.status in CLOSED:
@@ -139,17 +138,16 @@ def _compute(round_id: int) -> dict | None:
         left = float(rnd.remaining_seconds)
     else:
         left = float(rnd.minutes * 60)
-    confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
     open_tables = []
     total = 0
-    for number, status, has_result in (
+    for number, status, counted in (
         Table.objects.filter(round_id=round_id)
-        .annotate(has_result=Exists(confirmed))
+        .annotate(counted=has_result())
         .order_by("number")
-        .values_list("number", "status", "has_result")
+        .values_list("number", "status", "counted")
     ):
         total += 1
-        if not (has_result or status == Table.DONE):
+        if not (counted or status == Table.DONE):
             open_tables.append(number)
     wall = time.time()
     return {
@@ -172,17 +170,11 @@ def _compute(round_id: int) -> dict | None:
     }
 
 
-def _aware(value) -> datetime:
-    if isinstance(value, str):  # SQLite hands back text
-        value = datetime.fromisoformat(value)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
 def clock_entry(round_id: int) -> dict | None:
     """The round's cached entry (None: no such round). Queries only when the
     entry is missing, or stale and this request won the recompute lock."""
     key = _key(round_id)
-    entry = _shared_get(key)
+    entry = shared_get(key)
     if entry is not None:
         if time.time() - entry["computed"] < FRESH:
             return entry
@@ -193,7 +185,7 @@ def clock_entry(round_id: int) -> dict | None:
         cache.delete_many([key, key + ":lock"])
         return None
     cache.set(key, entry, KEEP)
-    _local_put(key, entry)
+    local_put(key, entry)
     cache.set(_round_key(entry["tournament_id"], entry["number"]), round_id, KEEP)
     cache.delete(key + ":lock")
     return entry
@@ -204,64 +196,16 @@ def round_id_of(tournament_id: int, number: int) -> int | None:
     (None: not known yet — the caller asks the database)."""
     if not (0 < tournament_id < 2**31 and 0 < number < 2**15):  # no such round: ask nobody
         return None
-    return _shared_get(_round_key(tournament_id, number), LOCAL_STABLE_SECONDS)
+    return shared_get(_round_key(tournament_id, number), LOCAL_STABLE_SECONDS)
 
 
-#: what a seat link's key can look like (scoring.links: 22 URL-safe
-#: characters); anything else never becomes a cache key
-_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
-def seat_round(token: str) -> int | None:
-    """The round id a seat link's clock shows, as the cache knows it."""
-    if not _TOKEN.fullmatch(token):
-        return None
-    return _shared_get(f"live:seat:{token}", LOCAL_STABLE_SECONDS)
-
-
-def remember_seat_round(token: str, round_id: int) -> None:
-    # short: a link revoked meanwhile sees at most the clock for a minute
-    if _TOKEN.fullmatch(token):
-        cache.set(f"live:seat:{token}", round_id, 60)
-
-
-def seat_table(token: str) -> tuple[int, int] | None:
-    """(table id, round id) of a seat link whose poll was answered, as the
-    cache knows it."""
-    if not _TOKEN.fullmatch(token):
-        return None
-    return _shared_get(f"live:seat-table:{token}", LOCAL_STABLE_SECONDS)
-
-
-def remember_seat_table(token: str, table_id: int, round_id: int) -> None:
-    if _TOKEN.fullmatch(token):
-        cache.set(f"live:seat-table:{token}", (table_id, round_id), 60)
-
-
-def forget_seats(tokens) -> None:
-    """Forget what the cache knows of these seat links (re-issued, or their
-    player dropped): their next poll is checked against the database."""
-    keys = [f"live:seat:{t}" for t in tokens] + [f"live:seat-table:{t}" for t in tokens]
+def forget(keys) -> None:
+    """Forget these entries here and in the shared cache (now only)."""
+    keys = list(keys)
     if keys:
         cache.delete_many(keys)
         for key in keys:
             _local.pop(key, None)
-
-
-def table_version(table_id: int, round_id: int, compute) -> str | None:
-    """A digital table's play-screen version. ``compute(round_id)`` gives the
-    versions of all the round's digital tables in one query; they are kept
-    together for :data:`FRESH` seconds (any save of one of the round's tables
-    drops them at once), so "nothing new" costs no query and the whole round
-    one query a second."""
-    key = f"live:table-versions:{round_id}"
-    cached = _shared_get(key)
-    if cached is not None and time.time() - cached[1] < FRESH and table_id in cached[0]:
-        return cached[0][table_id]
-    versions = compute(round_id)
-    cache.set(key, (versions, time.time()), KEEP)
-    _local_put(key, (versions, time.time()))
-    return versions.get(table_id)
 
 
 def clock_context(entry: dict) -> dict:
@@ -308,31 +252,16 @@ def format_seconds(seconds: int) -> str:
 def clock_changed(round_id: int) -> None:
     """The round's clock or its tables changed: drop the entry now and again
     after the commit (a poll between the two may have cached the old rows)."""
-    _drop(_key(round_id))
+    drop(_key(round_id))
 
 
 def _round_saved(sender, instance, **kwargs):
     clock_changed(instance.pk)
-    # a pause or a close changes every digital table's screen
-    _drop(f"live:table-versions:{instance.pk}")
 
 
 def _table_saved(sender, instance, **kwargs):
-    if not instance.round_id:
-        return
-    clock_changed(instance.round_id)
-    _drop(f"live:table-versions:{instance.round_id}")
-
-
-def _seat_saved(sender, instance, **kwargs):
-    # a seat given to the bot or handed back changes its table's screens
-    if kwargs.get("created") or (
-        kwargs.get("update_fields") and "bot" not in kwargs["update_fields"]
-    ):
-        return
-    round_id = Table.objects.filter(pk=instance.table_id).values_list("round_id", flat=True).first()
-    if round_id is not None:
-        _drop(f"live:table-versions:{round_id}")
+    if instance.round_id:
+        clock_changed(instance.round_id)
 
 
 def _tournament_saved(sender, instance, **kwargs):
@@ -346,7 +275,6 @@ def _tournament_saved(sender, instance, **kwargs):
 def connect() -> None:
     """Called once from the app config: changes saved through the models drop
     the entries; bulk updates call :func:`clock_changed` themselves."""
-    post_save.connect(_seat_saved, sender=Seat, dispatch_uid="live-seat")
     post_save.connect(_round_saved, sender=Round, dispatch_uid="live-round")
     post_delete.connect(_round_saved, sender=Round, dispatch_uid="live-round-del")
     post_save.connect(_table_saved, sender=Table, dispatch_uid="live-table")

@@ -414,7 +414,7 @@ class Table(models.Model):
     extra_seconds = models.IntegerField(default=0)
     time_called_at = models.DateTimeField(null=True, blank=True)
     #: digital tables: the secret the deal draws on, 32 random bytes as hex,
-    #: drawn when the table is dealt (``tournaments.services.tables``: the
+    #: drawn when the table is dealt (``tournaments.play.tables``: the
     #: engine's seed is derived from it). Only the server and the organizer's
     #: full export hold it; no page, poll, spectator or player export shows it.
     secret = models.CharField(
@@ -618,37 +618,6 @@ class TableAction(models.Model):
         return f"{self.table} #{self.number}: {self.action}"
 
 
-class SeatLink(models.Model):
-    """A player's private link for one round, bound to that player and round
-    for good (never to a table position, which a re-seat can change). The key
-    is random and stored; re-issuing revokes the old key (who and when)."""
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seat_links")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seat_links")
-    key = models.CharField(max_length=40, unique=True)
-    issued_at = models.DateTimeField(auto_now_add=True)
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    revoked_at = models.DateTimeField(null=True, blank=True)
-    revoked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-
-    class Meta:
-        ordering = ["issued_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["round", "player"],
-                condition=models.Q(revoked_at__isnull=True),
-                name="seat_link_one_active",
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.round}: {self.player}"
-
-
 class Person(models.Model):
     """A person of an organizer's club roster: registered once, linked to the
     entries (:class:`Player`) in many of the organizer's tournaments. A person
@@ -708,3 +677,8 @@ class PersonMerge(models.Model):
 
     def __str__(self):
         return f"{self.merged} → {self.kept}"
+
+
+# the seat wing's model, defined with its code (tournaments/play/) and
+# registered with this app here, where Django looks for the app's models
+from tournaments.play.models import SeatLink  # noqa: E402, F401

@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import Submission
+from scoring.models import has_result
 from scoring.selectors import standings
 from tournaments import live
 from tournaments.collation import sort_by_name
@@ -90,9 +90,7 @@ def late_candidates(rnd: Round) -> list[Player]:
 def missing_results(rnd) -> list[int]:
     """Numbers of the round's tables without a confirmed result."""
     return list(
-        rnd.tables.exclude(submissions__status=Submission.CONFIRMED)
-        .order_by("number")
-        .values_list("number", flat=True)
+        rnd.tables.exclude(has_result()).order_by("number").values_list("number", flat=True)
     )
 
 

@@ -262,7 +262,7 @@ SILENCED_SYSTEM_CHECKS = [
 
 #: the address printed in QR codes and seat links, e.g. https://turnier.example.org.
 #: Unset (a laptop at the venue): the host the organizer uses, a loopback one
-#: replaced by the laptop's LAN address (scoring/links.py origin()).
+#: replaced by the laptop's LAN address (tournaments/addresses.py origin()).
 SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 
 # -- cache ----------------------------------------------------------------------
@@ -338,7 +338,7 @@ CELERY_BEAT_SCHEDULE = {
         # a sweep that waited longer is replaced by the next one
         "options": {"queue": CLOCK_QUEUE, "expires": 10},
     },
-    # bots in seats of digital tables (tournaments/services/bots.py): a bot
+    # bots in seats of digital tables (tournaments/play/bots.py): a bot
     # whose wake-up call was lost (a worker restart) moves within seconds
     "bot-sweep": {
         "task": "clock.bot_sweep",

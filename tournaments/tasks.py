@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import bots, clock, tables
+from tournaments.play import bots, tables
+from tournaments.services import clock
 from tournaments.sqlite.retry import retry_when_locked
 
 

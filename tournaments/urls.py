@@ -1,17 +1,18 @@
 """The site's URLs, grouped by audience: the organizer and the scorekeepers
 below ``tournaments/<id>/``, the public pages of a tournament below
 ``t/<id>/``, a player's signed seat link below ``p/<token>/``, and the pages of
-no one tournament (accounts, the roster, series). ``scoring/urls.py`` adds its
-pages to each group. The paths and names never change: tests, bookmarks and
-the QR codes on printed sheets and slips depend on them."""
+no one tournament (accounts, the roster, series). ``scoring/urls.py`` and the
+seat wing's ``tournaments/play/urls.py`` add their pages to the groups. The
+paths and names never change: tests, bookmarks and the QR codes on printed
+sheets and slips depend on them."""
 
 from django.contrib import admin
 from django.urls import include, path
 
 from scoring import urls as scoring_urls
+from tournaments.play import urls as play_urls
 from tournaments.views import (
     accounts,
-    digital,
     lifecycle,
     organizer,
     players,
@@ -21,7 +22,6 @@ from tournaments.views import (
     rounds,
     seating,
 )
-from tournaments.views import play as play_views
 
 _ROUND = "rounds/<int:number>/"
 _PLAYER = "players/<int:player_id>/"
@@ -73,10 +73,7 @@ organizer_patterns = [
     path(_ROUND + "schedule/", rounds.round_schedule, name="round_schedule"),
     path(_ROUND + "end/", rounds.round_end, name="round_end"),
     path(_TABLE + "extend/", rounds.table_extend, name="table_extend"),
-    # digital tables from outside a seat: bots, review
-    path(_ROUND + "digital/", digital.round_digital, name="round_digital"),
-    path(_TABLE + "seats/<int:position>/bot/", digital.seat_bot, name="seat_bot"),
-    path(_TABLE + "review/", digital.table_review, name="table_review"),
+    *play_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
 ]
 
@@ -91,20 +88,12 @@ public_patterns = [
         projector.round_projector_tables,
         name="round_projector_tables",
     ),
-    # digital tables: the spectator view and the review
-    path(_TABLE, digital.table_watch, name="table_watch"),
-    path(_TABLE + "board/", digital.table_watch_board, name="table_watch_board"),
-    path(_TABLE + "review/", digital.table_review_public, name="table_review_public"),
+    *play_urls.public_patterns,
     *scoring_urls.public_patterns,
 ]
 
 #: a player through the signed seat link (no account), below ``p/<str:token>/``
-player_patterns = [
-    *scoring_urls.player_patterns,
-    path("play/", play_views.seat_play, name="seat_play"),
-    path("move/", play_views.seat_move, name="seat_move"),
-    path("clock/", play_views.seat_clock, name="seat_clock"),
-]
+player_patterns = play_urls.player_patterns
 
 urlpatterns = [
     path("", public.home, name="home"),

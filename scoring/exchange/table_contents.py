@@ -14,7 +14,7 @@ from scoring.models import Confirmation, Submission
 from scoring.services import PLAYER_SOURCE
 from tournaments import limits
 from tournaments.models import Seat, Table, TableAction
-from tournaments.services import tables
+from tournaments.play import tables
 
 #: the source of a result the engine of a digital table recorded
 DIGITAL_SOURCE = "digital"

@@ -11,7 +11,7 @@ What we show is the conservative value ``mu - 3 sigma`` (the rating we are
 fairly sure the person has at least) with ``sigma`` as its uncertainty; a
 rating stays provisional until :data:`PROVISIONAL_GAMES` games.
 
-Input: :class:`Game` per table in play order — ``sides``: per team (or per
+Input: :class:`Match` per table in play order — ``sides``: per team (or per
 player, when the game has no teams) the people on it; ``ranks``: per side,
 1 = best, ties share. A person is any hashable key; players not linked to a
 roster person are passed as keys of their own (rated within the run so that
@@ -35,7 +35,10 @@ PROVISIONAL_GAMES = 10
 
 
 @dataclass(frozen=True, slots=True)
-class Game:
+class Match:
+    """One table's game as the ratings see it: the people on each side and
+    each side's rank."""
+
     key: Hashable  # e.g. (tournament id, round, table): identifies the game in a history
     sides: Sequence[Sequence[Hashable]]
     ranks: Sequence[int]
@@ -58,7 +61,7 @@ class Rating:
         return self.games < PROVISIONAL_GAMES
 
 
-def compute_ratings(games: Iterable[Game]) -> dict[Hashable, Rating]:
+def compute_ratings(games: Iterable[Match]) -> dict[Hashable, Rating]:
     """Every person's rating after the games, in the order given."""
     model = PlackettLuce()
     ratings: dict[Hashable, Rating] = {}

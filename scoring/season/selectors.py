@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from games import ENGINES
 from scoring import selectors as results
 from scoring.models import Series, Submission
-from scoring.season.ratings import Game, Rating, compute_ratings, sides_of
+from scoring.season.ratings import Match, Rating, compute_ratings, sides_of
 from scoring.season.standings import Event, Placing, SeasonRow, season_standings
 from tournaments.models import Person, Player, Seat, Tournament
 from tournaments.selectors import kept_people
@@ -80,7 +80,7 @@ def series_standings(series: Series) -> tuple[list[SeasonRow], list[Tournament]]
     return rows, tournaments
 
 
-def _table_game(engine, person_of: dict, key, player_ids: list, ranks, options) -> Game | None:
+def _table_game(engine, person_of: dict, key, player_ids: list, ranks, options) -> Match | None:
     """One table's result as a rating game, or None when it is not rated: its
     ranks don't fit its seats, or fewer than two sides of people are left once
     the bot seats (player id None: nobody was seated there) are taken out."""
@@ -91,10 +91,10 @@ def _table_game(engine, person_of: dict, key, player_ids: list, ranks, options) 
     sides, side_ranks = sides_of(people, ranks, teams)
     if len(sides) < 2:
         return None
-    return Game(key, sides, side_ranks)
+    return Match(key, sides, side_ranks)
 
 
-def _games(owner, game: str) -> list[Game]:
+def _games(owner, game: str) -> list[Match]:
     """Every confirmed table result of the organizer's tournaments of a game,
     in play order (tournament, round, table); people keyed by roster person,
     unlinked entries by a key of their own; bot seats are no one."""

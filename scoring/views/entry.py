@@ -1,5 +1,7 @@
 """Result entry: a table's form (from the round, by table number, from the QR
-code on the printed sheet) and a player's seat page.
+code on the printed sheet). A player's seat page, which also takes a paper
+table's result from its players, is the seat wing's
+(:mod:`tournaments.play.views.seat`).
 
 Views are thin: parse the forms, call ``scoring.services``, render.
 """
@@ -14,24 +16,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring import links, selectors, services
+from scoring import selectors, services, sheet_links
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
 from tournaments import clock as pure_clock
-from tournaments.params import parse_int
 from tournaments.permissions import may, tournament_view
-from tournaments.problems import problem
 from tournaments.selectors import round_or_404, seats_in_order
-from tournaments.views._helpers import (
-    digital_seat_context,
-    seat_link_refused,
-    service_error_as_message,
-)
-
-
-def _client_address(request) -> str | None:
-    return request.META.get("REMOTE_ADDR") or None
-
+from tournaments.views._helpers import client_address, service_error_as_message
 
 # -- staff pages ---------------------------------------------------------------
 
@@ -111,7 +102,7 @@ def _entry_post(request, table, seats, schema, names, extra) -> tuple[object, in
                 sheet=sheet,
                 by=request.user,
                 source=meta.cleaned_data.get("via") or "form",
-                from_address=_client_address(request),
+                from_address=client_address(request),
                 expected_version=meta.cleaned_data["expected_version"],
                 reason=meta.cleaned_data["reason"],
                 ended_before_time=step.ended_before_time,
@@ -122,7 +113,7 @@ def _entry_post(request, table, seats, schema, names, extra) -> tuple[object, in
     except services.ResultInvalid as exc:
         sheet_form.add_problems(exc.problems)
     except services.ResultConflict as exc:
-        _show_conflict(extra, exc, seats)
+        extra.update(selectors.conflict_page(exc, seats))
         # saving again is a decision taken after seeing the other's entry:
         # the preview against the version now there, so one press saves
         data["expected_version"] = exc.other.version if exc.other else ""
@@ -179,13 +170,6 @@ def _saved_message(request, table, sub) -> None:
             "Table %(table)s: version %(version)s saved; it counts once someone else confirms it."
         )
     messages.success(request, msg % {"table": table.number, "version": sub.version})
-
-
-def _show_conflict(extra: dict, exc, seats) -> None:
-    extra["conflict"] = str(exc)
-    extra["other"] = exc.other
-    if exc.other is not None:
-        selectors.describe_versions([exc.other], seats)
 
 
 @tournament_view("confirm_results")
@@ -248,7 +232,7 @@ def _invalid_link(request, kind: str):
 
 def sheet_link(request, token):
     """The QR code on a printed sheet: the table's result form, for its staff."""
-    table = selectors.table_by_id(links.table_from_token(token))
+    table = selectors.table_by_id(sheet_links.table_from_token(token))
     if table is None:
         return _invalid_link(request, "sheet")
     if not request.user.is_authenticated:
@@ -258,105 +242,3 @@ def sheet_link(request, token):
         raise PermissionDenied
     url = reverse("result_entry", args=[tournament.pk, table.round.number, table.number])
     return redirect(url + "?via=qr")
-
-
-@require_http_methods(["GET", "POST"])
-def seat_link(request, token):
-    """A player's page (no account): the table and seat, the players in seat
-    order, the current result; with self-report on, the result form and the
-    confirmation of a reported result."""
-    access = links.resolve_seat(token)
-    if not access.ok:  # replaced, left, draft, unknown: a clear page, no action
-        return seat_link_refused(request, access)
-    seat = access.seat
-    table = seat.table
-    tournament = table.round.tournament
-    seats = seats_in_order(table)
-    context = selectors.result_page(tournament, table, seats, None)
-    context.update(me=seat, token=token)
-    if table.digital:  # played in the browser: the game instead of the result form
-        context.update(digital_seat_context(seat, token))
-        if request.method == "POST":
-            context["error"] = _("This table plays in the browser: its result comes from the game.")
-            return render(request, "scoring/seat.html", context, status=400)
-        return render(request, "scoring/seat.html", context)
-    schema, unplayable = services.result_sheet_schema(tournament=tournament, players=len(seats))
-    context["unplayable"] = unplayable
-    context["pending_mine"] = selectors.confirmed_by_seat(context["pending"], seat.position)
-    if not tournament.self_report or schema is None:
-        if request.method == "POST":
-            context["error"] = unplayable or _(
-                "Players don't report results in this tournament: "
-                "hand the sheet to the Turnierleitung."
-            )
-            return render(request, "scoring/seat.html", context, status=403)
-        return render(request, "scoring/seat.html", context)
-    names = [s.name for s in seats]
-    context["sheet_form"] = SheetForm(schema=schema, names=names)
-    context["meta"] = EntryMetaForm(
-        initial={"expected_version": context["latest"].version if context["latest"] else None}
-    )
-    if request.method == "POST" and request.POST.get("action") == "confirm":
-        return _seat_confirm(request, seat, token, context)
-    status = 200
-    if request.method == "POST":
-        saved, status = _seat_report(request, seat, token, schema, names, context)
-        if saved is not None:
-            return saved
-    return render(request, "scoring/seat.html", context, status=status)
-
-
-def _seat_confirm(request, seat, token, context):
-    """A player confirms the version another player of the table reported."""
-    version = parse_int(request.POST.get("version", ""), minimum=1)
-    sub = selectors.submission_of(seat.table, version)
-    if sub is None:
-        return problem(request, _("That result version does not exist."), status=404)
-    try:
-        services.result_confirm(submission=sub, by_seat=seat.position)
-    except services.ServiceError as exc:
-        context["error"] = str(exc)
-        status = 409 if isinstance(exc, services.ResultConflict) else 400
-        return render(request, "scoring/seat.html", context, status=status)
-    messages.success(request, _("Thank you: your confirmation is saved."))
-    return redirect("seat_link", token)
-
-
-def _seat_report(request, seat, token, schema, names, context) -> tuple[object, int]:
-    """A player reports the table's result: the redirect after a save, else
-    None and the page's status with the forms and the error in ``context``."""
-    table = seat.table
-    sheet_form = SheetForm(request.POST, schema=schema, names=names)
-    data = request.POST.copy()
-    meta = EntryMetaForm(data)
-    context.update(sheet_form=sheet_form, meta=meta)
-    if not (sheet_form.is_valid() and meta.is_valid()):
-        return None, 200
-    try:
-        services.result_submit(
-            table=table,
-            sheet=sheet_form.sheet(),
-            by_seat=seat.position,
-            source="player",
-            from_address=_client_address(request),
-            expected_version=meta.cleaned_data["expected_version"],
-            ended_before_time=services.player_report_ended_before_time(table=table),
-        )
-    except services.ResultInvalid as exc:
-        sheet_form.add_problems(exc.problems)
-    except services.ResultConflict as exc:
-        _show_conflict(context, exc, context["seats"])
-        data["expected_version"] = exc.other.version if exc.other else ""
-        context["meta"] = EntryMetaForm(data)
-        context["meta"].is_valid()
-        return None, 409
-    except services.ServiceError as exc:
-        context["error"] = str(exc)
-        return None, 400
-    else:
-        messages.success(
-            request,
-            _("Result saved. It counts when every player of the table confirms it."),
-        )
-        return redirect("seat_link", token), 200
-    return None, 200

@@ -13,11 +13,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import documents, links, tasks
-from scoring.links import table_sheet_url
+from scoring import documents, tasks
 from scoring.models import PrintJob
+from scoring.sheet_links import table_sheet_url
 from scoring.tasks import prints_dir
-from tournaments import limits
+from tournaments import addresses, limits
 from tournaments.params import parse_int
 from tournaments.permissions import tournament_view
 from tournaments.problems import problem
@@ -107,7 +107,7 @@ def print_job_start(request, tournament):
         round_number=number,
         by=request.user,
         language=get_language(),
-        origin=links.origin(request),  # never a loopback address
+        origin=addresses.origin(request),  # never a loopback address
     )
     return redirect("print_job", tournament.pk, job.pk)
 

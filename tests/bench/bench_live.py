@@ -89,9 +89,9 @@ def main() -> int:
         from django.core.management import call_command
         from django.db import connection
 
-        from scoring.links import resolve_seat
         from tests.bench.event import build
-        from tournaments import play
+        from tournaments.play import screen as play
+        from tournaments.play.links import resolve_seat
 
         call_command("migrate", "--noinput", verbosity=0)
         call_command("collectstatic", "--noinput", verbosity=0)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from scoring.season.ratings import Game, compute_ratings
+from scoring.season.ratings import Match, compute_ratings
 from scoring.season.standings import Event, Placing, season_standings
 from scoring.standings import compute_standings
 
@@ -46,7 +46,7 @@ def simulate(seed: int = 1, people: int = 200, months: int = 24, rounds: int = 5
     rng = random.Random(seed)
     skill = {p: rng.gauss(0, 1) for p in range(people)}
     keen = {p: rng.random() for p in range(people)}
-    games: list[Game] = []
+    games: list[Match] = []
     events: list[Event] = []
     for month in range(months):
         size = rng.randint(40, 80)
@@ -71,7 +71,7 @@ def simulate(seed: int = 1, people: int = 200, months: int = 24, rounds: int = 5
                 results.append({"round": rnd, "table": t, "seats": seats, "ranks": ranks})
                 for p, r in zip(seats, ranks, strict=True):
                     score[p] += (n - r) / (n - 1)
-                games.append(Game((month, rnd, t), [[p] for p in seats], ranks))
+                games.append(Match((month, rnd, t), [[p] for p in seats], ranks))
         rows = compute_standings([{"id": p, "name": str(p)} for p in field], results)
         events.append(Event(month, [Placing(r.player_id, r.place, r.points) for r in rows]))
     return skill, games, events

@@ -39,8 +39,9 @@ from django.utils import translation  # noqa: E402
 from games import ENGINES  # noqa: E402
 from games.base import TIME_CALLED  # noqa: E402
 from tests.public_replay import named, random_games  # noqa: E402
-from tournaments.play import presentation, watch  # noqa: E402
+from tournaments.play import watch  # noqa: E402
 from tournaments.play.base import Ctx, card_index  # noqa: E402
+from tournaments.play.screen import presentation  # noqa: E402
 
 
 def old_label(engine, state, names, seat, action) -> str:

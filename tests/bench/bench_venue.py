@@ -81,7 +81,7 @@ def main() -> int:
         from django.core.management import call_command
 
         from tests.bench.event import build
-        from tournaments import play
+        from tournaments.play import screen as play
 
         call_command("migrate", "--noinput", verbosity=0)
         prepare(env)
@@ -92,7 +92,7 @@ def main() -> int:
             t.pk: play.table_version(t.pk)
             for t in Table.objects.filter(round__tournament_id=event.tournament_id, digital=True)
         }
-        from scoring.links import resolve_seat
+        from tournaments.play.links import resolve_seat
 
         def play_path(url: str) -> str:
             token = url.split("/")[2]

@@ -26,10 +26,10 @@ def build(*, players=1100, rounds=3, tables=250, digital=250, seed=1) -> Event:
     from django.contrib.auth import get_user_model
     from django.urls import reverse
 
-    from scoring.links import seat_keys
     from scoring.models import Submission
     from tournaments import services
     from tournaments.models import Player, Round, Seat, Table
+    from tournaments.play.links import seat_keys
     from tournaments.services import clock
 
     rng = random.Random(seed)

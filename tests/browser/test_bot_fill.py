@@ -12,9 +12,10 @@ from tests.browser import sessions
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Seat, Table
-from tournaments.play import seat_version
-from tournaments.services import bots, clock, seating
-from tournaments.services import tables as digital
+from tournaments.play import bots
+from tournaments.play import tables as digital
+from tournaments.play.screen import seat_version
+from tournaments.services import clock, seating
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -15,9 +15,10 @@ from tests.factories import deal_secret
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat, Table
-from tournaments.play import seat_version
-from tournaments.services import bots, clock
-from tournaments.services import tables as digital
+from tournaments.play import bots
+from tournaments.play import tables as digital
+from tournaments.play.screen import seat_version
+from tournaments.services import clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

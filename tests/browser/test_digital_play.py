@@ -6,10 +6,10 @@ message, and when time is called both pages say so."""
 import pytest
 
 from games import get_engine
-from scoring.links import seat_token
 from tests.factories import digital_table
 from tests.timetravel import past_deadline
 from tournaments.models import Seat, TableAction
+from tournaments.play.links import seat_token
 from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

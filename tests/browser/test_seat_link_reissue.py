@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring import links
 from tests.factories import digital_table
 from tournaments.models import Seat
+from tournaments.play import links
 from tournaments.services import deadlines
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

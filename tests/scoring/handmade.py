@@ -36,7 +36,7 @@ from tournaments.models import (
     Table,
     TableAction,
 )
-from tournaments.services.tables import deal_seed
+from tournaments.play.tables import deal_seed
 
 NAMES = {
     "A": "Ayşe Şahin",

@@ -26,12 +26,13 @@ from django.urls import reverse
 
 from scoring import documents, listings
 from scoring import services as results
-from scoring.links import seat_keys, seat_token, table_token
 from scoring.models import Series
 from scoring.season import services as series_services
+from scoring.sheet_links import table_token
 from scoring.views.exports import FORMATS
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.models import Person, Round, Table, Tournament
+from tournaments.play.links import seat_keys, seat_token
 from tournaments.services import clock, players, roster
 
 
@@ -119,7 +120,7 @@ def paper_tournament(owner, *, name: str = "Herbstturnier", seed: int = 1) -> To
 
 
 def digital_tournament(owner, *, name: str = "Monddämmerung digital", seed: int = 1):
-    from tournaments.services import bots
+    from tournaments.play import bots
 
     t = TournamentFactory(
         owner=owner,

@@ -14,8 +14,10 @@ from django.test import RequestFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring import links
+from scoring.sheet_links import table_sheet_url
+from tournaments import addresses
 from tournaments.management.commands.runall import web_command
+from tournaments.play.links import seat_path
 
 LAN = "192.168.1.20"
 
@@ -29,38 +31,38 @@ def venue(settings, monkeypatch):
     """A laptop on the club's Wi-Fi at 192.168.1.20, no SITE_URL."""
     settings.SITE_URL = ""
     settings.ALLOWED_HOSTS = ["*"]
-    monkeypatch.setattr(links, "lan_addresses", lambda: [LAN])
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: [LAN])
 
 
 def test_links_for_a_request_to_the_lan_address_point_there(venue):
     request = request_to(f"{LAN}:8000")
-    assert links.absolute(links.seat_path("K" * 22), request).startswith(f"http://{LAN}:8000/p/")
-    assert links.table_sheet_url(7, request).startswith(f"http://{LAN}:8000/")
+    assert addresses.absolute(seat_path("K" * 22), request).startswith(f"http://{LAN}:8000/p/")
+    assert table_sheet_url(7, request).startswith(f"http://{LAN}:8000/")
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "[::1]:8000"])
 def test_links_for_a_request_to_loopback_carry_the_lan_address(venue, host):
     request = request_to(host)
     for url in (
-        links.absolute(links.seat_path("K" * 22), request),
-        links.table_sheet_url(7, request),
+        addresses.absolute(seat_path("K" * 22), request),
+        table_sheet_url(7, request),
     ):
         assert url.startswith(f"http://{LAN}:8000/")
-    assert links.join_url(request) == f"http://{LAN}:8000/"
-    assert links.join_url(request, 12) == f"http://{LAN}:8000/t/12/"
+    assert addresses.join_url(request) == f"http://{LAN}:8000/"
+    assert addresses.join_url(request, 12) == f"http://{LAN}:8000/t/12/"
 
 
 def test_site_url_wins_when_set(venue, settings):
     settings.SITE_URL = "https://turnier.example.org"
-    assert links.absolute(links.seat_path("K" * 22), request_to("127.0.0.1:8000")).startswith(
+    assert addresses.absolute(seat_path("K" * 22), request_to("127.0.0.1:8000")).startswith(
         "https://turnier.example.org/p/"
     )
-    assert links.table_sheet_url(7).startswith("https://turnier.example.org/")
+    assert table_sheet_url(7).startswith("https://turnier.example.org/")
 
 
 def test_links_printed_without_a_request_carry_the_lan_address(venue, monkeypatch):
     monkeypatch.setenv("TURNIERLEITER_PORT", "8000")
-    assert links.table_sheet_url(7).startswith(f"http://{LAN}:8000/")
+    assert table_sheet_url(7).startswith(f"http://{LAN}:8000/")
 
 
 @given(
@@ -79,16 +81,16 @@ def test_no_link_ever_carries_a_loopback_host(host, port):
     saved = settings.SITE_URL, settings.ALLOWED_HOSTS
     settings.SITE_URL, settings.ALLOWED_HOSTS = "", ["*"]
     try:
-        url = links.absolute(links.seat_path("K" * 22), request_to(host + port))
+        url = addresses.absolute(seat_path("K" * 22), request_to(host + port))
     finally:
         settings.SITE_URL, settings.ALLOWED_HOSTS = saved
     linked_host = url.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[0]
-    assert not links.is_loopback(linked_host)
+    assert not addresses.is_loopback(linked_host)
 
 
 def test_the_lan_address_is_found_without_sending_anything():
-    for address in links.lan_addresses():
-        assert not links.is_loopback(address)
+    for address in addresses.lan_addresses():
+        assert not addresses.is_loopback(address)
         socket.inet_aton(address)  # an IPv4 address
 
 

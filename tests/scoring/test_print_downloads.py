@@ -13,9 +13,9 @@ from django.db.models import QuerySet
 from django.urls import resolve, reverse
 
 from scoring import documents
-from scoring.links import table_from_token
 from scoring.models import PrintJob
 from scoring.printing import render_score_sheets
+from scoring.sheet_links import table_from_token
 from scoring.tasks import run_print_job
 from tests.scoring import handmade
 from tournaments.celery import app as celery_app

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from games import SheetError, get_engine
 from games.sheets import display
-from scoring import links, services
+from scoring import services, sheet_links
 from scoring.models import Submission
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.models import Round, Seat, Table
@@ -615,7 +615,7 @@ def test_go_to_table_by_number(client, organizer):
 
 def test_qr_link_leads_to_the_right_table(client, organizer):
     table, other = make_tables(organizer, "trumpet", count=2)
-    url = links.table_sheet_url(other.pk)
+    url = sheet_links.table_sheet_url(other.pk)
     path = url[url.index("/s/") :]
     response = client.get(path)
     assert response.status_code == 302 and reverse("login") in response.url
@@ -634,7 +634,7 @@ def test_qr_link_leads_to_the_right_table(client, organizer):
 
 def test_tampered_qr_link_is_refused(client, organizer):
     table = make_table(organizer, "trumpet")
-    token = links.table_token(table.pk)
+    token = sheet_links.table_token(table.pk)
     client.force_login(organizer)
     for bad in [token[:-1] + ("A" if token[-1] != "A" else "B"), str(table.pk),
                 f"{table.pk + 1}:{token.split(':')[1]}"]:  # fmt: skip
@@ -650,5 +650,5 @@ def test_tampered_qr_link_is_refused(client, organizer):
 def test_qr_link_of_another_tournament_is_forbidden(client, organizer, other_user):
     table = make_table(organizer, "trumpet")
     client.force_login(other_user)
-    response = client.get(reverse("sheet_link", args=[links.table_token(table.pk)]))
+    response = client.get(reverse("sheet_link", args=[sheet_links.table_token(table.pk)]))
     assert response.status_code == 403

@@ -14,13 +14,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import get_engine
-from scoring import links, services
+from scoring import services
 from scoring.models import Submission
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.scoring.test_result_entry import entry_url, post_data
 from tests.scoring.test_sheet_entry_flow import token
 from tests.timetravel import past_deadline, travel
 from tournaments.models import Round, Seat, Table
+from tournaments.play import links
 from tournaments.services import clock, deadlines
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.season.ratings import Game, compute_ratings, sides_of
+from scoring.season.ratings import Match, compute_ratings, sides_of
 from scoring.season.standings import Event, Placing, SeasonError, season_standings
 from tournaments.roster import EXACT, NEAR, NEW, Candidate, folded, match
 
@@ -153,14 +153,14 @@ def test_places_are_consistent_with_totals(fields, best, minimum):
 
 
 def test_winner_gains_and_loser_loses():
-    ratings = compute_ratings([Game(1, [["a"], ["b"], ["c"]], [1, 2, 3])])
+    ratings = compute_ratings([Match(1, [["a"], ["b"], ["c"]], [1, 2, 3])])
     assert ratings["a"].mu > 25 > ratings["c"].mu
     assert all(r.sigma < 25 / 3 for r in ratings.values())
     assert ratings["a"].games == 1 and ratings["a"].provisional
 
 
 def test_ties_move_tied_players_alike():
-    ratings = compute_ratings([Game(1, [["a"], ["b"], ["c"]], [1, 1, 3])])
+    ratings = compute_ratings([Match(1, [["a"], ["b"], ["c"]], [1, 1, 3])])
     assert ratings["a"].mu == pytest.approx(ratings["b"].mu)
 
 
@@ -168,14 +168,14 @@ def test_team_results_are_rated_as_teams():
     # Terra Trumpf at 4: seats 0+2 against 1+3; the team of seats 0 and 2 wins
     sides, ranks = sides_of(["a", "b", "c", "d"], [1, 2, 1, 2], [[0, 2], [1, 3]])
     assert sides == [["a", "c"], ["b", "d"]] and ranks == [1, 2]
-    ratings = compute_ratings([Game(1, sides, ranks)])
+    ratings = compute_ratings([Match(1, sides, ranks)])
     assert ratings["a"].mu == pytest.approx(ratings["c"].mu)
     assert ratings["b"].mu == pytest.approx(ratings["d"].mu)
     assert ratings["a"].mu > 25 > ratings["b"].mu
 
 
 def test_ratings_are_deterministic_and_follow_play_order():
-    games = [Game(i, [["a"], ["b"]], [1 + i % 2, 2 - i % 2]) for i in range(6)]
+    games = [Match(i, [["a"], ["b"]], [1 + i % 2, 2 - i % 2]) for i in range(6)]
     first, second = compute_ratings(games), compute_ratings(games)
     assert {k: (v.mu, v.sigma) for k, v in first.items()} == {
         k: (v.mu, v.sigma) for k, v in second.items()

@@ -8,13 +8,15 @@ import html
 from datetime import timedelta
 
 import pytest
+from django.core import signing
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import links, services
+from scoring import services, sheet_links
 from scoring.models import Submission
 from tests.scoring.test_result_entry import NAMES, entry_url, make_table, post_data
 from tournaments.models import Round, Seat, Table
+from tournaments.play import links
 
 pytestmark = pytest.mark.django_db
 
@@ -164,8 +166,8 @@ def test_tampered_seat_link_is_refused(client, running):
         token[:-2] + "xx",
         f"{running.pk}.0",
         # the old format (table.position:signature) is refused cleanly
-        links.signing.Signer(salt="turnierleiter.seat").sign(f"{running.pk}.1"),
-        links.table_token(running.pk),  # a table's token is not a seat's
+        signing.Signer(salt="turnierleiter.seat").sign(f"{running.pk}.1"),
+        sheet_links.table_token(running.pk),  # a table's token is not a seat's
     ]:
         response = client.get(reverse("seat_link", args=[bad]))
         assert response.status_code == 404

@@ -11,12 +11,12 @@ import pdfplumber
 import pytest
 from django.urls import resolve, reverse
 
-from scoring import links
 from scoring.models import Submission
 from tests.scoring.test_result_entry import post_data
 from tests.tournaments.test_play import decode_qr_codes, make_table
 from tournaments import services
 from tournaments.models import Seat, SeatLink, TableAction
+from tournaments.play import links
 
 pytestmark = pytest.mark.django_db
 

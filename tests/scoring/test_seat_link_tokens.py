@@ -12,9 +12,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import links
+from scoring import sheet_links
 from tests.tournaments.test_play import make_table
 from tournaments.models import Seat
+from tournaments.play import links
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +60,7 @@ def test_a_near_miss_of_a_real_key_is_refused(client, organizer):
         key.upper(),
         key.lower(),
         old_format,
-        links.table_token(table.pk),
+        sheet_links.table_token(table.pk),
     ):
         if bad == key:
             continue

@@ -15,12 +15,12 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from scoring import links
 from scoring.models import Confirmation, Submission
 from tests.scoring.test_result_entry import post_data
 from tests.tournaments.test_play import buttons, hand_ids, shown_cards
 from tournaments import services
 from tournaments.models import Round, Seat, TableAction
+from tournaments.play import links
 from tournaments.services import clock, deadlines
 from tournaments.services import seating as seating_services
 

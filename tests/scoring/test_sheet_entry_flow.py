@@ -301,7 +301,7 @@ def test_hand_cards_name_the_player_of_each_field(client, organizer):
 
 
 def test_a_players_seat_page_does_not_grab_the_keyboard(client, organizer):
-    from scoring.links import seat_token
+    from tournaments.play.links import seat_token
 
     table = make_table(organizer, "quartett", self_report=True)
     seat = table.seats.order_by("position").first()

@@ -6,8 +6,8 @@ from scoring.standings import prepare
 from scoring.tiebreaks import (
     DEFAULT_ORDER,
     TIEBREAKS,
-    Game,
     PlayerData,
+    PlayerRound,
     Table,
     check_order,
     head_to_head,
@@ -35,9 +35,9 @@ def build(tables, byes=(), ratings=None):
         data.setdefault(p, PlayerData(p, rating=ratings.get(p)))
     for t in tables:
         for i, p in enumerate(t.players):
-            data[p].add(Game(t.round, t, i, t.points[i]))
+            data[p].add(PlayerRound(t.round, t, i, t.points[i]))
     for rnd, p, pts in byes:
-        data[p].add(Game(rnd, None, -1, pts))
+        data[p].add(PlayerRound(rnd, None, -1, pts))
     return data
 
 
@@ -53,10 +53,10 @@ def test_registry_matches_the_tournament_choices():
 
 def test_game_views():
     t = table(1, "ABCD", [2, 1, 2, 4], [F(3, 2), 3, F(3, 2), 0], [5, 9, 5, 0])
-    g = Game(1, t, 0, t.points[0])
+    g = PlayerRound(1, t, 0, t.points[0])
     assert (g.rank, g.figure, g.mates, g.bye, g.won) == (2, 5, ("B", "C", "D"), False, False)
-    assert Game(1, t, 1, 3).won
-    bye = Game(2, None, -1, F(3, 2))
+    assert PlayerRound(1, t, 1, 3).won
+    bye = PlayerRound(2, None, -1, F(3, 2))
     assert (bye.bye, bye.rank, bye.figure, bye.mates, bye.won) == (True, None, 0, (), False)
 
 

@@ -19,7 +19,8 @@ from scoring.points import get_scheme
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.forms import TournamentForm
 from tournaments.models import Seat, Table
-from tournaments.services import ServiceError, bots, seating
+from tournaments.play import bots
+from tournaments.services import ServiceError, seating
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 

@@ -14,10 +14,10 @@ from games import get_engine
 from scoring.models import Submission
 from tests.factories import digital_table
 from tournaments.models import ClockActivation, Seat, TableAction
-from tournaments.play import move as play_move
-from tournaments.play import watch
-from tournaments.services import ServiceError, bots, clock
-from tournaments.services import tables as digital
+from tournaments.play import bots, watch
+from tournaments.play import tables as digital
+from tournaments.play.screen import move as play_move
+from tournaments.services import ServiceError, clock
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 

@@ -8,8 +8,9 @@ from tests.factories import digital_table
 from tests.timetravel import past_deadline
 from tournaments import tasks
 from tournaments.models import TableAction
-from tournaments.services import bots, clock, deadlines, lifecycle
-from tournaments.services import tables as digital
+from tournaments.play import bots
+from tournaments.play import tables as digital
+from tournaments.services import clock, deadlines, lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

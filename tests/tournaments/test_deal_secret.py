@@ -29,8 +29,8 @@ from tests.factories import (
 from tests.timetravel import travel
 from tournaments import services
 from tournaments.models import Table, Tournament
+from tournaments.play import tables as digital
 from tournaments.services import clock, deadlines, seating
-from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
 

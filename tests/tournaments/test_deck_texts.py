@@ -18,7 +18,6 @@ from django.utils import translation
 
 from games import get_engine
 from scoring import forms as scoring_forms
-from scoring.links import seat_token
 from scoring.printing import render_score_sheets
 from tests.factories import digital_table
 from tournaments.models import Seat
@@ -26,6 +25,7 @@ from tournaments.play import deck_texts
 from tournaments.play.altruismus import SYMBOLS
 from tournaments.play.base import COLOURS
 from tournaments.play.deck_texts import DECK_TEXTS, deck_text
+from tournaments.play.links import seat_token
 from tournaments.play.monddaemmerung import MOONS
 from tournaments.services import deadlines
 

@@ -11,9 +11,9 @@ from django.db import connection
 from games import get_engine
 from tests.factories import digital_table
 from tournaments.models import Seat, TableAction
-from tournaments.play import move as play_move
+from tournaments.play import tables as digital
+from tournaments.play.screen import move as play_move
 from tournaments.services import deadlines
-from tournaments.services import tables as digital
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 

@@ -26,8 +26,9 @@ from tests.tournaments.test_clock_celery import (
     wait_for,
 )
 from tournaments.models import TableAction
-from tournaments.services import bots, clock, deadlines
-from tournaments.services import tables as digital
+from tournaments.play import bots
+from tournaments.play import tables as digital
+from tournaments.services import clock, deadlines
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +36,7 @@ REBUILD = """
 import json, sys, django
 django.setup()
 from tournaments.models import Table
-from tournaments.services.tables import table_record
+from tournaments.play.tables import table_record
 table = Table.objects.select_related("round__tournament").get(pk=int(sys.argv[1]))
 engine = table.round.tournament.engine
 state = table_record(table).replay(engine)

@@ -11,8 +11,8 @@ from tests.factories import digital_table
 from tests.timetravel import travel
 from tournaments import tasks
 from tournaments.models import Round, Table
+from tournaments.play import tables as digital
 from tournaments.services import ServiceError, clock, deadlines
-from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from scoring.links import table_token
+from scoring.sheet_links import table_token
 from tests.factories import seated_round
 from tests.seat_tokens import token_for
 

@@ -9,12 +9,12 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from scoring import links
 from scoring import services as scoring_services
 from scoring.models import Submission
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments import services
 from tournaments.models import Player, Seat, Tournament
+from tournaments.play import links
 from tournaments.services import deadlines
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from tests.seat_tokens import token_for
 from tests.timetravel import past_deadline, travel
 from tournaments import live, services
 from tournaments.models import Table
+from tournaments.play import tables as digital
 from tournaments.services import clock, deadlines
-from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
 

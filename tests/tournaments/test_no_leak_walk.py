@@ -37,10 +37,10 @@ from scoring.models import Series
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.seat_tokens import token_for
 from tournaments import urls as site_urls
-from tournaments.play import presentation
+from tournaments.play import tables as digital
 from tournaments.play.base import Ctx, card_index
+from tournaments.play.screen import presentation
 from tournaments.services import deadlines
-from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,11 @@ from django.urls import resolve, reverse
 from games import get_engine
 from games.base import RandomBot
 from scoring import documents
-from scoring.links import resolve_seat, seat_token
 from tests.factories import digital_table, one_table
 from tournaments.models import Round, Seat, TableAction
+from tournaments.play import tables as digital
+from tournaments.play.links import resolve_seat, seat_token
 from tournaments.services import clock, deadlines
-from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
 
@@ -186,8 +186,8 @@ def test_quartett_announce_buttons_name_the_attribute_and_his_value(client, orga
 
 
 def test_unknown_action_kinds_fall_back_to_the_raw_string():
-    from tournaments.play import presentation
     from tournaments.play.base import Ctx
+    from tournaments.play.screen import presentation
 
     engine = get_engine("trumpet")
     ctx = Ctx(engine=engine, view={}, legal=[], seat=0, names=["A", "B"], cards={})
@@ -325,7 +325,7 @@ def test_a_move_made_while_a_screen_is_built_is_not_hidden_behind_its_version(
     one before the move too, so the next poll draws the move — a screen of
     the old state under the new version would wait (204) until something
     else happened, and the player might not see that it is her turn."""
-    import tournaments.play as play
+    import tournaments.play.screen as play
 
     rnd, table = make_table(organizer)
     engine = get_engine("quartett")

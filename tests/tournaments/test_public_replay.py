@@ -17,10 +17,10 @@ from games.base import TIME_CALLED
 from tests.factories import digital_table
 from tests.public_replay import named, random_games
 from tournaments.models import Table, TableAction, Tournament
-from tournaments.play import presentation, watch
+from tournaments.play import bots, presentation, watch
+from tournaments.play import tables as digital
 from tournaments.play.base import Ctx, card_index
-from tournaments.services import bots, clock, scorekeepers
-from tournaments.services import tables as digital
+from tournaments.services import clock, scorekeepers
 
 GAMES = 50
 NAMES = [f"Spielerin {k}" for k in range(6)]

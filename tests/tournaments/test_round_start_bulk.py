@@ -5,8 +5,8 @@ import pytest
 
 from tournaments import services
 from tournaments.models import Player, Round, Seat, Table
+from tournaments.play import tables as digital
 from tournaments.services import ServiceError, clock, deadlines
-from tournaments.services import tables as digital
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,9 @@ from django.urls import reverse
 from games import get_engine
 from tests.factories import digital_table
 from tournaments.models import Table, TableAction
-from tournaments.services import bots, clock
-from tournaments.services import tables as digital
+from tournaments.play import bots
+from tournaments.play import tables as digital
+from tournaments.services import clock
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 

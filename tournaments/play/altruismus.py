@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.play.base import Ctx, Game, colour_name
+from tournaments.play.base import Ctx, Presentation, colour_name
 
 SYMBOLS = {
     "pass": gettext_lazy("pass on"),
@@ -17,7 +17,7 @@ SYMBOLS = {
 }
 
 
-class Altruismus(Game):
+class Altruismus(Presentation):
     score_label = gettext_lazy("Points")
 
     def card_title(self, ctx: Ctx, cid: str) -> str:

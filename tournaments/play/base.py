@@ -88,7 +88,7 @@ class Ctx:
         return str(theirs) % {"name": self.name(seat), **params}
 
 
-class Game:
+class Presentation:
     """The default presentation; the games' modules override what they know."""
 
     #: the label of the ``scores`` column in the players' table
@@ -218,6 +218,3 @@ class Game:
     def extra_cards(self, ctx: Ctx) -> list[dict]:
         """Other card groups the seat may see: ``[{"title", "cards": [...]}]``."""
         return []
-
-    def result_note(self, ctx: Ctx, result) -> str:
-        return ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.play.base import Ctx, Game, colour_name
+from tournaments.play.base import Ctx, Presentation, colour_name
 
 MOONS = {
     "full": gettext_lazy("full moon"),
@@ -54,7 +54,7 @@ PENDING = {
 }
 
 
-class Monddaemmerung(Game):
+class Monddaemmerung(Presentation):
     score_label = gettext_lazy("Points")
 
     def card_title(self, ctx: Ctx, cid: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.play.base import Ctx, Game
+from tournaments.play.base import Ctx, Presentation
 from tournaments.play.deck_texts import deck_text
 
 #: the deck format's words for a value without a number (``games.quartett.deck``)
@@ -43,7 +43,7 @@ def _value(attr: dict, value) -> str:
     return str(value)
 
 
-class Quartett(Game):
+class Quartett(Presentation):
     score_label = gettext_lazy("Cards held")
     show_hand = False  # the piles are the scores
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.play.base import Ctx, Game
+from tournaments.play.base import Ctx, Presentation
 from tournaments.play.deck_texts import deck_text
 
 
-class TerraTrumpf(Game):
+class TerraTrumpf(Presentation):
     score_label = gettext_lazy("Points")
 
     def category(self, ctx: Ctx, key) -> str:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.play.base import Ctx, Game, colour_name
+from tournaments.play.base import Ctx, Presentation, colour_name
 
 
-class Trumpet(Game):
+class Trumpet(Presentation):
     score_label = gettext_lazy("Field")
 
     def card_title(self, ctx: Ctx, cid: str) -> str:

@@ -8,7 +8,7 @@ The public screens are built from ``engine.view(state, None)`` alone and a
 move's public label from ``engine.public_action`` (what everyone saw of it);
 the seat views from ``engine.view(state, seat)``. The rules stay in
 ``games/``; the record is the table's ``TableAction`` rows replayed from the
-deal (:func:`tournaments.services.tables.table_record`).
+deal (:func:`tournaments.play.tables.table_record`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from django.utils.translation import gettext as _
 
 from games.base import TIME_CALLED
 from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
-from tournaments.play import presentation
 from tournaments.play.base import Ctx, card_index
-from tournaments.services.clock import db_now
-from tournaments.services.tables import replay_states
+from tournaments.play.screen import presentation
+from tournaments.play.tables import replay_states
+from tournaments.services.deadlines import db_now
 
 
 def _presentation(engine):

@@ -7,7 +7,7 @@ APART_W = 2_000_000.0
 REPEAT_W = 1_000_000.0
 
 
-class Ctx:
+class Costs:
     """Per-request data the cost functions need (indices are standings order)."""
 
     def __init__(self, req, order, use_range):

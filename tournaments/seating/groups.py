@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 from tournaments.seating.bounds import _chunking, _range_lb, _repeat_range_lb
-from tournaments.seating.context import REPEAT_W, Ctx
+from tournaments.seating.context import REPEAT_W, Costs
 from tournaments.seating.lns import _LNS_BLOCK, _LNS_BLOCK_STEPS, _LNS_STEPS, _lns, _range_sum
 
 
@@ -292,7 +292,7 @@ def _fix_conflicts(ctx, tables, unit_of, mixing):
 
 def seat_groups(req, order, sizes, rng, mode, small_ok=None):
     use_range = mode == "swiss"
-    ctx = Ctx(req, order, use_range)
+    ctx = Costs(req, order, use_range)
     ctx.small_ok = small_ok
     units = _units(req, order)
     if mode != "swiss":

@@ -7,7 +7,7 @@ import operator
 import rustworkx as rx
 
 from tournaments.seating.bounds import _levels
-from tournaments.seating.context import Ctx
+from tournaments.seating.context import Costs
 from tournaments.seating.errors import SeatingError
 
 
@@ -94,7 +94,7 @@ def _seat_pairs(req, order, rng, block=80):
     repeats no pair (and keeps no team-/club-mates together).
     """
     by_score = req.mode != "random"
-    ctx = Ctx(req, order, by_score)
+    ctx = Costs(req, order, by_score)
     ctx.level = _levels(ctx.score)
     n = len(order)
     if not by_score and all(ctx.conflict(k, k + 1) == 0 for k in range(0, n, 2)):

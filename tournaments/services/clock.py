@@ -26,9 +26,9 @@ from tournaments import clock as pure
 from tournaments import live
 from tournaments.authors import author
 from tournaments.models import ClockActivation, Round, Table
+from tournaments.play import tables as table_services
 from tournaments.selectors import earlier_open_round, missing_results
 from tournaments.services import deadlines
-from tournaments.services import tables as table_services
 from tournaments.services.deadlines import (  # noqa: F401 - the clock's primitives, re-exported
     TimeIsUp,
     db_now,

@@ -1,9 +1,10 @@
 """The clock's primitives, below everything that writes results or moves:
-the database clock, the deadline a table plays to, the lock every write that
-must happen before time takes, and the wake-up call to the clock queue.
+the database clock, the deadline a table plays to (``table_plays_to``), the
+lock every write that must happen before time takes, and the wake-up call to
+the clock queue.
 
 Results (``scoring.services``) and digital tables
-(``tournaments.services.tables``) use these; the clock itself
+(``tournaments.play.tables``) use these; the clock itself
 (``tournaments.services.clock``: activations, the close, the sweep) sits
 above them and calls both.
 """
@@ -11,12 +12,13 @@ above them and calls both.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.conf import settings
 from django.db import connection
 from django.utils.translation import gettext as _
 
+from tournaments.clock import from_db
 from tournaments.models import Round, Table
 from tournaments.services.errors import ServiceError
 
@@ -38,17 +40,22 @@ def db_now() -> datetime:
     with connection.cursor() as cursor:
         cursor.execute(sql)
         (value,) = cursor.fetchone()
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value).replace(tzinfo=UTC)
-    return value
+    return from_db(value)
+
+
+def table_plays_to(table: Table, rnd: Round) -> datetime | None:
+    """The deadline a table plays to, the one definition: its own (an
+    extension for this table) or else its round's; None while neither has
+    one (the round's clock has not started, or is paused)."""
+    return table.deadline or rnd.deadline
 
 
 def playing_deadline(table: Table, rnd: Round) -> datetime | None:
-    """The deadline a table plays to now: its own extension or the round's
-    while the round runs; after the round's time was called only a table's
-    own later deadline; None when the table is not on the clock."""
+    """The deadline a table plays to now (:func:`table_plays_to`) while the
+    round runs; after the round's time was called only a table's own later
+    deadline; None when the table is not on the clock."""
     if rnd.status == Round.RUNNING:
-        return table.deadline or rnd.deadline
+        return table_plays_to(table, rnd)
     if rnd.status == Round.TIME_CALLED:
         return table.deadline
     return None

@@ -29,7 +29,7 @@ Decisions:
 - byes are allowed exactly when 2 is an allowed table size (2-player games).
 - seeds: the default seed is derived from the tournament id and the round
   number. The seed decides the seating only: a digital table's cards draw
-  on the table's own secret (``tournaments.services.tables``).
+  on the table's own secret (``tournaments.play.tables``).
 - team mode seats registered pairs together; "clubs apart" keeps club-mates
   (and team-mates) at different tables; both at once are refused. Where the
   game has team seats (Terra Trumpf at 4 and 6) partners get them.

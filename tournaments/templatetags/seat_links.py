@@ -4,8 +4,10 @@ the whole round are issued and read in one go, once per page."""
 
 from django import template
 
-from scoring.links import absolute, seat_keys, seat_path
-from tournaments.models import Seat, SeatLink
+from tournaments.addresses import absolute
+from tournaments.models import Seat
+from tournaments.play.links import seat_keys, seat_path
+from tournaments.play.models import SeatLink
 
 register = template.Library()
 

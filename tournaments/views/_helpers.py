@@ -9,18 +9,13 @@ from contextlib import contextmanager
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.html import escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import links
-from tournaments import live, play
-from tournaments.models import Seat
+from tournaments import live
 from tournaments.problems import problem
-from tournaments.selectors import clock_status
 from tournaments.services.errors import ServiceError
 
 
@@ -82,79 +77,9 @@ def status_response(request, entry: dict, status_url: str) -> HttpResponse:
     return response
 
 
-# -- seat links -----------------------------------------------------------------
-
-_STATUS = {
-    links.INVALID: 404,
-    links.REPLACED: 410,
-    links.LEFT: 403,
-    links.NOT_PUBLISHED: 403,
-    links.NOT_SEATED: 403,
-    links.ARCHIVED: 410,
-}
-
-
-def _texts(access: links.SeatAccess) -> tuple[str, str]:
-    number = access.link.round.number if access.link else None
-    if access.state == links.REPLACED:
-        return _("This link has been replaced"), _(
-            "The Turnierleitung has issued a new link for this seat; this one no longer "
-            "works. Use your new slip or ask the Turnierleitung."
-        )
-    if access.state == links.LEFT:
-        return _("You have left the tournament"), _(
-            "You have dropped out of this tournament, so this link can no longer be used "
-            "to play or to report or confirm results. If this is a mistake, talk to the "
-            "Turnierleitung."
-        )
-    if access.state == links.NOT_PUBLISHED:
-        return _("The seating is not published yet"), _(
-            "The seating of round %(n)s is still being prepared. Your link works once "
-            "the Turnierleitung publishes it."
-        ) % {"n": number}
-    if access.state == links.NOT_SEATED:
-        return _("You have no seat in this round"), _(
-            "You are not seated in round %(n)s (any more). Ask the Turnierleitung where you play."
-        ) % {"n": number}
-    if access.state == links.ARCHIVED:
-        return _("This tournament is archived"), _(
-            "This tournament is over and archived; its seat links no longer work."
-        )
-    return _("This link is not valid"), _(
-        "This seat link is damaged, out of date or was not issued by this tournament. "
-        "Scan the QR code on your current slip or ask the Turnierleitung for your link."
-    )
-
-
-def seat_link_refused(request, access: links.SeatAccess):
-    """The clear page of a seat link that can't act (never a 500)."""
-    heading, text = _texts(access)
-    link = access.link
-    context = {
-        "state": access.state,
-        "heading": heading,
-        "text": text,
-        "tournament": link.round.tournament if link else None,
-        "round_number": link.round.number if link else None,
-    }
-    response = render(
-        request, "scoring/seat_link_state.html", context, status=_STATUS[access.state]
-    )
-    response["Cache-Control"] = "no-store"
-    if getattr(request, "htmx", False):
-        # a polling partial of an open seat page: reload it, so the player sees why
-        response["HX-Refresh"] = "true"
-    return response
-
-
-def digital_seat_context(seat: Seat, token: str) -> dict:
-    """What a player's seat page adds for a digital table: the play screen,
-    the clock and the partials' URLs."""
-    return clock_status(seat.table.round) | {
-        "play": play.seat_screen(seat),
-        "play_token": token,
-        "status_url": reverse("seat_clock", args=[token]),
-    }
+def client_address(request) -> str | None:
+    """The address a request came from (kept with a result that was saved)."""
+    return request.META.get("REMOTE_ADDR") or None
 
 
 def round_problem(request, value):

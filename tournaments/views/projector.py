@@ -17,10 +17,10 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 
-from scoring.links import absolute
 from scoring.selectors import standings, with_result_flag
 from tournaments import selectors
-from tournaments.models import Round
+from tournaments.addresses import join_url
+from tournaments.models import Round, Table
 
 #: the slides in the order they rotate (the round page offers them)
 SLIDES = ("clock", "seating", "standings", "tables")
@@ -72,7 +72,7 @@ def _tables_context(rnd: Round) -> dict:
     closed = rnd.status in (Round.TIME_CALLED, Round.COMPLETE)
     playing, missing = [], []
     for number, status, has_result, extra, called in rows:
-        if has_result or status == "done":
+        if has_result or status == Table.DONE:
             continue
         entry = {"number": number, "extra": _extra(extra) if extra else ""}
         # a table owes its sheet once its time is called: the round's, or
@@ -112,7 +112,7 @@ def _standings(tournament, rnd: Round) -> tuple[int, list[dict]]:
 def round_projector(request, tournament_id, number):
     tournament, rnd, _staff = selectors.public_round(request.user, tournament_id, number)
     slides = _chosen_slides(request)
-    join_url = absolute(reverse("tournament_public", args=[tournament.pk]), request)
+    join = join_url(request, tournament.pk)
     context = selectors.clock_status(rnd) | {
         "tournament": tournament,
         "round": rnd,
@@ -120,8 +120,8 @@ def round_projector(request, tournament_id, number):
         "seconds": _seconds(request),
         "status_url": reverse("round_public_status", args=[tournament.pk, rnd.number]),
         "tables_url": reverse("round_projector_tables", args=[tournament.pk, rnd.number]),
-        "join_url": join_url,
-        "join_qr": mark_safe(join_qr_svg(join_url)),
+        "join_url": join,
+        "join_qr": mark_safe(join_qr_svg(join)),
         "tables": _tables_context(rnd),
     }
     if "seating" in slides:

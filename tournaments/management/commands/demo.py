@@ -28,8 +28,9 @@ from games import ENGINES
 from scoring.services import round_complete_if_done
 from tournaments import services
 from tournaments.models import ClockActivation, Round, Tournament
+from tournaments.play import tables
 from tournaments.player_import import ImportRow
-from tournaments.services import clock, seating, tables
+from tournaments.services import clock, seating
 
 FIRST = [
     "Anna",

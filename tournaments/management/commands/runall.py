@@ -24,6 +24,8 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments.addresses import lan_addresses
+
 #: the web servers: the default, and Django's development server
 SERVERS = ("uvicorn", "runserver")
 
@@ -92,13 +94,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, addrport, server, **opts):
-        from scoring.links import lan_addresses
 
         var = settings.VAR_DIR
         py = sys.executable
         host, port = split_addrport(addrport)
         addrport = f"{host}:{port}"
-        # links and QR codes printed without a request use this port (scoring/links.py)
+        # links and QR codes printed without a request use this port (tournaments/addresses.py)
         os.environ["TURNIERLEITER_PORT"] = port
         env = laptop_env()
         try:

@@ -1,7 +1,7 @@
 """A player at a digital table, through his signed seat link (no account):
 the play partial (polled), his moves, and the round clock.
 
-Views are thin: the seat from the token, then :mod:`tournaments.play`
+Views are thin: the seat from the token, then :mod:`tournaments.play.screen`
 (reads and the move) and a partial.
 """
 
@@ -13,10 +13,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import links
-from tournaments import live, play
+from tournaments import live
 from tournaments.models import Seat
-from tournaments.views._helpers import seat_link_refused, status_response
+from tournaments.play import links, poll_cache
+from tournaments.play import screen as play
+from tournaments.play.views._refusal import seat_link_refused
+from tournaments.views._helpers import status_response
 
 
 def _panel(request, seat: Seat, token: str, *, error: str = ""):
@@ -32,16 +34,18 @@ def seat_play(request, token):
     if shown:
         # "anything new?" from the shared cache while this link's table is
         # known: no query for most polls (a 204 shows nothing)
-        known = live.seat_table(token)
-        if known is not None and shown == live.table_version(*known, play.round_table_versions):
+        known = poll_cache.seat_table(token)
+        if known is not None and shown == poll_cache.table_version(
+            *known, play.round_table_versions
+        ):
             return HttpResponse(status=204)
     access = links.resolve_seat(token)
     if not access.ok:
         return seat_link_refused(request, access)
     seat = access.seat
     table_id, round_id = seat.table_id, seat.table.round_id
-    live.remember_seat_table(token, table_id, round_id)
-    if shown and shown == live.table_version(table_id, round_id, play.round_table_versions):
+    poll_cache.remember_seat_table(token, table_id, round_id)
+    if shown and shown == poll_cache.table_version(table_id, round_id, play.round_table_versions):
         return HttpResponse(status=204)
     screen = play.seat_screen(seat)
     response = render(request, "play/panel.html", {"play": screen, "play_token": token})
@@ -69,13 +73,13 @@ def seat_move(request, token):
 def seat_clock(request, token):
     """The round's clock partial for a player's page (polled): from the
     shared cache, without a query while the link's round is known."""
-    round_id = live.seat_round(token)
+    round_id = poll_cache.seat_round(token)
     if round_id is None:
         access = links.resolve_seat(token)
         if not access.ok:
             return seat_link_refused(request, access)
         round_id = access.seat.table.round_id
-        live.remember_seat_round(token, round_id)
+        poll_cache.remember_seat_round(token, round_id)
     entry = live.clock_entry(round_id)
     if entry is None:
         return seat_link_refused(request, links.resolve_seat(token))

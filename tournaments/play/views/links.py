@@ -1,8 +1,8 @@
 """Seat links under the organizer's control, and the page a link shows when
 it can't act (replaced, the player left, a draft seating, …).
 
-Views are thin: the seat comes from :func:`scoring.links.resolve_seat`; the
-re-issue is :func:`scoring.links.seat_link_reissue`.
+Views are thin: the seat comes from :func:`tournaments.play.links.resolve_seat`; the
+re-issue is :func:`tournaments.play.links.seat_link_reissue`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import links
 from scoring.printing.slips import render_seat_slip
+from tournaments.addresses import absolute
 from tournaments.models import Seat
 from tournaments.permissions import tournament_view
+from tournaments.play import links
 from tournaments.selectors import round_or_404
 from tournaments.views._helpers import service_error_as_message
 
@@ -60,7 +61,7 @@ def seat_slip(request, tournament, number, player_id):
         table_number=seat.table.number,
         seat_number=seat.position + 1,
         player_name=player.name,
-        url=links.absolute(links.seat_path(key), request),
+        url=absolute(links.seat_path(key), request),
         gettext=_,
     )
     response = HttpResponse(pdf, content_type="application/pdf")

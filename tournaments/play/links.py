@@ -1,11 +1,7 @@
-"""Private links: a table's result form (the QR code on its printed sheet) and
-a player's seat link.
-
-A table link signs the table id (``<id>:<signature>``, ``SECRET_KEY``); it only
-leads staff to the table's form, so nothing is stored.
+"""A player's seat link: issued, re-issued and resolved to the player's seat.
 
 A seat link belongs to ONE player in ONE round, for good: its token is a
-random key stored in a :class:`~tournaments.models.SeatLink` row bound to that
+random key stored in a :class:`~tournaments.play.models.SeatLink` row bound to that
 player and round — never to a table position, which a re-seat can change. The
 seat is looked up from the player and round whenever the link is used, so a
 drop, a swap or a move that renumbers positions can never hand one player's
@@ -16,45 +12,25 @@ match no key and are refused with a clear page.
 
 from __future__ import annotations
 
-import ipaddress
-import os
 import re
 import secrets
-import socket
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import Subquery
-from django.http.request import split_domain_port
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import live
 from tournaments.authors import author
-from tournaments.models import Player, Round, Seat, SeatLink
-from tournaments.services import ServiceError
-
-_TABLE = signing.Signer(salt="turnierleiter.table-sheet")
+from tournaments.models import Player, Round, Seat
+from tournaments.play import poll_cache
+from tournaments.play.models import SeatLink
+from tournaments.services.errors import ServiceError
 
 #: random bytes of a seat key (16 → 22 URL-safe characters, 128 bits)
 KEY_BYTES = 16
 _KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,40}")
-
-
-def table_token(table_id: int) -> str:
-    return _TABLE.sign(str(table_id))
-
-
-def table_from_token(token: str) -> int | None:
-    """The table id of a valid token, else None."""
-    try:
-        value = _TABLE.unsign(token)
-    except signing.BadSignature:
-        return None
-    return int(value) if value.isascii() and value.isdigit() else None
 
 
 # -- seat links: issue -----------------------------------------------------------
@@ -114,7 +90,7 @@ def seat_link_reissue(*, round: Round, player: Player, by) -> SeatLink:  # noqa:
         )
     now = timezone.now()
     old = SeatLink.objects.filter(round=rnd, player=player, revoked_at__isnull=True)
-    live.forget_seats(list(old.values_list("key", flat=True)))
+    poll_cache.forget_seats(old.values_list("key", flat=True))
     old.update(revoked_at=now, revoked_by=author(by))
     try:
         with transaction.atomic():
@@ -193,95 +169,8 @@ def resolve_seat(token: str) -> SeatAccess:
     return SeatAccess(OK, link, seat)
 
 
-# -- URLs ------------------------------------------------------------------------
-
-
-LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
-
-
-def is_loopback(host: str) -> bool:
-    """127.0.0.0/8, ::1 and the names for them: addresses no phone reaches."""
-    host = host.strip("[]").lower()
-    if host in LOOPBACK_NAMES or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-#: addresses whose route tells which local address the LAN sees (a UDP
-#: connect() only picks the route: nothing is sent)
-_PROBES = ("10.255.255.255", "172.31.255.255", "192.168.255.255", "192.0.2.1")
-
-
-def lan_addresses() -> list[str]:
-    """This machine's own non-loopback IPv4 addresses, the default route's
-    first, found without any network traffic."""
-    found: list[str] = []
-    for probe in _PROBES:
-        try:
-            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-                sock.connect((probe, 9))
-                address = sock.getsockname()[0]
-        except OSError:
-            continue
-        if address not in found and not is_loopback(address) and address != "0.0.0.0":
-            found.append(address)
-    return found
-
-
-def lan_host() -> str:
-    """The host phones on the venue's network use to reach this laptop: its
-    LAN address, else its mDNS name (never a loopback address)."""
-    addresses = lan_addresses()
-    if addresses:
-        return addresses[0]
-    return f"{socket.gethostname().split('.')[0]}.local"
-
-
-def origin(request=None) -> str:
-    """Scheme and host every printed link and QR code carries: ``SITE_URL``
-    when set; else the host the organizer reached the app on — except a
-    loopback host (``127.0.0.1``, ``localhost``, ``::1``), replaced by this
-    laptop's LAN address with the same port; without a request, the LAN
-    address and the port ``make run`` serves (``TURNIERLEITER_PORT``)."""
-    if settings.SITE_URL:
-        return settings.SITE_URL
-    if request is None:
-        scheme, host, port = "http", lan_host(), os.environ.get("TURNIERLEITER_PORT", "8000")
-    else:
-        scheme = request.scheme
-        host, port = split_domain_port(request.get_host())  # IPv6 keeps its brackets
-        if is_loopback(host):
-            host = lan_host()
-    default = {"http": "80", "https": "443"}.get(scheme)
-    return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
-
-
-def absolute(path: str, request=None) -> str:
-    """An absolute URL players can open: :func:`origin` + ``path``."""
-    return origin(request) + path
-
-
-def join_url(request=None, tournament_id: int | None = None) -> str:
-    """The address players open (or scan on the projector) to join: the
-    tournament's public page, or the site's start page."""
-    if tournament_id is not None:
-        return absolute(reverse("tournament_public", args=[tournament_id]), request)
-    return absolute(reverse("home"), request)
-
-
-def table_sheet_url(table_id: int, request=None) -> str:
-    """The QR code's target: the table's result form, signed."""
-    return absolute(reverse("sheet_link", args=[table_token(table_id)]), request)
+# -- the link's path -------------------------------------------------------------
 
 
 def seat_path(key: str) -> str:
     return reverse("seat_link", args=[key])
-
-
-def seat_url(seat: Seat, request=None) -> str:
-    """A player's private link to their seat in this round (self-report,
-    digital play)."""
-    return absolute(seat_path(seat_token(seat)), request)

@@ -4,7 +4,7 @@ review of a table's record move by move (organizer: every hand, a
 scorekeeper too once the table is over; public: the public information
 only) and the spectator view (public, for the projector).
 
-Views are thin: parse → :mod:`tournaments.services.bots` /
+Views are thin: parse → :mod:`tournaments.play.bots` /
 :mod:`tournaments.play.watch` → render.
 """
 
@@ -19,10 +19,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.models import Round, Table
 from tournaments.permissions import OWNER, STAFF, tournament_view
+from tournaments.play import bots as bot_services
 from tournaments.play import watch
 from tournaments.selectors import public_round, round_or_404
 from tournaments.services import ServiceError
-from tournaments.services import bots as bot_services
 from tournaments.views._helpers import service_error_as_message
 
 

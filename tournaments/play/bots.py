@@ -7,7 +7,7 @@ died — and hands it back. The bot moves through a Celery task
 (``settings.DIGITAL_BOT_DELAY``); it sees only ``engine.view(state, seat)`` and
 ``engine.legal_actions(state, seat)``, never the full state. After every move
 at the table (a player's or a bot's) the next bot seat to act is woken after
-commit (:func:`tournaments.services.tables.wake_bots`), and the bot sweep
+commit (:func:`tournaments.play.tables.wake_bots`), and the bot sweep
 (every few seconds) wakes a bot whose call was lost, so a table never stalls.
 
 A bot seat's result counts for the seat's player (the bot is a stand-in,
@@ -24,9 +24,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournaments.models import Round, Seat, Table
-from tournaments.services.deadlines import TimeIsUp, db_now
-from tournaments.services.errors import ServiceError
-from tournaments.services.tables import (
+from tournaments.play.tables import (
     _lock_for_move,
     apply_move,
     bot_seats_to_act,
@@ -35,6 +33,8 @@ from tournaments.services.tables import (
     send_bot_task,
     wake_bots,
 )
+from tournaments.services.deadlines import TimeIsUp, db_now
+from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

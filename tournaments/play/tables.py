@@ -453,23 +453,3 @@ def table_record_of(table: Table, engine, actions) -> Record:
         options=dict(options),
         actions=[(seat, action) for seat, action in actions],
     )
-
-
-@transaction.atomic
-def table_rebuild(*, table: Table) -> bool:
-    """After a crash: replay the record and store the state it gives when the
-    stored state differs (a state written without its rows can't happen in
-    one transaction, but a restored backup or a hand edit can). True when it
-    was repaired. A bot seat to act is woken either way, so the game goes on."""
-    locked = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
-    if locked.state is None:
-        return False
-    engine = locked.round.tournament.engine
-    state = table_record(locked).replay(engine)
-    repaired = engine.dump(state) != locked.state
-    if repaired:
-        log.warning("table %s: stored state differs from its record; rebuilt", locked.pk)
-        locked.state = engine.dump(state)
-        locked.save(update_fields=["state"])
-    wake_bots(locked, engine, state)
-    return repaired
