@@ -16,7 +16,7 @@ from django.urls import resolve, reverse
 from games import get_engine
 from games.base import RandomBot
 from scoring import documents
-from tests.factories import digital_table, one_table
+from tests.factories import deal_secret, digital_table, one_table
 from tournaments.models import Round, Seat, TableAction
 from tournaments.play import tables as digital
 from tournaments.play.links import resolve_seat, seat_token
@@ -175,7 +175,9 @@ def test_action_labels_are_human(client, organizer, game, players):
 
 
 def test_quartett_announce_buttons_name_the_attribute_and_his_value(client, organizer):
-    rnd, table = make_table(organizer)
+    # a fixed deal whose top card has a number of planets (a card whose value
+    # is "nicht definierbar" is labelled in words)
+    rnd, table = make_table(organizer, secret=deal_secret(1))
     engine = get_engine("quartett")
     state = state_of(table)
     top = engine.view(state, 0)["top"]
