@@ -143,6 +143,7 @@ def digital_tournament(owner, *, name: str = "Monddämmerung digital", seed: int
                     break
     r1.refresh_from_db()
     assert not r1.tables.exclude(status=Table.DONE).exists(), "the bots did not finish"
+    clock.round_close(round=r1, by=owner)  # every table has its result: round 1 ends
     seated_round(t, seed=seed + 1, start=True)
     return t
 
