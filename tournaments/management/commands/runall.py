@@ -76,6 +76,30 @@ def split_addrport(addrport: str) -> tuple[str, str]:
     return host or "0.0.0.0", port
 
 
+def celery_commands() -> dict[str, list[str]]:
+    """The Celery worker (print jobs and the round clock's queue) and beat."""
+    py, var = sys.executable, settings.VAR_DIR
+    celery = [py, "-m", "celery", "-A", "tournaments.celery"]
+    return {
+        # the default queue (print jobs) and the round clock's queue
+        "worker": [
+            *celery,
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=2",
+            "-Q",
+            f"celery,{settings.CLOCK_QUEUE}",
+        ],
+        "beat": [
+            *celery,
+            "beat",
+            "--loglevel=INFO",
+            "--schedule",
+            str(var / "celerybeat-schedule"),
+        ],
+    }
+
+
 class Command(BaseCommand):
     help = "Run web + Celery worker + beat for a laptop at the venue."
 
@@ -93,48 +117,9 @@ class Command(BaseCommand):
             help="the web server (runserver: Django's development server)",
         )
 
-    def handle(self, *args, addrport, server, **opts):
-
-        var = settings.VAR_DIR
-        py = sys.executable
-        host, port = split_addrport(addrport)
-        addrport = f"{host}:{port}"
-        # links and QR codes printed without a request use this port (tournaments/addresses.py)
-        os.environ["TURNIERLEITER_PORT"] = port
-        env = laptop_env()
-        try:
-            prepare(env)
-        except subprocess.CalledProcessError as exc:
-            raise CommandError(f"collectstatic failed (exit {exc.returncode})") from exc
-        commands = {
-            "web": web_command(addrport, server=server),
-            "worker": [
-                py,
-                "-m",
-                "celery",
-                "-A",
-                "tournaments.celery",
-                "worker",
-                "--loglevel=INFO",
-                "--concurrency=2",
-                # the default queue (print jobs) and the round clock's queue
-                "-Q",
-                f"celery,{settings.CLOCK_QUEUE}",
-            ],
-            "beat": [
-                py,
-                "-m",
-                "celery",
-                "-A",
-                "tournaments.celery",
-                "beat",
-                "--loglevel=INFO",
-                "--schedule",
-                str(var / "celerybeat-schedule"),
-            ],
-        }
-        procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
-        login = var / "demo-login.txt"
+    def greet(self, host: str, port: str, addrport: str, env: dict) -> None:
+        """Where the laptop and the phones open the site, and the demo login."""
+        login = settings.VAR_DIR / "demo-login.txt"
         self.stdout.write(self.style.SUCCESS(f"\nTurnierleiter runs at http://127.0.0.1:{port}/"))
         if host in ("0.0.0.0", "::", "[::]"):
             urls = [f"http://{a}:{port}/" for a in lan_addresses()]
@@ -150,6 +135,20 @@ class Command(BaseCommand):
             self.stdout.write(self.style.WARNING("DEBUG is on: for development only."))
         if login.exists():
             self.stdout.write(login.read_text())
+
+    def handle(self, *args, addrport, server, **opts):
+        host, port = split_addrport(addrport)
+        addrport = f"{host}:{port}"
+        # links and QR codes printed without a request use this port (tournaments/addresses.py)
+        os.environ["TURNIERLEITER_PORT"] = port
+        env = laptop_env()
+        try:
+            prepare(env)
+        except subprocess.CalledProcessError as exc:
+            raise CommandError(f"collectstatic failed (exit {exc.returncode})") from exc
+        commands = {"web": web_command(addrport, server=server), **celery_commands()}
+        procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
+        self.greet(host, port, addrport, env)
         self.stdout.write("Ctrl-C stops web, worker and beat.\n")
         stop = False
 
