@@ -235,7 +235,6 @@ def test_the_stored_record_replays_the_game_exactly(organizer, game, size, monke
     record = digital.table_record(table)
     assert record.seed == digital.deal_seed(table)
     assert record.replay(engine) == engine.load(table.state)
-    assert digital.table_rebuild(table=table) is False  # nothing to repair
 
 
 def test_a_table_dealt_before_deal_secrets_replays_from_its_stored_seed(organizer):

@@ -17,9 +17,10 @@ from games.base import TIME_CALLED
 from tests.factories import digital_table
 from tests.public_replay import named, random_games
 from tournaments.models import Table, TableAction, Tournament
-from tournaments.play import bots, presentation, watch
+from tournaments.play import bots, watch
 from tournaments.play import tables as digital
 from tournaments.play.base import Ctx, card_index
+from tournaments.play.screen import presentation
 from tournaments.services import clock, scorekeepers
 
 GAMES = 50
