@@ -4,13 +4,12 @@ the other one is told about the conflict."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from scoring import services
 from scoring.models import Submission
+from tests.concurrency import at_once
 from tests.scoring.test_result_entry import make_table
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -22,26 +21,8 @@ SHEETS = [
 
 
 def race(*jobs):
-    """Run the jobs in threads (one database connection each), released
-    together by a barrier; returns each job's result or exception."""
-    barrier = threading.Barrier(len(jobs))
-    out: list = [None] * len(jobs)
-
-    def run(i, job):
-        try:
-            barrier.wait(timeout=10)
-            out[i] = job()
-        except Exception as exc:  # the outcome under test
-            out[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, job)) for i, job in enumerate(jobs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return out
+    """The jobs in threads released together (``tests.concurrency.at_once``)."""
+    return at_once(list(jobs), timeout=10)
 
 
 def split(outcomes):

@@ -7,15 +7,14 @@ one merge logged."""
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
-from django.db import connection
 from django.db.models import QuerySet
 from django.test import Client
 from django.urls import reverse
 
+from tests import concurrency
 from tournaments import services
 from tournaments.models import Person, PersonMerge, Player
 from tournaments.services import ServiceError, roster
@@ -39,24 +38,7 @@ def slow_locks(monkeypatch):
 
 
 def at_once(*calls):
-    barrier = threading.Barrier(len(calls))
-    out = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=10)
-            out[i] = call()
-        except Exception as exc:  # the outcome under test
-            out[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return out
+    return concurrency.at_once(list(calls), timeout=10)
 
 
 def two_entries_of_one_person(organizer, n):

@@ -6,40 +6,18 @@ why, in its language. PostgreSQL: every thread its own connection."""
 
 from __future__ import annotations
 
-import threading
 import uuid
 
 import pytest
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
+
+from tests.concurrency import at_once
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
 ADDRESS = "203.0.113.40"
 REFUSED_DE = "Von dieser Adresse wurden zu viele Konten angelegt. Bitte in 60 Minuten"
-
-
-def all_at_once(calls):
-    """Run the calls in threads released together; their results in order."""
-    barrier = threading.Barrier(len(calls))
-    out = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait(timeout=30)
-            out[i] = call()
-        except Exception as exc:  # the outcome under test
-            out[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return out
 
 
 def signup(username: str):
@@ -85,7 +63,7 @@ def test_forty_simultaneous_signups_from_one_address_make_ten_accounts(
 ):
     settings.SIGNUP_LIMIT, settings.SIGNUP_WINDOW = 10, 3600
     names = [f"flood{n:02d}" for n in range(40)]
-    answers = all_at_once([signup(name) for name in names])
+    answers = at_once([signup(name) for name in names])
     assert not [a for a in answers if isinstance(a, Exception)], answers
     made = sorted(
         django_user_model.objects.filter(username__in=names).values_list("username", flat=True)
@@ -108,7 +86,7 @@ def test_the_same_name_twice_at_once_makes_one_account_and_keeps_the_count(
     shared_cache, settings, django_user_model
 ):
     settings.SIGNUP_LIMIT = 10
-    (first, second) = all_at_once([signup("twin"), signup("twin")])
+    (first, second) = at_once([signup("twin"), signup("twin")])
     assert sorted([first[0], second[0]]) == [200, 302]
     loser = first if first[0] == 200 else second
     assert "Dieser Benutzername ist bereits vergeben." in loser[1]
