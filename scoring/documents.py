@@ -169,7 +169,7 @@ def render(
     return render_score_sheets(
         info,
         round_no,
-        tables,
+        [_with_bot_seats(t) for t in tables],
         engine_id=tournament.game,
         options=tournament.game_options or None,
         base_url_for_table=lambda t: url_for_table(t["id"]),
@@ -215,6 +215,19 @@ def _seat_urls_like(url_for_table) -> Callable[[str], str]:
         return base + seat_path(key)
 
     return url
+
+
+def _with_bot_seats(table: dict) -> dict:
+    """A table whose empty seats the bot plays, as its score sheet lists it:
+    every seat in order, the bot's named "Bot" (the sheet is for the table's
+    full size, as the game is played and ranked)."""
+    if not table.get("bot_seats"):
+        return table
+    seats = [(p["seat"], p) for p in table["players"]]
+    seats += [
+        (n, {"id": None, "name": gettext("Bot"), "club": "", "seat": n}) for n in table["bot_seats"]
+    ]
+    return {**table, "players": [p for _n, p in sorted(seats, key=lambda sp: sp[0])]}
 
 
 def event_info(tournament: Tournament) -> dict:
