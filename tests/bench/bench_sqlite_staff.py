@@ -24,7 +24,6 @@ import argparse
 import http.client
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,20 +33,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests import staff_load  # noqa: E402
+from tests import serverproc, staff_load  # noqa: E402
 
 PORTS = range(18550, 18560)
 
 
 def free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise SystemExit(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
+    return serverproc.free_port(PORTS)
 
 
 def wait_for(port: int, proc: subprocess.Popen, log: Path) -> None:

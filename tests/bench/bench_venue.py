@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import http.client
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests import serverproc  # noqa: E402
 from tests.bench import loadgen  # noqa: E402
 
 PHONES = 200
@@ -35,14 +35,7 @@ PORTS = range(18430, 18440)
 
 
 def free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise SystemExit(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
+    return serverproc.free_port(PORTS)
 
 
 def wait_for(port: int, proc, path="/") -> None:

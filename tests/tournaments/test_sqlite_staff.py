@@ -8,7 +8,6 @@ PostgreSQL; the server runs without it, as ``make run`` does.)
 beside ten digital tables of bots, for two minutes."""
 
 import http.client
-import socket
 import sqlite3
 import subprocess
 import time
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import staff_load
+from tests import serverproc, staff_load
 from tournaments.management.commands.runall import web_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,14 +25,7 @@ SECONDS = 20
 
 
 def free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    pytest.fail(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
+    return serverproc.free_port(PORTS)
 
 
 def wait_for(port: int, proc: subprocess.Popen, log: Path) -> None:
