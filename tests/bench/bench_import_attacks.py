@@ -1,4 +1,4 @@
-"""Issue 28's import attacks, counted: ``python tests/bench/bench_import_attacks.py``.
+"""Import attacks, counted: ``python tests/bench/bench_import_attacks.py``.
 
 In a fresh SQLite database under a temporary folder: an organizer runs a
 club (two Quartett tournaments played through the services, a roster with a

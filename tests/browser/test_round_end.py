@@ -1,4 +1,5 @@
-"""Issue 23.1 and 23.2 in the browser, in German on a phone (390×844): a
+"""Rounds that end when the last sheet is in, and results without the clock,
+in the browser, in German on a phone (390×844): a
 Quartett sheet whose players still hold cards goes in with one press in a
 round whose clock was never started; and when the last sheet of a running
 round is in, the overview ends the round with one press and names the next

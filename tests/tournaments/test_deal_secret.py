@@ -1,4 +1,4 @@
-"""Issue 28, point 1: a digital deal draws on a secret the server keeps.
+"""A digital deal draws on a secret the server keeps.
 
 An outsider with the open-source engines and every public fact (tournament
 id, round and table numbers, the organizer's seating seed) computes none of

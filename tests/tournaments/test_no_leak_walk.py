@@ -1,4 +1,4 @@
-"""Issue 28, point 1 (must show): no page, partial, poll answer or export that
+"""No page, partial, poll answer or export that
 a player or the public can reach shows another seat's hidden cards or any
 table's deal secret.
 

@@ -77,7 +77,7 @@ def test_on_sqlite_a_runaway_request_fails_alone(test_only_server):
 
 
 def test_push_streams_hold_no_thread(test_only_server):
-    """Issue 27's push channel: 40 open event streams (more than the server's
+    """The push channel's ground: 40 open event streams (more than the server's
     2 × 8 request threads) while pages still answer promptly."""
     port = test_only_server
     usual = serverproc.page_time(port, "/", times=5)
