@@ -1,7 +1,10 @@
 """Template filters for wording: the number that picks a plural form."""
 
 from django import template
+from django.utils.formats import get_format
 
+from scoring.points import as_number
+from scoring.printing.lists import format_value
 from tournaments.collation import fold
 
 register = template.Library()
@@ -37,3 +40,17 @@ def fold_filter(text) -> str:
     """``text`` as names are compared ("Şahin" → "sahin"), for search boxes
     that match what is typed without its accents."""
     return fold(str(text))
+
+
+@register.filter
+def number(value) -> str:
+    """A standings number (points, a tiebreak figure, a seating's score) as
+    the standings page and the prints write it, in the reader's language:
+    "1,5", "2,333", "4" in German ("1.5" in English), never "1,50"."""
+    if value is None or value == "":
+        return ""
+    try:
+        value = as_number(value)
+    except (ValueError, OverflowError):
+        return str(value)
+    return format_value(value, get_format("DECIMAL_SEPARATOR"))
