@@ -36,7 +36,6 @@ PLAYER_SOURCES = (
     "templates/play/link_state.html",
     "templates/play/panel.html",
     "templates/play/seat.html",
-    "templates/play/seat_page.html",
     "templates/play/watch.html",
     "templates/play/watch_board.html",
     # the games' presentations at a digital table and their card texts
@@ -56,7 +55,7 @@ PLAYER_SOURCES = (
     "templates/scoring/entry/link_invalid.html",
     # the self-report of a table's result through a seat link
     "scoring/views/_self_report.py",
-    "templates/scoring/seat.html",
+    "templates/play/seat_page.html",
     # public pages and the projector
     "templates/tournaments/public.html",
     "templates/tournaments/round_public.html",
@@ -75,6 +74,13 @@ SHARED_SOURCES = (
     "games/",
     # the clock partial: the organizer's round page, projector, public page
     "templates/tournaments/round/status.html",
+    # the result form and its parts: the staff's entry and a player's self-report
+    "templates/scoring/entry/form.html",
+    "templates/scoring/entry/players.html",
+    "templates/scoring/entry/result.html",
+    # standings tables: the organizer's and the public pages
+    "templates/scoring/standings/",
+    "templates/scoring/season/_table.html",
     # pages anyone can meet
     "templates/base.html",
     "templates/403_csrf.html",
@@ -96,6 +102,22 @@ PLAYER_MESSAGES = {
     ),
     "This move is not allowed now: the game may have moved on. Choose again.": (
         "refuses a move on the seat page"
+    ),
+}
+
+#: messages written in organizer code that both audiences read, and why
+SHARED_MESSAGES = {
+    "The result of this table was removed meanwhile; nothing of yours was saved.": (
+        "a conflict on the staff's result form and on a player's self-report"
+    ),
+    "%(who)s saved version %(version)s of this table's result meanwhile (shown below). "
+    "Nothing of yours was saved: compare, then save again to replace it.": (
+        "a conflict on the staff's result form and on a player's self-report"
+    ),
+    "Version %(version)s was replaced meanwhile by version %(other)s (shown below); "
+    "it can't be confirmed any more.": "a confirmation by the staff or through a seat link",
+    "This table's result is confirmed; only the Turnierleitung can correct it.": (
+        "a correction by a scorekeeper or a player's report"
     ),
 }
 
@@ -122,6 +144,8 @@ HIM = re.compile(r"\b(ihn|ihm)\b", re.I)
 def audience_of(msgid: str, paths) -> str:
     if msgid in PLAYER_MESSAGES:
         return PLAYER
+    if msgid in SHARED_MESSAGES:
+        return BOTH
     kinds = set()
     for path in paths:
         if path.startswith(SHARED_SOURCES):
@@ -249,7 +273,7 @@ def test_the_catalogue_has_both_audiences():
 
 def test_player_messages_named_here_exist():
     ids = {e.msgid for e in entries()}
-    assert set(PLAYER_MESSAGES) <= ids
+    assert set(PLAYER_MESSAGES) <= ids and set(SHARED_MESSAGES) <= ids
 
 
 # one word for one thing
