@@ -20,10 +20,12 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
+from django.utils.formats import get_format
 from django.utils.translation import pgettext, pgettext_lazy
 
 from scoring.models import Submission
 from scoring.points import as_number
+from scoring.printing.lists import format_value
 from scoring.selectors import players_data, results_data
 from scoring.standings import prepare, rows_of
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
@@ -290,6 +292,20 @@ def player_total(tournament: Tournament, player: Player) -> dict | None:
         if row["player_id"] == player.pk:
             return row
     return None
+
+
+def number_text(value) -> str:
+    """A standings number (points, a tiebreak figure, a seating's score) as
+    the standings and the prints write it, in the active language: "1,5",
+    "2,333", "4" in German ("1.5" in English), never "1,50"; the pages'
+    ``|number`` and the seating's messages."""
+    if value is None or value == "":
+        return ""
+    try:
+        value = as_number(value)
+    except (ValueError, OverflowError):
+        return str(value)
+    return format_value(value, get_format("DECIMAL_SEPARATOR"))
 
 
 # -- flat rows for the CSV/JSON exports ---------------------------------------

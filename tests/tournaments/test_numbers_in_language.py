@@ -52,8 +52,14 @@ def number(value, language: str) -> str:
     ],
 )
 def test_a_standings_number_is_written_in_the_readers_language(value, english, german):
+    from tournaments.seating_messages import _number as seating_reason_number
+
     assert number(value, "en") == english
     assert number(value, "de") == german
+    # the seating's reasons ("a player moved up from 4,5 points") say it alike
+    if value is not None:
+        with translation.override("de"):
+            assert seating_reason_number(value) == german
 
 
 @given(st.fractions(min_value=-1000, max_value=1000, max_denominator=8))

@@ -1,10 +1,8 @@
 """Template filters for wording: the number that picks a plural form."""
 
 from django import template
-from django.utils.formats import get_format
 
-from scoring.points import as_number
-from scoring.printing.lists import format_value
+from scoring.listings import number_text
 from tournaments.collation import fold
 
 register = template.Library()
@@ -47,10 +45,4 @@ def number(value) -> str:
     """A standings number (points, a tiebreak figure, a seating's score) as
     the standings page and the prints write it, in the reader's language:
     "1,5", "2,333", "4" in German ("1.5" in English), never "1,50"."""
-    if value is None or value == "":
-        return ""
-    try:
-        value = as_number(value)
-    except (ValueError, OverflowError):
-        return str(value)
-    return format_value(value, get_format("DECIMAL_SEPARATOR"))
+    return number_text(value)
