@@ -320,6 +320,15 @@ def test_the_seating_is_a_sitzplan_and_a_round_is_eingeteilt():
     assert german["Seating by table"] == ["Sitzplan nach Tischen"]
 
 
+def test_a_score_sheet_is_a_spielbericht():
+    """Not "Spielbogen", "Spielberichtsbogen" or "Bogen" beside it."""
+    other = re.compile(r"Bogen|Bögen|bogen\b|bögen\b")
+    wrong = [(e.msgid, t) for e in entries() for t in translations(e) if other.search(t)]
+    assert not wrong
+    german = {e.msgid: translations(e) for e in entries()}
+    assert german["Score sheets"] == ["Spielberichte"]
+
+
 def test_an_altruismus_turn_is_a_stich():
     """Its turn is a trick: "Zug" is what a player makes ("Am Zug")."""
     found = list(texts_from("games/altruismus/", "tournaments/play/altruismus.py"))
