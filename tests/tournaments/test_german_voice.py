@@ -329,6 +329,19 @@ def test_a_score_sheet_is_a_spielbericht():
     assert german["Score sheets"] == ["Spielberichte"]
 
 
+def test_a_scorekeeper_is_a_schreiber():
+    wrong = [
+        (e.msgid, t)
+        for e in entries()
+        if re.search(r"scorekeeper", e.msgid, re.I)
+        for t in translations(e)
+        if "Schreiber" not in t
+    ]
+    assert not wrong
+    others = re.compile(r"Ergebnisdienst|Ergebniserfassung")
+    assert not [t for e in entries() for t in translations(e) if others.search(t)]
+
+
 def test_an_altruismus_turn_is_a_stich():
     """Its turn is a trick: "Zug" is what a player makes ("Am Zug")."""
     found = list(texts_from("games/altruismus/", "tournaments/play/altruismus.py"))
