@@ -351,6 +351,37 @@ def test_an_altruismus_turn_is_a_stich():
     assert [t for e, ts in found if e.msgid == "Turn" for t in ts] == ["Stich"]
 
 
+def test_a_game_says_the_same_word_on_the_sheet_and_at_the_digital_table():
+    """Trumpet's Great Hall is the "Große Wappensaal", a Terra Trumpf hand a
+    "Durchgang", an Altruismus mission card an "Auftragskarte" — on the score
+    sheet, in the time-call instructions and at the digital table alike."""
+    words = [
+        (("games/trumpet/", "tournaments/play/trumpet.py"), r"Great Hall", r"Wappensaal", r"Halle"),
+        (
+            ("games/terra_trumpf/", "tournaments/play/terra_trumpf.py"),
+            r"\bhands?\b|^Hand$",
+            r"Durchg[aä]ng",
+            r"\b(diese[ms]?|nächste[ns]?|des) Spiels?\b",  # "im Spiel" is "in play"
+        ),
+        (
+            ("games/altruismus/", "tournaments/play/altruismus.py"),
+            r"[Mm]ission card",
+            r"Auftragskarte",
+            r"Mission",
+        ),
+    ]
+    for sources, english, german, other in words:
+        found = [(e, ts) for e, ts in texts_from(*sources) if re.search(english, e.msgid)]
+        assert found, english
+        wrong = [
+            (e.msgid, t)
+            for e, ts in found
+            for t in ts
+            if not re.search(german, t) or re.search(other, t)
+        ]
+        assert not wrong
+
+
 def test_a_monddaemmerung_round_of_play_is_no_tournament_round():
     found = list(texts_from("games/monddaemmerung/", "tournaments/play/monddaemmerung.py"))
     assert len(found) >= 40
