@@ -17,10 +17,15 @@ after a bot seat keep theirs, and each table lists its bot seats in
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+
+from django.utils.formats import get_format
+from django.utils.translation import pgettext, pgettext_lazy
 
 from scoring.models import Submission
 from scoring.points import as_number
+from scoring.printing.lists import format_value
 from scoring.selectors import players_data, results_data
 from scoring.standings import prepare, rows_of
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
@@ -289,6 +294,20 @@ def player_total(tournament: Tournament, player: Player) -> dict | None:
     return None
 
 
+def number_text(value) -> str:
+    """A standings number (points, a tiebreak figure, a seating's score) as
+    the standings and the prints write it, in the active language: "1,5",
+    "2,333", "4" in German ("1.5" in English), never "1,50"; the pages'
+    ``|number`` and the seating's messages."""
+    if value is None or value == "":
+        return ""
+    try:
+        value = as_number(value)
+    except (ValueError, OverflowError):
+        return str(value)
+    return format_value(value, get_format("DECIMAL_SEPARATOR"))
+
+
 # -- flat rows for the CSV/JSON exports ---------------------------------------
 
 
@@ -423,3 +442,56 @@ EXPORTS = {
     "results": export_results,
     "standings": export_standings,
 }
+
+
+# -- CSV column titles ----------------------------------------------------------
+
+#: every CSV column's title for a spreadsheet reader: a German file says
+#: "Geburtsjahr", an English one keeps the field name ("birth_year"), which
+#: the JSON export uses as its key too (English has no catalogue: the msgid
+#: is the title). The player import reads both (``tournaments.player_import``).
+CSV_TITLES = {
+    "id": pgettext_lazy("CSV column", "id"),
+    "player_id": pgettext_lazy("CSV column", "player_id"),
+    "name": pgettext_lazy("CSV column", "name"),
+    "club": pgettext_lazy("CSV column", "club"),
+    "rating": pgettext_lazy("CSV column", "rating"),
+    "birth_year": pgettext_lazy("CSV column", "birth_year"),
+    "team": pgettext_lazy("CSV column", "team"),
+    "checked_in": pgettext_lazy("CSV column", "checked_in"),
+    "dropped": pgettext_lazy("CSV column", "dropped"),
+    "first_round": pgettext_lazy("CSV column", "first_round"),
+    "round": pgettext_lazy("CSV column", "round"),
+    "table": pgettext_lazy("CSV column", "table"),
+    "seat": pgettext_lazy("CSV column", "seat"),
+    "rank": pgettext_lazy("CSV column", "rank"),
+    "figure": pgettext_lazy("CSV column", "figure"),
+    "points": pgettext_lazy("CSV column", "points"),
+    "bye": pgettext_lazy("CSV column", "bye"),
+    "version": pgettext_lazy("CSV column", "version"),
+    "bot": pgettext_lazy("CSV column", "bot"),
+    "place": pgettext_lazy("CSV column", "place"),
+    "shared": pgettext_lazy("CSV column", "shared"),
+    "figures": pgettext_lazy("CSV column", "figures"),
+    "opponents": pgettext_lazy("CSV column", "opponents"),
+    "wins": pgettext_lazy("CSV column", "wins"),
+    "head_to_head": pgettext_lazy("CSV column", "head_to_head"),
+    "games": pgettext_lazy("CSV column", "games"),
+    "byes": pgettext_lazy("CSV column", "byes"),
+    "bot_games": pgettext_lazy("CSV column", "bot_games"),
+    "total": pgettext_lazy("CSV column", "total"),
+    "played": pgettext_lazy("CSV column", "played"),
+}
+#: a season's per-tournament columns: ``t3`` and ``t3_counts``
+_SEASON_COLUMN = re.compile(r"t([0-9]{1,4})(_counts)?")
+
+
+def csv_title(key: str) -> str:
+    """The title of the CSV column ``key`` in the active language."""
+    season = _SEASON_COLUMN.fullmatch(key)
+    if season:
+        n = int(season.group(1))
+        if season.group(2):
+            return pgettext("CSV column", "t%(n)s_counts") % {"n": n}
+        return pgettext("CSV column", "t%(n)s") % {"n": n}
+    return str(CSV_TITLES.get(key, key))

@@ -3,7 +3,8 @@
 Made for spreadsheets, as the user's language reads them:
 
 - UTF-8 with a byte-order mark (so Excel reads "Şahin" right), CRLF line
-  ends, a header row with the field names.
+  ends, a header row with the columns' names in the reader's language
+  (German: "Geburtsjahr"; English: the field names, "birth_year").
 - German: ``;`` between fields and a decimal comma (``6,5``) — what German
   Excel expects; English: ``,`` and a decimal point (``6.5``). Numbers are
   written as bare numbers so a spreadsheet reads them as numbers.
@@ -67,12 +68,22 @@ def cell(value, decimal: str = ".") -> str:
     return escape_text(str(value))
 
 
-def write_csv(rows: Iterable[dict], header: Sequence[str], *, language: str | None = None) -> bytes:
-    """``rows`` (dicts, keys from ``header``) as the bytes of a CSV file."""
+def write_csv(
+    rows: Iterable[dict],
+    header: Sequence[str],
+    *,
+    language: str | None = None,
+    titles: Sequence[str] | None = None,
+) -> bytes:
+    """``rows`` (dicts, keys from ``header``) as the bytes of a CSV file; the
+    header row says ``titles`` (the columns' names in the reader's language)
+    or, without them, the keys."""
     delimiter, decimal = dialect_for(language)
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow([escape_text(str(h)) for h in header])
+    if titles is not None and len(titles) != len(header):
+        raise ValueError("one title per column")
+    writer.writerow([escape_text(str(h)) for h in (header if titles is None else titles)])
     for row in rows:
         writer.writerow([cell(row.get(k), decimal) for k in header])
     return out.getvalue().encode("utf-8-sig")

@@ -208,6 +208,10 @@ def forget(keys) -> None:
             _local.pop(key, None)
 
 
+#: the counts the last five minutes are said with ("1 minute left" … "5 minutes left")
+MINUTE_COUNTS = (1, 2, 3, 4, 5)
+
+
 def clock_context(entry: dict) -> dict:
     """The status partial's context at this moment, from an entry."""
     now_ms = time.time() * 1000 + entry["offset_ms"]
@@ -231,6 +235,10 @@ def clock_context(entry: dict) -> dict:
         # "5 minutes left" only makes sense in a round that had more than 5
         "five_ok": entry.get("minutes", 0) > 5,
         "five_minutes": running and 0 < left <= 300 and entry.get("minutes", 0) > 5,
+        # the minutes left as the time shows them, rounded up: "3 minutes
+        # left" at 2:54, "5" at 4:01 (the browser counts them down itself)
+        "minutes_left": min(5, max(1, -(-seconds // 60))),
+        "minute_counts": MINUTE_COUNTS,
         "tables_total": entry["tables_total"],
         "tables_done": entry["tables_done"],
         "open_tables": entry["open_tables"],

@@ -2,7 +2,9 @@
 
 Columns: name, club, rating, birth year — in that order, or in any order when
 the first line is a header (English or German names: name/Name, club/Verein,
-rating/Wertung/DWZ/Elo, birth year/birth_year/Geburtsjahr/Jahrgang). Comma,
+rating/Wertung/DWZ/Elo, birth year/birth_year/Geburtsjahr/Jahrgang); the other
+columns of the product's own players export (id, team, check-in, …, in
+English or German) are skipped, so an exported list imports again. Comma,
 semicolon and tab separated text are all accepted. Blank lines are skipped.
 
 ``parse_players`` returns every row and every error with its line number;
@@ -38,6 +40,20 @@ HEADER_ALIASES = {
     "birthyear": "birth_year",
     "geburtsjahr": "birth_year",
     "jahrgang": "birth_year",
+}
+#: the columns of the product's own players export (its English field names
+#: and German titles) that a registration does not take: skipped, so that an
+#: exported list can be imported into the next tournament in either language
+EXPORT_ONLY = {
+    "id",
+    "spieler-id",
+    "team",
+    "checked_in",
+    "eingecheckt",
+    "dropped",
+    "ausgeschieden",
+    "first_round",
+    "erste runde",
 }
 DEFAULT_COLUMNS = ["name", "club", "rating", "birth_year"]
 MAX_ROWS = limits.MAX_PLAYERS
@@ -149,7 +165,7 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
         cells = [c.strip() for c in cells]
         if not any(cells):
             continue
-        if index == 0 and cells[0].casefold() in HEADER_ALIASES:
+        if index == 0 and _known_column(cells[0]):
             columns = _header(cells, line, errors)
             continue
         if len(rows) + len(errors) >= MAX_ROWS:
@@ -208,14 +224,21 @@ def _unclosed_quote(first: int, line: int) -> LineError:
     )
 
 
+def _known_column(name: str) -> bool:
+    return name.casefold() in HEADER_ALIASES or name.casefold() in EXPORT_ONLY
+
+
 def _header(cells: list[str], line: int, errors: list[LineError]) -> list[str]:
-    """The columns a header line names (an unknown name is an error)."""
-    unknown = [c for c in cells if c and c.casefold() not in HEADER_ALIASES]
+    """The columns a header line names (an unknown name is an error; a column
+    of the players export that a registration does not take is skipped)."""
+    unknown = [c for c in cells if c and not _known_column(c)]
     if unknown:
         errors.append(
             LineError(line, _("Unknown column: %(names)s") % {"names": ", ".join(unknown)})
         )
-    return [HEADER_ALIASES.get(c.casefold(), "?") for c in cells]
+    return [
+        "" if c.casefold() in EXPORT_ONLY else HEADER_ALIASES.get(c.casefold(), "?") for c in cells
+    ]
 
 
 def _read_row(line: int, data: dict[str, str], this_year: int) -> tuple[ImportRow, list[str]]:

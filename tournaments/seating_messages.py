@@ -14,10 +14,10 @@ reader's language.
 
 from __future__ import annotations
 
-from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.listings import number_text
 from tournaments.seating import reasons
 from tournaments.seating.errors import SeatingError
 from tournaments.services.errors import ServiceError
@@ -36,8 +36,7 @@ def _translated(message, params: dict) -> str:
 
 
 def _number(x) -> str:
-    x = float(x)
-    return formats.localize(int(x) if x == int(x) else round(x, 2))
+    return number_text(x)  # as the standings write it: "1,5"
 
 
 def _joined(values) -> str:

@@ -3,14 +3,25 @@ out: nothing from the user is written into it, so it is safe to inline)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+
+def one_decimal(value: float) -> str:
+    return f"{value:.1f}"
 
 
 def rating_svg(
-    values: Sequence[float], *, width: int = 480, height: int = 120, label: str = ""
+    values: Sequence[float],
+    *,
+    width: int = 480,
+    height: int = 120,
+    label: str = "",
+    number: Callable[[float], str] = one_decimal,
 ) -> str:
     """The values as a polyline, scaled to the box, with the first and last
-    value written at the ends; an empty string for fewer than two values."""
+    value written at the ends by ``number`` (the page passes the formatter of
+    its rating figures, so the chart says "15,8" where the page does); an
+    empty string for fewer than two values."""
     if len(values) < 2:
         return ""
     pad = 18
@@ -34,8 +45,13 @@ def rating_svg(
         f'width="{width}" height="{height}" role="img" aria-label="{title}">'
         f"{zero}"
         f'<polyline fill="none" stroke="#1d5fa8" stroke-width="2" points="{points}"/>'
-        f'<text x="{pad}" y="{y(values[0]) - 4:.1f}" font-size="11">{values[0]:.1f}</text>'
+        f'<text x="{pad}" y="{y(values[0]) - 4:.1f}" font-size="11">{_text(number(values[0]))}</text>'
         f'<text x="{width - pad}" y="{y(values[-1]) - 4:.1f}" font-size="11" '
-        f'text-anchor="end">{values[-1]:.1f}</text>'
+        f'text-anchor="end">{_text(number(values[-1]))}</text>'
         "</svg>"
     )
+
+
+def _text(text: str) -> str:
+    """A formatted number as SVG text: only what a number is written with."""
+    return "".join(c for c in str(text) if c.isdigit() or c in "+-−.,  ")

@@ -2,9 +2,10 @@
 tournament export and its re-import.
 
 CSV is made for spreadsheets and written by :mod:`tournaments.csvfile` (the
-one CSV writer): in German ``;`` and decimal commas, in English ``,`` and
-decimal points; text cells never become formulas. JSON is for programs: a list
-of objects with the same field names, numbers as JSON numbers.
+one CSV writer): in German ``;``, decimal commas and German column titles, in
+English ``,``, decimal points and the field names; text cells never become
+formulas. JSON is for programs: a list of objects keyed by the field names,
+numbers as JSON numbers, the same in every language.
 """
 
 import json
@@ -114,7 +115,13 @@ def export_download(request, tournament, what, fmt):
     if fmt == "json":
         text = json.dumps(rows, ensure_ascii=False, indent=1, default=_json_default)
         return _download(text.encode(), "application/json; charset=utf-8", name)
-    content = csvfile.write_csv(rows, HEADERS[what], language=translation.get_language())
+    header = HEADERS[what]
+    content = csvfile.write_csv(
+        rows,
+        header,
+        language=translation.get_language(),
+        titles=[listings.csv_title(key) for key in header],
+    )
     return _download(content, csvfile.CONTENT_TYPE, name)
 
 

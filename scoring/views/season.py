@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import documents
+from scoring import documents, listings
 from scoring.models import Series
 from scoring.printing.season import render_season
 from scoring.season import selectors
@@ -163,7 +163,12 @@ def series_csv(request, series_id):
     for i in range(1, len(context["tournaments"]) + 1):
         header += [f"t{i}", f"t{i}_counts"]
     response = HttpResponse(
-        csvfile.write_csv(rows, header, language=translation.get_language()),
+        csvfile.write_csv(
+            rows,
+            header,
+            language=translation.get_language(),
+            titles=[listings.csv_title(key) for key in header],
+        ),
         content_type=csvfile.CONTENT_TYPE,
     )
     response["Content-Disposition"] = f'attachment; filename="season-{series_id}.csv"'

@@ -1,5 +1,7 @@
 """Standings (organizer and public), a player's history, a round's results."""
 
+from functools import partial
+
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import formats
@@ -8,6 +10,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
 from scoring import listings
+from scoring.printing.lists import format_value
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
 from tournaments.views._helpers import round_problem
@@ -29,18 +32,10 @@ def _after_round(request, tournament) -> int | None:
 
 
 def _number(decimal_separator: str):
-    """A number formatter for the page's language, chosen once per page:
-    ints as they are, decimals with the language's separator (what
-    ``{{ value }}`` with localization would print, without its per-value cost)."""
-
-    def fmt(value) -> str:
-        if value is None:
-            return ""
-        if isinstance(value, int):
-            return str(value)
-        return str(value).replace(".", decimal_separator)
-
-    return fmt
+    """A number formatter for the page's language, chosen once per page: the
+    prints' (and every page's ``|number``) formatter — ints as they are,
+    decimals with the language's separator."""
+    return partial(format_value, decimal_separator=decimal_separator)
 
 
 def standings_body(rows: list[dict], *, history_url: str | None) -> str:

@@ -1,5 +1,5 @@
 """The projector page: the slides the organizer picks, per-table extra time,
-"5 minutes left" only in rounds that had more, the join QR, the tables still
+"5 minutes left" (counted down to 1) only in rounds that had more, the join QR, the tables still
 playing and the sheets missing — and bad parameters never break it."""
 
 import re
@@ -89,7 +89,12 @@ def test_five_minutes_left_only_in_a_round_that_had_more(client, rnd, organizer)
     clock.round_start(round=rnd, by=organizer)
     travel(rnd, 45 * 60 - 200)
     html = client.get(status_url).content.decode()
-    assert "5 minutes left" in html
+    # 3:20 left: the minutes as the time shows them, rounded up
+    assert re.search(r"data-clock-signal[^>]*>4 minutes left<", html)
+    assert (
+        'data-text-minutes="1 minute left|2 minutes left|3 minutes left|4 minutes left|5 minutes left"'
+        in html
+    )
     # a tournament of five-minute rounds
     five = TournamentFactory(
         owner=organizer, public=True, allowed_sizes=[2], table_size=2, round_minutes=5
@@ -97,7 +102,7 @@ def test_five_minutes_left_only_in_a_round_that_had_more(client, rnd, organizer)
     short = seated_round(five, players=2, start=True)
     travel(short, 100)
     html = client.get(reverse("round_public_status", args=[five.pk, 1])).content.decode()
-    assert "5 minutes left" not in html and 'data-text-five=""' in html
+    assert "minutes left" not in html and 'data-text-minutes=""' in html
 
 
 def test_after_time_the_tables_slide_lists_missing_sheets_and_stops_polling(client, rnd, organizer):

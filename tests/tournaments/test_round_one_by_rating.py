@@ -154,7 +154,7 @@ def test_the_form_shows_and_saves_the_round_one_setting(client, tournament, orga
     assert tournament.round1_seating == "rating_swiss"
     # German
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
-    assert "Sitzordnung der 1. Runde" in page
+    assert "Einteilung der 1. Runde" in page
 
 
 def test_the_form_refuses_rating_in_team_mode_and_unknown_values(client, tournament, organizer):

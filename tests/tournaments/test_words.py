@@ -40,6 +40,7 @@ NOT_COUNTS = {
     "Between 1 and %(max)s rounds.": "a range",
     "%(game)s is played at tables of %(lo)s to %(hi)s players.": "a range of table sizes",
     "%(size)s players (allowed: %(sizes)s)": "a table size, at least 2",
+    "not the state of a game at this table's %(n)s seats": "a table size, at least 2",
 }
 #: rules engines' messages: their English text lives in games/ (the games
 #: engineer's floor); listed so that a new one is noticed

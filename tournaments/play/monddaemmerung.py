@@ -4,7 +4,7 @@ decisions (trump, target, take, remove, take back, draw)."""
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from tournaments.play.base import Ctx, Presentation, colour_name
 
@@ -149,7 +149,7 @@ class Monddaemmerung(Presentation):
     def facts(self, ctx: Ctx) -> list[tuple[str, str]]:
         v = ctx.view
         out = [
-            (_("Round"), str(v.get("round"))),
+            (pgettext("a round of play at a Monddämmerung table", "Round"), str(v.get("round"))),
             (_("Starter"), ctx.name(v.get("starter"))),
             (_("Trump"), colour_name(v.get("trump")) if v.get("trump") else "–"),
             (
@@ -181,7 +181,7 @@ class Monddaemmerung(Presentation):
         if not lt or not lt.get("plays"):
             return None
         out = super().last_trick(ctx)
-        out["title"] = _("Last round")
+        out["title"] = _("Previous round of play")
         winners = lt.get("winners") or []
         if lt.get("winner") is None and winners:
             out["outcome"] = _("Shared by %(names)s.") % {

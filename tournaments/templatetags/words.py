@@ -2,6 +2,7 @@
 
 from django import template
 
+from scoring.listings import number_text
 from tournaments.collation import fold
 
 register = template.Library()
@@ -37,3 +38,11 @@ def fold_filter(text) -> str:
     """``text`` as names are compared ("Şahin" → "sahin"), for search boxes
     that match what is typed without its accents."""
     return fold(str(text))
+
+
+@register.filter
+def number(value) -> str:
+    """A standings number (points, a tiebreak figure, a seating's score) as
+    the standings page and the prints write it, in the reader's language:
+    "1,5", "2,333", "4" in German ("1.5" in English), never "1,50"."""
+    return number_text(value)

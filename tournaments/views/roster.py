@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -59,6 +60,11 @@ def roster_list(request):
     )
 
 
+def _one_decimal(value: float) -> str:
+    """A rating as the person page writes it (``floatformat:1``): "15,8" in German."""
+    return floatformat(value, 1)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def person_detail(request, person_id):
@@ -89,7 +95,7 @@ def person_detail(request, person_id):
             {
                 "game": ENGINES[game].name,
                 "rating": rating,
-                "chart": rating_svg(values, label=ENGINES[game].name),
+                "chart": rating_svg(values, label=ENGINES[game].name, number=_one_decimal),
             }
         )
     return render(

@@ -10,7 +10,8 @@
  * of a pause. "roundClosed" (an HX-Trigger header of the status response)
  * shows "Time!" at once. A round that has ended (every table has its result,
  * at time or before it: data-text-ended) shows "Round 4 ended" instead of the
- * time.
+ * time. In the last five minutes it says how many are left, rounded up as
+ * the time shows them ("3 minutes left" at 2:54).
  * Also: "find your table" ([data-find-table]) filters [data-seating] [data-name].
  */
 (function () {
@@ -50,12 +51,16 @@
     var signal = el.querySelector("[data-clock-signal]");
     var ended = state.ended;
     var over = !ended && (state.closed || (state.status === "running" && left <= 0));
-    // no "5 minutes left" in a round that never had more (data-text-five empty)
-    var five = !over && state.status === "running" && left <= 300 && !!el.dataset.textFive;
+    // the last five minutes are counted as the time shows them, rounded up:
+    // "3 minutes left" at 2:54 (data-text-minutes: the texts for 1 to 5,
+    // "|" between them; empty in a round that never had more than 5)
+    var minutes = (el.dataset.textMinutes || "").split("|");
+    var five = !over && state.status === "running" && left <= 300 && minutes.length === 5;
     var shown = ended || fmt(over ? 0 : left);
     if (time && time.textContent !== shown) time.textContent = shown;
     if (signal) {
-      var text = ended ? "" : over ? el.dataset.textTime : five ? el.dataset.textFive : "";
+      var count = Math.min(5, Math.max(1, Math.ceil(Math.ceil(left) / 60)));
+      var text = ended ? "" : over ? el.dataset.textTime : five ? minutes[count - 1] : "";
       if (signal.textContent !== text) signal.textContent = text;
     }
     el.classList.toggle("clock--five", five && !ended);
