@@ -23,6 +23,7 @@ from scoring.models import Submission
 from scoring.points import as_number
 from scoring.selectors import players_data, results_data
 from scoring.standings import prepare, rows_of
+from tournaments.collation import name_key
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
 
 
@@ -293,6 +294,11 @@ def player_total(tournament: Tournament, player: Player) -> dict | None:
 
 
 def export_players(tournament: Tournament) -> list[dict]:
+    """Every player, in German alphabetical order (name, then club)."""
+    players = sorted(
+        tournament.players.select_related("team"),
+        key=lambda p: (name_key(p.name), name_key(p.club), p.pk),
+    )
     return [
         {
             "id": p.pk,
@@ -305,7 +311,7 @@ def export_players(tournament: Tournament) -> list[dict]:
             "dropped": p.dropped,
             "first_round": p.first_round,
         }
-        for p in tournament.players.select_related("team").order_by("name", "club")
+        for p in players
     ]
 
 
