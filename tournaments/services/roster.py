@@ -71,7 +71,7 @@ def new_to_roster(tournament, players) -> list[Player]:
 
 @transaction.atomic
 def players_add_to_roster(*, tournament, by) -> list[Person]:
-    """ "Add all": every player of the tournament not linked whom the roster
+    """Add all: every player of the tournament not linked whom the roster
     (the tournament owner's) does not know becomes a new roster person,
     linked to the entry — in one transaction. Players with an exact or a near match are left for a press
     each (:func:`player_link`, or :func:`person_from_player` when the near
