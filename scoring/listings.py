@@ -160,10 +160,12 @@ def _byes(tournament: Tournament, number: int | None = None) -> dict[int, list[d
     if number is not None:
         qs = qs.filter(round__number=number)
     out: dict[int, list[dict]] = defaultdict(list)
-    for rnd, pid, name, club in qs.order_by("player__name").values_list(
+    for rnd, pid, name, club in qs.order_by("pk").values_list(
         "round__number", "player_id", "player__name", "player__club"
     ):
         out[rnd].append({"id": pid, "name": name, "club": club})
+    for byes in out.values():  # German alphabetical order
+        byes.sort(key=lambda b: (name_key(b["name"]), name_key(b["club"]), b["id"]))
     return out
 
 
