@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from scoring.season.standings import Event, Placing, season_standings
 from scoring.sheet_links import table_token
+from tests import concurrency
 from tests.factories import PlayerFactory, seated_round
-from tournaments import selectors
+from tournaments import selectors, services
 from tournaments.models import Bye, Person, Player, Seat
 from tournaments.services import roster
 from tournaments.services.scorekeepers import scorekeeper_add
@@ -272,3 +273,17 @@ def test_a_forged_add_from_the_check_in_page_changes_nothing(client, organizer, 
         )
         assert response.status_code == 302
     assert set(Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True)) == seated
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_two_add_all_presses_at_once_add_each_player_once(require_postgres, organizer):
+    t = services.tournament_create(owner=organizer, name="Doppelt", game="quartett")
+    for name in NAMES:
+        services.player_add(tournament=t, by=organizer, name=name)
+    press = lambda: roster.players_add_to_roster(tournament=t, by=organizer)  # noqa: E731
+    first, second = concurrency.at_once([press, press], timeout=10)
+    assert not isinstance(first, Exception) and not isinstance(second, Exception)
+    assert sorted([len(first), len(second)]) == [0, len(NAMES)]
+    assert Person.objects.filter(owner=organizer).count() == len(NAMES)
+    assert Player.objects.filter(tournament=t, person__isnull=True).count() == 0
