@@ -123,6 +123,8 @@ def test_a_late_check_in_joins_the_draft_from_the_door(phone, live_server, organ
     notice.get_by_text("Der Sitzplan der Runde 1 ist ein Entwurf").wait_for()
     _fits(phone)
     _shot(phone, "late-check-in")
+    notice.scroll_into_view_if_needed()
+    phone.screenshot(path=f"{SHOTS}/late-check-in-phone.png")
     notice.get_by_role("button", name="Iris Täubner zu Runde 1 hinzufügen").click()
     phone.get_by_text("Iris Täubner an Tisch").wait_for()
     assert phone.url.endswith(reverse("player_list", args=[t.pk]))
