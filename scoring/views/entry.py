@@ -246,7 +246,7 @@ def _sheet_landing(request, table, tournament):
         and tournament.archived_at is None,
         "login_url": login,
     }
-    return render(request, "scoring/entry/sheet_landing.html", context)
+    return render(request, "play/sheet_landing.html", context)
 
 
 def sheet_link(request, token):
