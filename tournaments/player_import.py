@@ -5,8 +5,8 @@ the first line is a header (English or German names, case, spaces, "_", "-"
 and "." ignored: name/Name/Spieler, first name/Vorname and last
 name/Nachname (joined into the name; "Name" beside "Vorname" is the
 surname), club/Verein, rating/Wertung/DWZ/Elo, birth year/Geburtsjahr/
-Jahrgang). A header column that is not understood is named in an error,
-never read as another column. Comma, semicolon and tab separated text are
+Jahrgang; a running number "Nr."/"#" is read past). A header column that is
+not understood is named in an error, never read as another column. Comma, semicolon and tab separated text are
 all accepted. Blank lines are skipped.
 
 ``parse_players`` returns every row and every error with its line number;
@@ -63,6 +63,8 @@ _ALIASES = {
         ),
         "birth_year",
     ),
+    # a list's running number: read past, never a rating
+    **dict.fromkeys(("nr", "#", "no", "lfd nr", "pos", "start nr", "startnummer"), "-"),
 }
 DEFAULT_COLUMNS = ["name", "club", "rating", "birth_year"]
 MAX_ROWS = limits.MAX_PLAYERS
@@ -260,7 +262,9 @@ def _header(cells: list[str], line: int, errors: list[LineError]) -> list[str]:
     columns, named = [], {}
     for cell in cells:
         column = HEADER_ALIASES.get(header_word(cell), "?") if cell else "?"
-        if cell and column == "?":
+        if column == "-":  # a running number: not read
+            column = "?"
+        elif cell and column == "?":
             errors.append(
                 LineError(
                     line,

@@ -60,6 +60,8 @@ names = (
         # German club lists call the surname "Name" beside "Vorname"
         ("Name;Vorname;Verein\nNowak;Łukasz;SV West\n", "Łukasz Nowak", "SV West"),
         (" VORNAME ; nach-name ;verein\nÖzge;Öztürk;\n", "Özge Öztürk", ""),
+        # a running number is read past, never as a rating
+        ("Nr.;Vorname;Nachname;Verein\n1;Thomas;Müller;SC Nord\n", "Thomas Müller", "SC Nord"),
     ],
 )
 def test_first_and_last_name_columns_are_joined(text, name, club):
