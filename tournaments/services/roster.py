@@ -73,9 +73,10 @@ def new_to_roster(tournament, players) -> list[Player]:
 def players_add_to_roster(*, tournament, by) -> list[Person]:
     """Add all: every player of the tournament not linked whom the roster
     (the tournament owner's) does not know becomes a new roster person,
-    linked to the entry — in one transaction. Players with an exact or a near match are left for a press
-    each (:func:`player_link`, or :func:`person_from_player` when the near
-    match is someone else). Two presses at once add each player once."""
+    linked to the entry — in one transaction. Players with an exact or a
+    near match are left for a press each (:func:`player_link`, or
+    :func:`person_from_player` when the near match is someone else). Two
+    presses at once add each player once."""
     # the unlinked entries, locked: a second press waits, then finds them linked
     players = list(
         Player.objects.select_for_update().filter(tournament=tournament, person=None).order_by("pk")
