@@ -11,8 +11,9 @@ import io
 import re
 
 import pytest
+from django.db import transaction
 from django.urls import reverse
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.season.standings import Event, Placing, season_standings
@@ -21,6 +22,7 @@ from tests import concurrency
 from tests.factories import PlayerFactory, seated_round
 from tournaments import selectors, services
 from tournaments.models import Bye, Person, Player, Seat
+from tournaments.roster import NEW
 from tournaments.services import roster
 from tournaments.services.scorekeepers import scorekeeper_add
 
@@ -117,6 +119,50 @@ def test_add_all_adds_only_players_the_roster_does_not_know(client, organizer, t
     assert linked["Juergen Gross"] is None and linked["Iris Täubner"] is None
     assert Person.objects.filter(owner=organizer).count() == 8
     assert known.entries.count() == 0 and exact.entries.count() == 0
+
+
+#: spellings that meet in the roster's matching (exact, near, or someone else)
+SPELLINGS = ["Jürgen Groß", "Juergen Gross", "Jurgen Gros", "Ömer Öztürk", "Omer Ozturk", "Łukasz"]
+
+
+class _Rollback(Exception):
+    pass
+
+
+@given(
+    known=st.lists(st.sampled_from(SPELLINGS), unique=True, max_size=4),
+    entries=st.lists(
+        st.tuples(st.sampled_from(SPELLINGS + NAMES), st.sampled_from(["", "SK Nord"])),
+        unique=True,
+        min_size=1,
+        max_size=8,
+    ),
+)
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_add_all_links_exactly_the_players_the_roster_does_not_know(organizer, known, entries):
+    try:
+        with transaction.atomic():
+            t = services.tournament_create(owner=organizer, name="Probe", game="quartett")
+            for name in known:
+                roster.person_create(owner=organizer, name=name)
+            players = [
+                services.player_add(tournament=t, by=organizer, name=n, club=c) for n, c in entries
+            ]
+            found = selectors.roster_matches(organizer, [(p.name, p.club) for p in players])
+            new = {p.pk for p, (kind, _people) in zip(players, found, strict=True) if kind == NEW}
+            added = roster.players_add_to_roster(tournament=t, by=organizer)
+            linked = set(
+                Player.objects.filter(tournament=t, person__isnull=False).values_list(
+                    "pk", flat=True
+                )
+            )
+            assert linked == new and len(added) == len(new)
+            assert Person.objects.filter(owner=organizer).count() == len(known) + len(new)
+            raise _Rollback
+    except _Rollback:
+        pass
 
 
 def test_add_all_twice_adds_nobody_twice(client, organizer, field):
