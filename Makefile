@@ -4,6 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 PYTEST_ARGS ?=
+# where make run listens (make run PORT=8001 when 8000 is taken)
+PORT ?= 8000
 
 .PHONY: install run test lint format bench migrate messages complexity clean
 
@@ -19,10 +21,11 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 # web (uvicorn, every interface, DEBUG off: DEBUG=1 make run for development)
-# + Celery worker + beat on SQLite and the filesystem broker (no server needed)
+# + Celery worker + beat on SQLite and the filesystem broker (no server needed);
+# on the first start also the demo tournament and its login (printed)
+# the port is checked before anything is printed or started
 run: migrate
-	$(PY) manage.py demo --first-start
-	$(PY) manage.py runall
+	$(PY) manage.py runall --demo-first-start 0.0.0.0:$(PORT)
 
 test: install
 	CONN_MAX_AGE=0 $(PY) -m pytest -n auto --dist worksteal $(PYTEST_ARGS)

@@ -28,6 +28,7 @@ from scoring.points import as_number
 from scoring.printing.lists import format_value
 from scoring.selectors import players_data, results_data
 from scoring.standings import prepare, rows_of
+from tournaments.collation import name_key
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
 
 
@@ -164,10 +165,12 @@ def _byes(tournament: Tournament, number: int | None = None) -> dict[int, list[d
     if number is not None:
         qs = qs.filter(round__number=number)
     out: dict[int, list[dict]] = defaultdict(list)
-    for rnd, pid, name, club in qs.order_by("player__name").values_list(
+    for rnd, pid, name, club in qs.order_by("pk").values_list(
         "round__number", "player_id", "player__name", "player__club"
     ):
         out[rnd].append({"id": pid, "name": name, "club": club})
+    for byes in out.values():  # German alphabetical order
+        byes.sort(key=lambda b: (name_key(b["name"]), name_key(b["club"]), b["id"]))
     return out
 
 
@@ -312,6 +315,11 @@ def number_text(value) -> str:
 
 
 def export_players(tournament: Tournament) -> list[dict]:
+    """Every player, in German alphabetical order (name, then club)."""
+    players = sorted(
+        tournament.players.select_related("team"),
+        key=lambda p: (name_key(p.name), name_key(p.club), p.pk),
+    )
     return [
         {
             "id": p.pk,
@@ -324,7 +332,7 @@ def export_players(tournament: Tournament) -> list[dict]:
             "dropped": p.dropped,
             "first_round": p.first_round,
         }
-        for p in tournament.players.select_related("team").order_by("name", "club")
+        for p in players
     ]
 
 

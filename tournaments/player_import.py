@@ -1,10 +1,14 @@
 """Parse a player list from a CSV file or pasted text.
 
 Columns: name, club, rating, birth year — in that order, or in any order when
-the first line is a header (English or German names: name/Name, club/Verein,
-rating/Wertung/DWZ/Elo, birth year/birth_year/Geburtsjahr/Jahrgang); the other
-columns of the product's own players export (id, team, check-in, …, in
-English or German) are skipped, so an exported list imports again. Comma,
+the first line is a header (English or German names, case, spaces, "_", "-"
+and "." ignored: name/Name/Spieler, first name/Vorname and last
+name/Nachname (joined into the name; "Name" beside "Vorname" is the
+surname), club/Verein, rating/Wertung/DWZ/Elo, birth year/Geburtsjahr/
+Jahrgang; a running number "Nr."/"#" and the other columns of the product's
+own players export (id, team, check-in, … in English or German) are read
+past, so an exported list imports again). A header column that is not
+understood is named in an error, never read as another column. Comma,
 semicolon and tab separated text are all accepted. Blank lines are skipped.
 
 ``parse_players`` returns every row and every error with its line number;
@@ -24,42 +28,87 @@ from django.utils.translation import gettext as _
 
 from tournaments import limits
 
-HEADER_ALIASES = {
-    "name": "name",
-    "spieler": "name",
-    "player": "name",
-    "club": "club",
-    "verein": "club",
-    "rating": "rating",
-    "wertung": "rating",
-    "dwz": "rating",
-    "elo": "rating",
-    "spielstärke": "rating",
-    "birth year": "birth_year",
-    "birth_year": "birth_year",
-    "birthyear": "birth_year",
-    "geburtsjahr": "birth_year",
-    "jahrgang": "birth_year",
-}
-#: the columns of the product's own players export (its English field names
-#: and German titles) that a registration does not take: skipped, so that an
-#: exported list can be imported into the next tournament in either language
-EXPORT_ONLY = {
-    "id",
-    "spieler-id",
-    "team",
-    "checked_in",
-    "eingecheckt",
-    "dropped",
-    "ausgeschieden",
-    "first_round",
-    "erste runde",
+#: header names → the column they name (looked up as :func:`header_word` writes them)
+_ALIASES = {
+    **dict.fromkeys(
+        ("name", "spieler", "spielerin", "player", "full name", "spielername", "teilnehmer"),
+        "name",
+    ),
+    **dict.fromkeys(
+        ("first name", "firstname", "given name", "forename", "vorname", "rufname"),
+        "first_name",
+    ),
+    **dict.fromkeys(
+        (
+            "last name",
+            "lastname",
+            "surname",
+            "family name",
+            "nachname",
+            "familienname",
+            "zuname",
+        ),
+        "last_name",
+    ),
+    **dict.fromkeys(("club", "verein", "klub", "vereinsname"), "club"),
+    **dict.fromkeys(("rating", "wertung", "dwz", "elo", "spielstärke"), "rating"),
+    **dict.fromkeys(
+        (
+            "birth year",
+            "birthyear",
+            "year of birth",
+            "geburtsjahr",
+            "jahrgang",
+            "jg",
+            "geb jahr",
+            "geburtsjahrgang",
+        ),
+        "birth_year",
+    ),
+    # a list's running number: read past, never a rating
+    **dict.fromkeys(("nr", "#", "no", "lfd nr", "pos", "start nr", "startnummer"), "-"),
+    # the other columns of the product's own players export (English field
+    # names and German titles): read past, so an exported list imports again
+    **dict.fromkeys(
+        (
+            "id",
+            "spieler-id",
+            "team",
+            "checked_in",
+            "eingecheckt",
+            "dropped",
+            "ausgeschieden",
+            "first_round",
+            "erste runde",
+        ),
+        "-",
+    ),
 }
 DEFAULT_COLUMNS = ["name", "club", "rating", "birth_year"]
 MAX_ROWS = limits.MAX_PLAYERS
 #: the longest line we read (a name and a club of 200 characters fit easily)
 MAX_LINE = 4096
 _WHOLE = re.compile(r"[+-]?[0-9]{1,12}")
+_HEADER_SEPARATORS = re.compile(r"[\s_.:\-]+")
+
+
+def header_word(cell: str) -> str:
+    """A header cell as it is looked up: lower case, without spaces, "_",
+    "-", "." and ":" ("First_Name", "Nach-name", "Geb.-Jahr " → "firstname",
+    "nachname", "gebjahr")."""
+    return _HEADER_SEPARATORS.sub("", cell.casefold())
+
+
+#: every header name as :func:`header_word` writes it → the column it names
+HEADER_ALIASES = {header_word(name): column for name, column in _ALIASES.items()}
+
+
+def _is_header(cells: list[str]) -> bool:
+    """Whether the first line names the columns: its first cell is a column
+    name, or two of its cells are (a player "Anna" of the club "Club" is
+    still a player)."""
+    known = [c for c in cells if c and header_word(c) in HEADER_ALIASES]
+    return bool(cells) and (header_word(cells[0]) in HEADER_ALIASES or len(known) >= 2)
 
 
 class UnreadableFile(ValueError):
@@ -165,7 +214,7 @@ def parse_players(text: str, existing: set[tuple[str, str]] = frozenset()):
         cells = [c.strip() for c in cells]
         if not any(cells):
             continue
-        if index == 0 and _known_column(cells[0]):
+        if index == 0 and _is_header(cells):
             columns = _header(cells, line, errors)
             continue
         if len(rows) + len(errors) >= MAX_ROWS:
@@ -224,26 +273,55 @@ def _unclosed_quote(first: int, line: int) -> LineError:
     )
 
 
-def _known_column(name: str) -> bool:
-    return name.casefold() in HEADER_ALIASES or name.casefold() in EXPORT_ONLY
-
-
 def _header(cells: list[str], line: int, errors: list[LineError]) -> list[str]:
-    """The columns a header line names (an unknown name is an error; a column
-    of the players export that a registration does not take is skipped)."""
-    unknown = [c for c in cells if c and not _known_column(c)]
-    if unknown:
-        errors.append(
-            LineError(line, _("Unknown column: %(names)s") % {"names": ", ".join(unknown)})
-        )
-    return [
-        "" if c.casefold() in EXPORT_ONLY else HEADER_ALIASES.get(c.casefold(), "?") for c in cells
-    ]
+    """The columns a header line names. A name not understood, or a column
+    named twice, is an error naming it (its cells are never read as another
+    column)."""
+    columns, named = [], {}
+    for cell in cells:
+        column = HEADER_ALIASES.get(header_word(cell), "?") if cell else "?"
+        if column == "-":  # a running number: not read
+            column = "?"
+        elif cell and column == "?":
+            errors.append(
+                LineError(
+                    line,
+                    _(
+                        "Column “%(name)s” is not recognised: the columns are name (or "
+                        "first name and last name), club, rating and birth year."
+                    )
+                    % {"name": cell},
+                )
+            )
+        elif column in named:
+            errors.append(
+                LineError(
+                    line,
+                    _("Columns “%(first)s” and “%(second)s” are the same column.")
+                    % {"first": named[column], "second": cell},
+                )
+            )
+            column = "?"
+        else:
+            named[column] = cell
+        columns.append(column)
+    if "first_name" in named and "last_name" not in named and "name" in named:
+        # "Name;Vorname": German lists name the surname "Name"
+        columns = ["last_name" if c == "name" else c for c in columns]
+    return columns
+
+
+def _full_name(data: dict[str, str]) -> str:
+    """The name column, or the first and last names joined."""
+    if "first_name" in data or "last_name" in data:
+        parts = (data.get("first_name", ""), data.get("last_name", ""))
+        return " ".join(" ".join(p.split()) for p in parts if p.strip())
+    return data.get("name", "")
 
 
 def _read_row(line: int, data: dict[str, str], this_year: int) -> tuple[ImportRow, list[str]]:
     """A player's row from its cells by column, and what is wrong with it."""
-    row = ImportRow(line=line, name=data.get("name", ""), club=data.get("club", ""))
+    row = ImportRow(line=line, name=_full_name(data), club=data.get("club", ""))
     problems = []
     if not row.name:
         problems.append(_("The name is missing."))

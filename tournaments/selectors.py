@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, Q, QuerySet, When
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from scoring.models import has_result
 from scoring.selectors import standings
 from tournaments import live
-from tournaments.collation import sort_by_name
+from tournaments.collation import name_key, sort_by_name
 from tournaments.models import Bye, Person, Player, Round, Seat, SeatingChange, Tournament
 from tournaments.roster import Candidate, match, resolve_merges
 
@@ -80,11 +80,28 @@ def late_candidates(rnd: Round) -> list[Player]:
     (also those registered after it was seated: they would start next round)."""
     in_round = set(Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True))
     in_round |= set(Bye.objects.filter(round=rnd).values_list("player_id", flat=True))
-    return [
-        p
-        for p in seatable_players(rnd.tournament, rnd.number + 1).order_by("name", "pk")
-        if p.pk not in in_round
-    ]
+    return sort_by_name(
+        (
+            p
+            for p in seatable_players(rnd.tournament, rnd.number + 1).order_by("pk")
+            if p.pk not in in_round
+        ),
+        lambda p: p.name,
+    )
+
+
+def draft_late_arrivals(tournament: Tournament) -> tuple[Round | None, list[Player]]:
+    """The next round while its seating is a draft (seated, not published,
+    not started) and the checked-in players not in it (German order): whom
+    the check-in page offers to add to the draft. (None, []) without a draft."""
+    rnd = (
+        tournament.round_set.filter(status=Round.SEATED, published=False)
+        .order_by("-number")
+        .first()
+    )
+    if rnd is None:
+        return None, []
+    return rnd, late_candidates(rnd)
 
 
 def missing_results(rnd) -> list[int]:
@@ -255,6 +272,46 @@ def seating_log(rnd: Round) -> list[SeatingChange]:
 def roster_people(owner) -> QuerySet:
     """An organizer's roster (merged entries left out)."""
     return Person.objects.filter(owner=owner, merged_into=None)
+
+
+def _name_club_key(person) -> tuple:
+    return name_key(person.name), name_key(person.club), person.pk
+
+
+def roster_list(owner, query: str = "") -> list[Person]:
+    """The roster page's people in German alphabetical order (name, then
+    club), with the number of tournaments each played; ``query`` filters by
+    name or club."""
+    people = roster_people(owner).annotate(tournaments=Count("entries"))
+    if query:
+        people = people.filter(Q(name__icontains=query) | Q(club__icontains=query))
+    return sorted(people, key=_name_club_key)
+
+
+def in_name_order(people: QuerySet) -> QuerySet:
+    """Players or roster people in German alphabetical order (name, then
+    club) as a queryset, for the selects of a form (a database sorts "Ömer"
+    after "Zoe"; pages sort lists with ``collation.sort_by_name``)."""
+    order = [p.pk for p in sorted(people.only("pk", "name", "club"), key=_name_club_key)]
+    if not order:
+        return people
+    return people.order_by(Case(*[When(pk=pk, then=i) for i, pk in enumerate(order)]))
+
+
+def roster_link_rows(tournament: Tournament, owner) -> list[dict]:
+    """The tournament's players in German alphabetical order beside the
+    roster: each with its link, or its exact or near matches (``kind``:
+    ``tournaments.roster``'s ``exact``, ``near`` or ``new``; "" once linked)."""
+    players = sorted(tournament.players.select_related("person"), key=_name_club_key)
+    found = roster_matches(owner, [(p.name, p.club) for p in players])
+    return [
+        {
+            "player": player,
+            "kind": "" if player.person_id else kind,
+            "suggestions": [] if player.person_id else people,
+        }
+        for player, (kind, people) in zip(players, found, strict=True)
+    ]
 
 
 def kept_people(owner_ids) -> dict[int, int]:

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from tournaments.collation import name_key
+
 SCHEMES = ("placement", "points", "table")
 DEFAULT_TABLE = (25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
 
@@ -169,7 +171,7 @@ def season_standings(
     ranked = [r for r in rows if r.played >= minimum]
     unranked = [r for r in rows if r.played < minimum]
     ranked = _order(ranked, places)
-    unranked.sort(key=lambda r: (-r.total, -r.played, -r.best_single, str(r.person)))
+    unranked.sort(key=lambda r: (-r.total, -r.played, -r.best_single, name_key(str(r.person))))
     return ranked + unranked
 
 
@@ -178,7 +180,7 @@ def _key(row: SeasonRow) -> tuple:
 
 
 def _order(rows: list[SeasonRow], places: dict) -> list[SeasonRow]:
-    rows.sort(key=lambda r: (_key(r), str(r.person)))
+    rows.sort(key=lambda r: (_key(r), name_key(str(r.person))))
     out: list[SeasonRow] = []
     i = 0
     while i < len(rows):
@@ -219,5 +221,5 @@ def _head_to_head(group: list[SeasonRow], places: dict) -> list[SeasonRow]:
                     score[b] -= 1
     for row in group:
         row.head_to_head = score[row.person]
-    group.sort(key=lambda r: (-score[r.person], str(r.person)))
+    group.sort(key=lambda r: (-score[r.person], name_key(str(r.person))))
     return group

@@ -8,8 +8,9 @@ Views are thin: parse the forms, call ``scoring.services``, render.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -230,14 +231,32 @@ def _invalid_link(request, kind: str):
     return render(request, "scoring/entry/link_invalid.html", {"kind": kind}, status=404)
 
 
+def _sheet_landing(request, table, tournament):
+    """A sheet's QR code scanned without an account (a player, most often):
+    what the code is for — the players report through their seat links where
+    the tournament lets them, else the sheet goes to the Turnierleitung — and
+    the login for staff, which leads on to the result form."""
+    login = reverse("login") + "?" + urlencode({"next": request.get_full_path()})
+    context = {
+        "table": table,
+        "round": table.round,
+        "tournament": tournament,
+        "self_report": tournament.self_report
+        and not table.digital
+        and tournament.archived_at is None,
+        "login_url": login,
+    }
+    return render(request, "play/sheet_landing.html", context)
+
+
 def sheet_link(request, token):
     """The QR code on a printed sheet: the table's result form, for its staff."""
     table = selectors.table_by_id(sheet_links.table_from_token(token))
     if table is None:
         return _invalid_link(request, "sheet")
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     tournament = table.round.tournament
+    if not request.user.is_authenticated:
+        return _sheet_landing(request, table, tournament)
     if not may(tournament.role_of(request.user), "enter_results"):
         raise PermissionDenied
     url = reverse("result_entry", args=[tournament.pk, table.round.number, table.number])

@@ -34,6 +34,8 @@ PLAYER_SOURCES = (
     "templates/play/board.html",
     "templates/play/card.html",
     "templates/play/link_state.html",
+    # a printed sheet's QR code scanned without an account
+    "templates/play/sheet_landing.html",
     "templates/play/panel.html",
     "templates/play/seat.html",
     "templates/play/watch.html",

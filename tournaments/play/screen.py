@@ -21,6 +21,7 @@ from django.db.models.functions import Coalesce, Now
 from django.utils.translation import gettext as _
 
 from tournaments.clock import from_db
+from tournaments.collation import name_key
 from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.play.altruismus import Altruismus
 from tournaments.play.base import Ctx, Presentation, card_index
@@ -266,7 +267,7 @@ def _result(engine, state, names: list[str], me: int) -> dict:
             }
             for i, name in enumerate(names)
         ),
-        key=lambda r: (r["rank"], r["name"]),
+        key=lambda r: (r["rank"], name_key(r["name"])),
     )
     return {"rows": rows, "figure_label": _(engine.figure_label) if engine.figure_label else ""}
 

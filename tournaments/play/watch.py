@@ -21,6 +21,7 @@ from django.db.models import Count, Max
 from django.utils.translation import gettext as _
 
 from games.base import TIME_CALLED
+from tournaments.collation import name_key
 from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
 from tournaments.play.base import Ctx, card_index
 from tournaments.play.screen import presentation
@@ -79,7 +80,7 @@ def board(engine, state: dict, names: list[str], *, seat: int | None = None) -> 
                 {"rank": result.ranks[i], "name": name, "figure": result.figures[i]}
                 for i, name in enumerate(names)
             ),
-            key=lambda r: (r["rank"], r["name"]),
+            key=lambda r: (r["rank"], name_key(r["name"])),
         )
         out["figure_label"] = _(engine.figure_label) if engine.figure_label else ""
     return out

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import Person, PersonMerge, Player
+from tournaments.roster import NEW, Candidate, match
 from tournaments.services.errors import ServiceError
 from tournaments.services.players import players_import
 
@@ -54,6 +55,44 @@ def person_from_player(*, player: Player, by) -> Person:
         birth_year=player.birth_year,
     )
     return player_link(player=player, person=person, by=by).person
+
+
+def new_to_roster(tournament, players) -> list[Player]:
+    """Those of ``players`` (the tournament's, not linked) whom the roster
+    does not know at all: no exact match, no near one (a near match may be
+    the same person, so it waits for the organizer's choice, as on the
+    single link)."""
+    people = [
+        Candidate(p.pk, p.name, p.club)
+        for p in Person.objects.filter(owner=tournament.owner, merged_into=None)
+    ]
+    return [p for p in players if match(p.name, p.club, people).kind == NEW]
+
+
+@transaction.atomic
+def players_add_to_roster(*, tournament, by) -> list[Person]:
+    """Add all: every player of the tournament not linked whom the roster
+    (the tournament owner's) does not know becomes a new roster person,
+    linked to the entry — in one transaction. Players with an exact or a
+    near match are left for a press each (:func:`player_link`, or
+    :func:`person_from_player` when the near match is someone else). Two
+    presses at once add each player once."""
+    # the unlinked entries, locked: a second press waits, then finds them linked
+    players = list(
+        Player.objects.select_for_update().filter(tournament=tournament, person=None).order_by("pk")
+    )
+    added = []
+    for player in new_to_roster(tournament, players):
+        person = person_create(
+            owner=tournament.owner,
+            name=player.name,
+            club=player.club,
+            birth_year=player.birth_year,
+        )
+        player.person = person
+        player.save(update_fields=["person"])
+        added.append(person)
+    return added
 
 
 @transaction.atomic

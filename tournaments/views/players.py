@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import selectors, services
 from tournaments.collation import fold
 from tournaments.forms import PlayerForm, PlayerImportForm, TeamForm
-from tournaments.permissions import STAFF, tournament_view
+from tournaments.permissions import STAFF, may, tournament_view
 from tournaments.player_import import LineError, parse_players
 from tournaments.roster import EXACT
 from tournaments.services import roster as roster_services
@@ -29,6 +29,17 @@ def _page_context(request, tournament) -> dict:
         "tournament": tournament,
         "role": request.tournament_role,
         "base": reverse("player_list", args=[tournament.pk]),
+    }
+
+
+def _late_context(request, tournament) -> dict:
+    """The notice of the check-in page while the next round is a draft: the
+    checked-in players not in it, each added with one press (the organizer)."""
+    rnd, late = selectors.draft_late_arrivals(tournament)
+    return {
+        "late_round": rnd,
+        "late": late,
+        "may_seat": may(request.tournament_role, "seat"),
     }
 
 
@@ -60,6 +71,7 @@ def player_list(request, tournament):
         "waiting": waiting,
         "sort": sort,
         "query": query,
+        **_late_context(request, tournament),
     }
     return render(request, "tournaments/players.html", context)
 
@@ -107,10 +119,12 @@ def _row(request, tournament, player, error=None):
         "tournament": tournament,
         "checked_in": counts["checked_in"],
         "waiting": counts["total"] - counts["checked_in"] - counts["dropped"],
+        **_late_context(request, tournament),
     }
     header = render_to_string("tournaments/players_counts.html", context, request)
     bulk = render_to_string("tournaments/players_bulk.html", context, request)
-    return HttpResponse(f"{html}<template>{header}{bulk}</template>")
+    late = render_to_string("tournaments/players_late.html", context, request)
+    return HttpResponse(f"{html}<template>{header}{bulk}{late}</template>")
 
 
 def _player_action(service, action):

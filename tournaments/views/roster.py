@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import floatformat
@@ -22,7 +21,7 @@ from tournaments import selectors
 from tournaments.forms import ClubImportForm, PersonForm, PersonMergeForm
 from tournaments.models import Person, PersonMerge, Player
 from tournaments.permissions import tournament_view
-from tournaments.roster import EXACT, NEAR
+from tournaments.roster import EXACT, NEAR, NEW
 from tournaments.services import roster as services
 from tournaments.views._helpers import service_error_as_message
 
@@ -41,9 +40,7 @@ def roster_list(request):
             messages.success(request, _("%(name)s added to the roster.") % {"name": person})
             return redirect("roster")
     query = request.GET.get("q", "")[:100].strip()
-    people = _people(request.user).annotate(tournaments=Count("entries"))
-    if query:
-        people = people.filter(Q(name__icontains=query) | Q(club__icontains=query))
+    people = selectors.roster_list(request.user, query)
     merges = PersonMerge.objects.filter(kept__owner=request.user).select_related(
         "kept", "merged", "by"
     )[:20]
@@ -54,7 +51,7 @@ def roster_list(request):
             "form": form,
             "people": people,
             "query": query,
-            "merge_form": PersonMergeForm(people=_people(request.user)),
+            "merge_form": PersonMergeForm(people=selectors.in_name_order(_people(request.user))),
             "merges": merges,
         },
     )
@@ -150,16 +147,7 @@ def roster_links(request, tournament):
     without a press."""
     if request.method == "POST":
         return _roster_link_post(request, tournament)
-    players = list(tournament.players.select_related("person").order_by("name", "club"))
-    found = selectors.roster_matches(request.user, [(p.name, p.club) for p in players])
-    rows = [
-        {
-            "player": player,
-            "kind": "" if player.person_id else kind,
-            "suggestions": [] if player.person_id else people,
-        }
-        for player, (kind, people) in zip(players, found, strict=True)
-    ]
+    rows = selectors.roster_link_rows(tournament, request.user)
     exact = sum(1 for r in rows if r["kind"] == EXACT and len(r["suggestions"]) == 1)
     return render(
         request,
@@ -168,6 +156,8 @@ def roster_links(request, tournament):
             "tournament": tournament,
             "rows": rows,
             "exact_count": exact,
+            "new_count": sum(1 for r in rows if r["kind"] == NEW),
+            "near_count": sum(1 for r in rows if r["kind"] == NEAR),
             "EXACT": EXACT,
             "NEAR": NEAR,
         },
@@ -190,6 +180,24 @@ def _roster_link_post(request, tournament):
                 ngettext("%(count)d entry linked.", "%(count)d entries linked.", linked)
                 % {"count": linked},
             )
+            return redirect("roster_links", tournament.pk)
+        if action == "add_all":
+            added = services.players_add_to_roster(tournament=tournament, by=request.user)
+            if added:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(count)d player added to the roster.",
+                        "%(count)d players added to the roster.",
+                        len(added),
+                    )
+                    % {"count": len(added)},
+                )
+            else:
+                messages.info(
+                    request,
+                    _("Nobody to add: every player is linked or has a match to choose."),
+                )
             return redirect("roster_links", tournament.pk)
         player = get_object_or_404(
             Player, pk=_int(request.POST.get("player")), tournament=tournament

@@ -318,4 +318,6 @@ def seating_add_player(request, tournament, number):
             _repeat_warning(request, detail)
     else:
         _form_errors(request, form)
+    if request.POST.get("back") == "players":  # pressed on the check-in page
+        return redirect("player_list", tournament.pk)
     return redirect("round_seating", tournament.pk, rnd.number)

@@ -8,7 +8,8 @@ at digital tables — most games to their end, some cut by time — with the
 clock recording the round's full length, so the standings, results and print
 pages look like a real evening.
 
-``--first-start`` (used by ``make run``) does nothing when any account exists;
+``--first-start`` (``make run`` calls it through ``runall --demo-first-start``,
+after checking the port) does nothing when any account exists;
 otherwise it creates the organizer account ``organizer`` with a random
 password, prints the login and writes it to ``var/demo-login.txt``.
 """

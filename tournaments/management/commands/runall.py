@@ -15,13 +15,16 @@ Ctrl-C stops all three. For production, run them as separate processes
 (``docker/compose.yaml``).
 """
 
+import errno
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.addresses import lan_addresses
@@ -76,6 +79,40 @@ def split_addrport(addrport: str) -> tuple[str, str]:
     return host or "0.0.0.0", port
 
 
+def port_free(host: str, port: int) -> bool:
+    """Whether the web server can listen on ``host``:``port``: another
+    program listening there (on that address or on every interface) makes it
+    fail only after it started. Bound the way uvicorn binds (address reuse
+    on, so a connection of a server just stopped doesn't count)."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host.strip("[]"), port))
+            s.listen(1)
+        except OSError as exc:
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                return False
+            raise
+    return True
+
+
+def next_free_port(host: str, port: int, *, tries: int = 50) -> int | None:
+    """The first port after ``port`` the web server could listen on."""
+    for candidate in range(port + 1, min(port + 1 + tries, 65536)):
+        if port_free(host, candidate):
+            return candidate
+    return None
+
+
+def busy_port_message(host: str, port: int, *, via_make: bool) -> str:
+    """What to do when another program holds the port, in the terms of the
+    command the user typed (``make run`` or ``manage.py runall``)."""
+    other = next_free_port(host, port) or port + 1
+    again = f"make run PORT={other}" if via_make else f"python manage.py runall {host}:{other}"
+    return f"Port {port} is in use by another program. Stop it or run `{again}`."
+
+
 def celery_commands() -> dict[str, list[str]]:
     """The Celery worker (print jobs and the round clock's queue) and beat."""
     py, var = sys.executable, settings.VAR_DIR
@@ -116,6 +153,11 @@ class Command(BaseCommand):
             default="uvicorn",
             help="the web server (runserver: Django's development server)",
         )
+        parser.add_argument(
+            "--demo-first-start",
+            action="store_true",
+            help="on the first start (no account yet): the demo tournament and its login",
+        )
 
     def greet(self, host: str, port: str, addrport: str, env: dict) -> None:
         """Where the laptop and the phones open the site, and the demo login."""
@@ -136,9 +178,18 @@ class Command(BaseCommand):
         if login.exists():
             self.stdout.write(login.read_text())
 
-    def handle(self, *args, addrport, server, **opts):
+    def handle(self, *args, addrport, server, demo_first_start=False, **opts):
         host, port = split_addrport(addrport)
         addrport = f"{host}:{port}"
+        # before anything is printed or started: another program on the port
+        # would answer the addresses printed below
+        if not port_free(host, int(port)):
+            # GNU make passes MAKELEVEL to the commands it runs
+            message = busy_port_message(host, int(port), via_make="MAKELEVEL" in os.environ)
+            self.stderr.write(message)
+            sys.exit(1)
+        if demo_first_start:
+            call_command("demo", first_start=True, stdout=self.stdout, stderr=self.stderr)
         # links and QR codes printed without a request use this port (tournaments/addresses.py)
         os.environ["TURNIERLEITER_PORT"] = port
         env = laptop_env()
