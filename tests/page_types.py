@@ -22,7 +22,7 @@ from scoring import services as results
 from scoring.models import Series
 from scoring.season import services as series_services
 from scoring.sheet_links import table_token
-from tests.factories import PlayerFactory, TournamentFactory, seated_round
+from tests.factories import PlayerFactory, TournamentFactory, UserFactory, seated_round
 from tests.seat_tokens import token_for
 from tournaments.play import bots
 from tournaments.services import roster
@@ -67,6 +67,8 @@ class Page:
     path: str
     #: the organizer's session (else anyone, no account)
     staff: bool = True
+    #: the answer's status (after redirects)
+    status: int = 200
 
 
 def _paper_tournament(organizer):
@@ -123,6 +125,7 @@ def _digital_table(organizer, game, size):
 def build(organizer) -> list[Page]:
     t, players, running, series, people = _paper_tournament(organizer)
     person = people[0].pk
+    other = TournamentFactory(owner=UserFactory(), name="Fremdes Turnier")
     tid, n = t.pk, running.number
     org = f"/tournaments/{tid}"
     pages = [
@@ -163,10 +166,16 @@ def build(organizer) -> list[Page]:
         Page("home", "/", staff=False),
         Page("login", "/accounts/login/", staff=False),
         Page("signup", "/accounts/signup/", staff=False),
-        Page("not found", "/t/987654/", staff=False),
+        Page("not found", "/t/987654/", staff=False, status=404),
+        Page("forbidden", f"/tournaments/{other.pk}/", status=403),
         Page("public tournament", f"/t/{tid}/", staff=False),
         Page("public round", f"/t/{tid}/rounds/{n}/", staff=False),
         Page("projector", f"/t/{tid}/rounds/{n}/projector/", staff=False),
+        Page("projector: seating", f"/t/{tid}/rounds/{n}/projector/?show=seating", staff=False),
+        Page(
+            "projector: standings", f"/t/{tid}/rounds/{n}/projector/?show=standings", staff=False
+        ),
+        Page("projector: tables", f"/t/{tid}/rounds/{n}/projector/?show=tables", staff=False),
         Page("public standings", f"/t/{tid}/standings/", staff=False),
         Page("public season", f"/season/{series.pk}/", staff=False),
         Page(
