@@ -172,9 +172,7 @@ def build(organizer) -> list[Page]:
         Page("public round", f"/t/{tid}/rounds/{n}/", staff=False),
         Page("projector", f"/t/{tid}/rounds/{n}/projector/", staff=False),
         Page("projector: seating", f"/t/{tid}/rounds/{n}/projector/?show=seating", staff=False),
-        Page(
-            "projector: standings", f"/t/{tid}/rounds/{n}/projector/?show=standings", staff=False
-        ),
+        Page("projector: standings", f"/t/{tid}/rounds/{n}/projector/?show=standings", staff=False),
         Page("projector: tables", f"/t/{tid}/rounds/{n}/projector/?show=tables", staff=False),
         Page("public standings", f"/t/{tid}/standings/", staff=False),
         Page("public season", f"/season/{series.pk}/", staff=False),
