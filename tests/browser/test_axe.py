@@ -78,7 +78,7 @@ def report(found: dict[str, list[dict]]) -> str:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_every_page_type_has_no_serious_accessibility_violation(
-    browser, live_server, organizer, axe_source, viewport
+    axe_source, browser, live_server, organizer, viewport
 ):
     pages = page_types.build(organizer)
     size = VIEWPORTS[viewport]
