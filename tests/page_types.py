@@ -126,6 +126,13 @@ def build(organizer) -> list[Page]:
     t, players, running, series, people = _paper_tournament(organizer)
     person = people[0].pk
     other = TournamentFactory(owner=UserFactory(), name="Fremdes Turnier")
+    draft = seated_round(
+        TournamentFactory(owner=organizer, name="Sitzplan-Entwurf", allowed_sizes=[3, 4]),
+        players=7,
+        names=NAMES[:7],
+        club=CLUBS[:7],
+        publish=False,
+    )
     tid, n = t.pk, running.number
     org = f"/tournaments/{tid}"
     pages = [
@@ -145,6 +152,7 @@ def build(organizer) -> list[Page]:
         Page("player history", f"{org}/players/{players[0].pk}/history/"),
         Page("rounds", f"{org}/rounds/"),
         Page("seating", f"{org}/rounds/{n}/seating/"),
+        Page("seating draft", f"/tournaments/{draft.tournament_id}/rounds/1/seating/"),
         Page("round", f"{org}/rounds/{n}/"),
         Page("round ended", f"{org}/rounds/1/"),
         Page("find a table's sheet", f"{org}/rounds/{n}/results/enter/"),
@@ -176,6 +184,11 @@ def build(organizer) -> list[Page]:
         Page("projector: tables", f"/t/{tid}/rounds/{n}/projector/?show=tables", staff=False),
         Page("public standings", f"/t/{tid}/standings/", staff=False),
         Page("public season", f"/season/{series.pk}/", staff=False),
+        Page(
+            "seat at a paper table (self-report)",
+            f"/p/{token_for(running.tables.get(number=2), 0)}/",
+            staff=False,
+        ),
         Page(
             "sheet link",
             f"/s/{table_token(running.tables.get(number=2).pk)}/",
