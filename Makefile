@@ -7,7 +7,7 @@ PYTEST_ARGS ?=
 # where make run listens (make run PORT=8001 when 8000 is taken)
 PORT ?= 8000
 
-.PHONY: install run test lint format bench migrate messages complexity clean
+.PHONY: install axe run test lint format bench migrate messages complexity clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -27,7 +27,15 @@ migrate: install
 run: migrate
 	$(PY) manage.py runall --demo-first-start 0.0.0.0:$(PORT)
 
-test: install
+# axe-core (tests/browser/axe, pinned by its lock file) when npm is there;
+# without it the accessibility test is skipped for a missing service
+axe: tests/browser/axe/node_modules/axe-core/axe.min.js
+
+tests/browser/axe/node_modules/axe-core/axe.min.js: tests/browser/axe/package-lock.json
+	@if command -v npm >/dev/null; then \
+	  npm ci --prefix tests/browser/axe --no-audit --no-fund --silent && touch $@; fi
+
+test: install axe
 	CONN_MAX_AGE=0 $(PY) -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 lint: install
@@ -53,4 +61,4 @@ messages: install
 	$(PY) manage.py compilemessages --ignore=.venv
 
 clean:
-	rm -rf $(VENV) var staticfiles
+	rm -rf $(VENV) var staticfiles tests/browser/axe/node_modules

@@ -97,6 +97,7 @@ player_patterns = play_urls.player_patterns
 
 urlpatterns = [
     path("", public.home, name="home"),
+    path("favicon.ico", public.favicon, name="favicon"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

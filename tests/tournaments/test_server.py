@@ -11,12 +11,15 @@ default (SQLite), loopback only.
   length is cut off at the limit; too many header fields, an over-long
   request line and an over-long head are refused before Django.
 - Without DEBUG: a wrong URL answers the site's 404 page (no list of URL
-  patterns, no ``admin/``), static files are served, phones reach it by the
-  laptop's LAN address, a foreign host name is refused.
+  patterns, no ``admin/``), static files are served under hashed names and
+  compressed for a browser that accepts it, ``/favicon.ico`` answers, phones
+  reach it by the laptop's LAN address, a foreign host name is refused.
 """
 
 from __future__ import annotations
 
+import gzip
+import http.client
 import socket
 import statistics
 import subprocess
@@ -233,6 +236,42 @@ def test_static_files_are_served_without_debug(server):
     assert css.startswith("/static/css/site.") and css.endswith(".css")  # a hashed name
     status, body, _ = serverproc.get(server, css, timeout=10)
     assert status == 200 and b"{" in body
+
+
+def _get(port: int, path: str, **headers) -> http.client.HTTPResponse:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", path, headers=headers)
+    response = conn.getresponse()
+    response.body = response.read()
+    conn.close()
+    return response
+
+
+def test_static_files_are_compressed_for_a_browser_that_accepts_it(server):
+    page = _get(server, "/accounts/login/")
+    css = page.body.split(b'rel="stylesheet" href="', 1)[1].split(b'"', 1)[0].decode()
+    assert css.startswith("/static/css/site.") and css != "/static/css/site.css"  # hashed
+    plain = _get(server, css)
+    packed = _get(server, css, **{"Accept-Encoding": "gzip, deflate, br"})
+    assert plain.status == packed.status == 200
+    assert plain.getheader("Content-Encoding") is None
+    assert packed.getheader("Content-Encoding") in ("gzip", "br")
+    assert len(packed.body) < len(plain.body) / 2
+    if packed.getheader("Content-Encoding") == "gzip":
+        assert gzip.decompress(packed.body) == plain.body
+    # a hashed name never changes: the browser keeps it
+    assert "immutable" in packed.getheader("Cache-Control", "")
+
+
+def test_the_favicon_answers_and_every_page_names_it(server):
+    icon = _get(server, "/favicon.ico")
+    assert icon.status == 200 and icon.getheader("Content-Type") == "image/x-icon"
+    assert icon.body[:4] == b"\x00\x00\x01\x00"  # an icon file
+    page = _get(server, "/accounts/login/")
+    assert b'rel="icon" href="/favicon.ico"' in page.body
+    svg = page.body.split(b'rel="icon" href="/static/', 1)[1].split(b'"', 1)[0].decode()
+    assert svg.startswith("img/favicon.") and svg.endswith(".svg")
+    assert _get(server, f"/static/{svg}").status == 200
 
 
 @pytest.mark.parametrize(

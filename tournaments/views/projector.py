@@ -31,7 +31,8 @@ DEFAULT_SECONDS = 12
 
 def join_qr_svg(url: str) -> str:
     """The URL as a QR code in inline SVG (the ``qrcode`` library's SVG path
-    image, scaled by CSS)."""
+    image, scaled by CSS). The projector shows it twice: the library's fixed
+    id on the path would be on the page twice, so it goes."""
     code = qrcode.QRCode(
         border=2,
         error_correction=qrcode.constants.ERROR_CORRECT_M,
@@ -39,7 +40,7 @@ def join_qr_svg(url: str) -> str:
     )
     code.add_data(url)
     code.make(fit=True)
-    return code.make_image().to_string(encoding="unicode")
+    return code.make_image().to_string(encoding="unicode").replace(' id="qr-path"', "")
 
 
 def _extra(seconds: int) -> str:

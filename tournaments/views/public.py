@@ -1,6 +1,10 @@
 """Pages anyone may see (for tournaments whose public pages are on)."""
 
+from django.conf import settings
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from tournaments import selectors
 from tournaments.permissions import public_tournament
@@ -20,3 +24,14 @@ def tournament_public(request, tournament_id):
         "tournaments/public.html",
         {"tournament": tournament, "players": players, "rounds": rounds},
     )
+
+
+#: the icon browsers and other tools ask for at the site's root (the pages
+#: name it, and the SVG beside it, in ``components/head_icons.html``)
+FAVICON = settings.BASE_DIR / "tournaments" / "static" / "img" / "favicon.ico"
+
+
+@require_safe
+@cache_control(public=True, max_age=86400)
+def favicon(request):
+    return HttpResponse(FAVICON.read_bytes(), content_type="image/x-icon")
