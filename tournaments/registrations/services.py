@@ -197,10 +197,16 @@ def _check_entry(entry: Entry) -> Entry:
 
 
 @transaction.atomic
-def announcement_save(*, tournament: Tournament, by, **fields) -> Announcement:
-    """Open the tournament for registration, or change its announcement; a
-    raised cap lets the first waiting players move up at once."""
+def announcement_save(
+    *, tournament: Tournament, by, event_date=None, venue: str | None = None, **fields
+) -> Announcement:
+    """Open the tournament for registration, or change its announcement (and
+    the tournament's date and venue); a raised cap lets the first waiting
+    players move up at once."""
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+    if venue is not None:
+        tournament.event_date, tournament.venue = event_date, venue
+        tournament.save(update_fields=["event_date", "venue"])
     announcement = Announcement.objects.select_for_update().filter(tournament=tournament).first()
     if announcement is None:
         announcement = Announcement(tournament=tournament)
@@ -246,7 +252,11 @@ def register(
     if nonce:
         earlier = Registration.objects.filter(form_nonce=nonce).first()
         if earlier is not None:
-            if earlier.tournament_id != tournament.pk or token is None:
+            if (
+                earlier.tournament_id != tournament.pk
+                or token is None
+                or earlier.token_hash != token_hash(token)
+            ):
                 raise ServiceError(_("This form was sent already."))
             return Signed(earlier, token, again=True)
     if by is None:
