@@ -80,21 +80,19 @@ def _confirmed_count(tournament: Tournament) -> int:
 
 
 def _duplicate(tournament: Tournament, entry: Entry, *, exclude=None) -> Registration | None:
-    """An active registration of the same person: the roster's rules (an
-    exact name, or a near one such as "Juergen Gross" for "Jürgen Groß") and
-    the same club (or no club on one side)."""
+    """An active registration of the same person: the same name after the
+    roster's folding ("Juergen Gross" is "Jürgen Groß", case and spaces
+    ignored) and the same club after folding, or no club on one side. A
+    merely similar name (the roster's close spelling) is not refused; the
+    organizer's list shows it."""
+    name, club = roster.folded(entry.name), roster.folded(entry.club)
     others = Registration.objects.filter(
         tournament_id=tournament.pk, status__in=Registration.ACTIVE
     ).exclude(pk=exclude)
-    people = {r.pk: r for r in others.only("pk", "name", "club")}
-    found = roster.match(
-        entry.name, entry.club, (roster.Candidate(pk, r.name, r.club) for pk, r in people.items())
-    )
-    club = roster.folded(entry.club)
-    for candidate in found.candidates:
-        other = roster.folded(candidate.club)
-        if found.kind == roster.EXACT or not club or not other or other == club:
-            return people[candidate.id]
+    for other in others.only("pk", "name", "club").order_by("position"):
+        other_club = roster.folded(other.club)
+        if roster.folded(other.name) == name and (other_club == club or not club or not other_club):
+            return other
     return None
 
 
