@@ -14,7 +14,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
-from hypothesis import HealthCheck, given, settings as hsettings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from tests.factories import seated_round
@@ -248,21 +249,20 @@ def test_registrations_per_address_are_limited(client, announced, settings):
     assert Registration.objects.count() == 3
 
 
-def test_the_link_is_mailed_where_the_site_sends_mail(client, announced, settings, monkeypatch):
+def test_the_link_is_mailed_where_the_site_sends_mail(
+    client, announced, settings, monkeypatch, django_capture_on_commit_callbacks
+):
     settings.REGISTRATION_MAIL = True
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     from tournaments import tasks
+    from tournaments.registrations import mail as registration_mail
 
+    # the worker runs the task at once
     monkeypatch.setattr(
-        tasks.registration_mail, "delay", lambda **kw: tasks.registration_mail(**kw)
+        registration_mail, "send_to_worker", lambda **kw: tasks.registration_mail(**kw)
     )
-    with pytest.MonkeyPatch.context():
-        from django.test import TestCase
-
-        with TestCase.captureOnCommitCallbacks(execute=True):
-            token = token_of(
-                register_post(client, announced, form("Anna", email="anna@example.org"))
-            )
+    with django_capture_on_commit_callbacks(execute=True):
+        token = token_of(register_post(client, announced, form("Anna", email="anna@example.org")))
     assert len(mail.outbox) == 1 and token in mail.outbox[0].body
     assert mail.outbox[0].to == ["anna@example.org"]
     # the address is not stored anywhere in the registration

@@ -59,6 +59,7 @@ class AnnouncementForm(forms.ModelForm):
         self.fields["event_date"].initial = tournament.event_date
         self.fields["venue"].initial = tournament.venue
         self.fields["cap"].widget.attrs.update(min=1, max=limits.MAX_PLAYERS)
+        self.fields["cap"].validators.append(MaxValueValidator(limits.MAX_PLAYERS))
         self.fields["note"].max_length = MAX_NOTE
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 
+from celery import current_app
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
@@ -33,16 +34,20 @@ def send_link(*, email: str, url: str, tournament: str, language: str) -> None:
         )
 
 
+def send_to_worker(**kwargs) -> None:
+    """Hand the mail to the worker (the task ``registrations.mail_link`` in
+    ``tournaments/tasks.py``, named here so this module needs no import of it)."""
+    current_app.send_task("registrations.mail_link", kwargs=kwargs, expires=3600)
+
+
 def mail_link_later(*, email: str, url: str, tournament: str, language: str) -> None:
     """After the commit: queue the mail for the worker (or log why not)."""
     if not email or not getattr(settings, "REGISTRATION_MAIL", False):
         return
 
     def queue():
-        from tournaments.tasks import registration_mail
-
         try:
-            registration_mail.delay(email=email, url=url, tournament=tournament, language=language)
+            send_to_worker(email=email, url=url, tournament=tournament, language=language)
         except Exception:  # the broker is away: the link is on the page anyway
             log.exception("registration mail not queued")
 

@@ -3,7 +3,8 @@ registrations and their append-only log.
 
 They belong to the ``tournaments`` app (``app_label``), whose ``models``
 module imports them. The relations name their models by label, so this
-module imports no other model module. A registration's personal link is a
+module imports no project module (it sits beside the lowest data module);
+the form checks the limits (``tournaments.limits``). A registration's personal link is a
 random token of which only the SHA-256 hash is stored: a database dump can't
 act for a player.
 """
@@ -15,11 +16,9 @@ import secrets
 import uuid
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-
-from tournaments import limits
 
 #: random bytes of a personal link's token (16 → 22 URL-safe characters)
 TOKEN_BYTES = 16
@@ -56,7 +55,7 @@ class Announcement(models.Model):
     cap = models.PositiveIntegerField(
         _("places"),
         default=64,
-        validators=[MinValueValidator(1), MaxValueValidator(limits.MAX_PLAYERS)],
+        validators=[MinValueValidator(1)],
         help_text=_("Beyond this number players join the waitlist in order."),
     )
     note = models.TextField(
@@ -114,8 +113,8 @@ class Registration(models.Model):
     token_hash = models.CharField(max_length=64, unique=True)
     #: the form's one-time id: the same form sent twice is one registration
     form_nonce = models.CharField(max_length=40, unique=True, null=True, blank=True)
-    name = models.CharField(_("name"), max_length=limits.MAX_NAME)
-    club = models.CharField(_("club"), max_length=limits.MAX_NAME, blank=True)
+    name = models.CharField(_("name"), max_length=200)
+    club = models.CharField(_("club"), max_length=200, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
     consent_public = models.BooleanField(_("name on the public list"), default=False)
