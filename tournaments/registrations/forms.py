@@ -78,8 +78,11 @@ class RegistrationForm(forms.Form):
         label=_("Show my name and club on the public list"), required=False
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, organizer: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        if organizer:  # the organizer's page speaks of the player
+            self.fields["consent_public"].label = _("The player agreed to the public list")
+            self.fields["rating"].help_text = ""
         year = timezone.localdate().year
         self.fields["birth_year"].validators += [
             MinValueValidator(MIN_BIRTH_YEAR),

@@ -33,7 +33,7 @@ def registration_list(request, tournament, add_form=None, status=200):
         "role": request.tournament_role,
         "announcement": announcement,
         "rows": selectors.organizer_list(tournament) if announcement else [],
-        "add_form": add_form or RegistrationForm(),
+        "add_form": add_form or RegistrationForm(organizer=True),
     }
     if announcement is not None:
         announcement.tournament = tournament
@@ -108,7 +108,7 @@ def registration_action(request, tournament, registration_id, action):
 @require_POST
 def registration_add(request, tournament):
     """Add a player by hand (also after the deadline); the link is shown once."""
-    form = RegistrationForm(request.POST)
+    form = RegistrationForm(request.POST, organizer=True)
     if form.is_valid():
         with service_error_as_message(request, form=form):
             signed = services.register(tournament=tournament, entry=form.entry(), by=request.user)
