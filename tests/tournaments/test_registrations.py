@@ -412,3 +412,24 @@ def test_promotions_take_the_first_waiting_into_the_free_places(cap, confirmed, 
     assert moved == sorted(p for p, _ in waiting)[: len(moved)]
     here = rules.promotions(cap, confirmed, queue, present_only=True)
     assert here == sorted(p for p, h in waiting if h)[: len(here)]
+
+
+def test_the_confirmed_players_go_to_the_laptop_as_a_list_its_import_reads(
+    client, announced, organizer
+):
+    from tournaments.player_import import parse_players
+
+    services.register(tournament=announced, entry=Entry("Jürgen Groß", "SC Köln", 1970, 1650))
+    services.register(tournament=announced, entry=Entry("-Minus", "=SUM(A1)"))
+    services.register(tournament=announced, entry=Entry("Zoë Berg"))
+    services.register(tournament=announced, entry=Entry("Waiting One"))  # beyond the cap
+    client.force_login(organizer)
+    response = client.get(reverse("registrations_csv", args=[announced.pk]), **DE)
+    assert response.status_code == 200
+    rows, errors = parse_players(response.content.decode("utf-8-sig"))
+    assert errors == []
+    assert [(r.name, r.club, r.birth_year, r.rating) for r in rows] == [
+        ("Jürgen Groß", "SC Köln", 1970, 1650),
+        ("'-Minus", "'=SUM(A1)", None, None),  # a spreadsheet never runs it as a formula
+        ("Zoë Berg", "", None, None),
+    ]

@@ -117,6 +117,10 @@ class Registration(models.Model):
     club = models.CharField(_("club"), max_length=200, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
+    #: name and club folded as the roster folds them ("Juergen Gross" and
+    #: "Jürgen Groß" alike): a duplicate is found by an index, not a scan
+    name_key = models.CharField(max_length=400, default="", editable=False)
+    club_key = models.CharField(max_length=400, default="", editable=False)
     consent_public = models.BooleanField(_("name on the public list"), default=False)
     status = models.CharField(_("status"), max_length=20, choices=STATUSES, default=CONFIRMED)
     position = models.PositiveIntegerField(_("order"))
@@ -147,6 +151,10 @@ class Registration(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "position"], name="registration_position_unique"
             )
+        ]
+        indexes = [
+            models.Index(fields=["tournament", "name_key"], name="registration_name_key"),
+            models.Index(fields=["tournament", "status"], name="registration_status"),
         ]
 
     def __str__(self):

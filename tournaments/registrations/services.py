@@ -79,21 +79,23 @@ def _confirmed_count(tournament: Tournament) -> int:
     ).count()
 
 
+def _keys(entry: Entry) -> tuple[str, str]:
+    return roster.folded(entry.name)[:400], roster.folded(entry.club)[:400]
+
+
 def _duplicate(tournament: Tournament, entry: Entry, *, exclude=None) -> Registration | None:
     """An active registration of the same person: the same name after the
     roster's folding ("Juergen Gross" is "Jürgen Groß", case and spaces
     ignored) and the same club after folding, or no club on one side. A
     merely similar name (the roster's close spelling) is not refused; the
     organizer's list shows it."""
-    name, club = roster.folded(entry.name), roster.folded(entry.club)
-    others = Registration.objects.filter(
-        tournament_id=tournament.pk, status__in=Registration.ACTIVE
+    name, club = _keys(entry)
+    twins = Registration.objects.filter(
+        tournament_id=tournament.pk, name_key=name, status__in=Registration.ACTIVE
     ).exclude(pk=exclude)
-    for other in others.only("pk", "name", "club").order_by("position"):
-        other_club = roster.folded(other.club)
-        if roster.folded(other.name) == name and (other_club == club or not club or not other_club):
-            return other
-    return None
+    if club:
+        twins = twins.filter(club_key__in=[club, ""])
+    return twins.order_by("position").first()
 
 
 def _duplicate_message(reg: Registration) -> str:
@@ -276,6 +278,8 @@ def register(
         birth_year=entry.birth_year,
         rating=entry.rating,
         consent_public=entry.consent_public,
+        name_key=_keys(entry)[0],
+        club_key=_keys(entry)[1],
         status=Registration.WAITLISTED if full else Registration.CONFIRMED,
         position=announcement.next_position,
         person=_roster_person(tournament, entry),
@@ -317,7 +321,18 @@ def registration_change(*, registration: Registration, entry: Entry, by=None) ->
     if before == after:
         return reg
     reg.name, reg.club, reg.birth_year, reg.rating, reg.consent_public = after
-    reg.save(update_fields=["name", "club", "birth_year", "rating", "consent_public"])
+    reg.name_key, reg.club_key = _keys(entry)
+    reg.save(
+        update_fields=[
+            "name",
+            "club",
+            "birth_year",
+            "rating",
+            "consent_public",
+            "name_key",
+            "club_key",
+        ]
+    )
     if reg.player is not None and not _started(reg.tournament):
         player = reg.player
         player.name, player.club, player.birth_year, player.rating = after[:4]

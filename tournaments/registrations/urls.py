@@ -19,6 +19,7 @@ organizer_patterns = [
     path("registrations/no-shows/", organizer.no_shows_drop, name="no_shows_drop"),
     path("registrations/poster/", organizer.check_in_poster, name="check_in_poster"),
     path("registrations.json", organizer.registrations_json, name="registrations_json"),
+    path("registrations.csv", organizer.registrations_csv, name="registrations_csv"),
     path(_REG + "<str:action>/", organizer.registration_action, name="registration_action"),
 ]
 

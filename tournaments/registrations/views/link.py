@@ -5,6 +5,8 @@ from the token alone."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -40,7 +42,7 @@ def _context(request, token: str, reg: Registration, form=None) -> dict:
         "announcement": announcement,
         "token": token,
         "url": url,
-        "qr": mark_safe(qr_svg(url)),
+        "qr": mark_safe(_qr(url)),
         "new": request.GET.get("new") == "1",
         "waiting_place": selectors.waiting_place(reg),
         "counts": selectors.counts(reg.tournament, announcement),
@@ -48,6 +50,12 @@ def _context(request, token: str, reg: Registration, form=None) -> dict:
         "may_leave": selectors.may_leave_now(reg),
         "form": form,
     }
+
+
+@lru_cache(maxsize=512)
+def _qr(url: str) -> str:
+    """A link's QR code, drawn once per process (a phone comes back to it)."""
+    return qr_svg(url)
 
 
 def _path(token: str) -> str:

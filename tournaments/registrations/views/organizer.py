@@ -5,15 +5,16 @@ open or closed, no-shows dropped with one press, the check-in poster."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.addresses import absolute
+from tournaments.csvfile import CONTENT_TYPE, write_csv
 from tournaments.permissions import tournament_view
 from tournaments.registrations import selectors, services
 from tournaments.registrations.forms import AnnouncementForm, RegistrationForm
@@ -182,4 +183,16 @@ def registrations_json(request, tournament):
         json_dumps_params={"ensure_ascii": False, "indent": 1},
     )
     response["Content-Disposition"] = f'attachment; filename="registrations-{tournament.pk}.json"'
+    return response
+
+
+@tournament_view("export")
+def registrations_csv(request, tournament):
+    """The confirmed registrations as a player list the laptop's player
+    import reads (name, club, rating, birth year; its preview links the
+    roster)."""
+    rows = [e for e in selectors.entries_for_laptop(tournament) if e["status"] == "confirmed"]
+    body = write_csv(rows, ["name", "club", "rating", "birth_year"], language=get_language())
+    response = HttpResponse(body, content_type=CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="registrations-{tournament.pk}.csv"'
     return response

@@ -60,7 +60,6 @@ def announcement_public(request, tournament_id):
                 if signed.again:
                     _shared.limit_give_back(request)
                 path = reverse("registration_link", args=[signed.token])
-                _shared.remember_link(request, tournament.pk, signed.token)
                 mail_link_later(
                     email=form.cleaned_data.get("email") or "",
                     url=absolute(path, request),
