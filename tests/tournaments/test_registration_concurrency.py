@@ -94,3 +94,19 @@ def test_withdrawals_at_once_each_give_their_place_to_the_next_waiting_exactly_o
         range(CAP + 1, CAP + 9)
     )
     assert Player.objects.filter(tournament=announced).count() == CAP
+
+
+def test_the_same_form_sent_twice_at_once_is_one_registration_with_one_link(announced):
+    stamp = form_stamp()
+
+    def send():
+        response = Client().post(
+            reverse("announcement_public", args=[announced.pk]),
+            {"name": "Doppelt", "club": "SC", "stamp": stamp},
+        )
+        return response.status_code, response.get("Location")
+
+    first, second = at_once([send, send])
+    assert first[0] == second[0] == 302 and first[1] == second[1]
+    assert Registration.objects.filter(tournament=announced).count() == 1
+    assert Player.objects.filter(tournament=announced).count() == 1

@@ -433,3 +433,46 @@ def test_the_confirmed_players_go_to_the_laptop_as_a_list_its_import_reads(
         ("'-Minus", "'=SUM(A1)", None, None),  # a spreadsheet never runs it as a formula
         ("Zoë Berg", "", None, None),
     ]
+
+
+def test_the_announcement_form_refuses_bad_values_and_changes_nothing(client, announced, organizer):
+    client.force_login(organizer)
+    url = reverse("announcement_edit", args=[announced.pk])
+    base = {"open": "on", "cap": "3", "note": "", "venue": "", "event_date": ""}
+    for bad, message in (
+        ({"cap": "0"}, "größer oder gleich 1"),
+        ({"cap": "2001"}, "kleiner oder gleich 2000"),
+        ({"note": "n" * 2001}, "höchstens 2000 Zeichen"),
+        ({"venue": "v" * 201}, "höchstens 200 Zeichen"),
+        ({"deadline": "gestern"}, "gültiges Datum und Uhrzeit"),
+    ):
+        response = client.post(url, base | bad, **DE)
+        assert response.status_code == 400
+        assert message in response.content.decode(), bad
+    announced.announcement.refresh_from_db()
+    assert announced.announcement.cap == 3
+    assert client.post(url, base | {"cap": "5"}, **DE).status_code == 302
+    announced.announcement.refresh_from_db()
+    assert announced.announcement.cap == 5
+
+
+def test_the_door_sends_a_phone_back_to_its_link_and_the_poster_carries_the_code(
+    client, announced, organizer
+):
+    door = reverse("registration_door", args=[announced.pk])
+    assert "Kein persönlicher Link?" in client.get(door, **DE).content.decode()
+    token = token_of(register_post(client, announced, form("Anna")))
+    client.get(reverse("registration_link", args=[token]))
+    response = client.get(door)
+    assert response.status_code == 302 and response["Location"].endswith(f"/r/{token}/")
+    staff = type(client)()
+    staff.force_login(organizer)
+    poster = staff.get(reverse("check_in_poster", args=[announced.pk]), **DE).content.decode()
+    assert "<svg" in poster and door in poster
+    # someone else's phone is not sent to Anna's link
+    assert type(client)().get(door).status_code == 200
+
+
+def test_a_tournament_without_announcement_has_no_registration_page(client, tournament):
+    assert client.get(reverse("announcement_public", args=[tournament.pk])).status_code == 404
+    assert client.get(reverse("registration_door", args=[tournament.pk])).status_code == 404
