@@ -298,6 +298,8 @@ def register(
 def _locked_registration(reg: Registration) -> tuple[Announcement, Registration]:
     announcement = _locked(reg.tournament)
     fresh = Registration.objects.select_related("tournament", "player").get(pk=reg.pk)
+    if fresh.tournament.archived_at is not None:
+        raise ServiceError(_("This tournament is archived."))
     announcement.tournament = fresh.tournament
     return announcement, fresh
 
