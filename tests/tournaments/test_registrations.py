@@ -445,6 +445,7 @@ def test_the_announcement_form_refuses_bad_values_and_changes_nothing(client, an
         ({"note": "n" * 2001}, "höchstens 2000 Zeichen"),
         ({"venue": "v" * 201}, "höchstens 200 Zeichen"),
         ({"deadline": "gestern"}, "gültiges Datum und Uhrzeit"),
+        ({"deadline": "0001-01-01T00:00"}, "zwischen den Jahren 2000 und 2999"),
     ):
         response = client.post(url, base | bad, **DE)
         assert response.status_code == 400

@@ -62,6 +62,12 @@ class AnnouncementForm(forms.ModelForm):
         self.fields["cap"].validators.append(MaxValueValidator(limits.MAX_PLAYERS))
         self.fields["note"].max_length = MAX_NOTE
 
+    def clean_deadline(self):
+        deadline = self.cleaned_data.get("deadline")
+        if deadline is not None and not 2000 <= deadline.year <= 2999:
+            raise forms.ValidationError(_("Enter a deadline between the years 2000 and 2999."))
+        return deadline
+
 
 class RegistrationForm(forms.Form):
     name = forms.CharField(label=_("name"), max_length=limits.MAX_NAME)
