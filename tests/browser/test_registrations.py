@@ -138,3 +138,28 @@ def test_players_register_wait_withdraw_move_up_check_in_and_leave(
     orga.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
     expect(orga.locator("#left-themselves")).to_contain_text("Bernd Brandt")
     shot(orga, "overview-left")
+
+
+def test_the_check_in_poster_fills_the_projector_with_its_code(
+    browser, live_server, organizer, tournament
+):
+    from playwright.sync_api import expect
+
+    services.announcement_save(tournament=tournament, by=organizer, cap=8)
+    context = browser.new_context(
+        locale="de-DE", viewport={"width": 1920, "height": 1080}, bypass_csp=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", "orga")
+    page.fill("#id_password", "pw-orga-12345")
+    page.click("form.card button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/tournaments/")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/registrations/poster/")
+    expect(page.locator(".poster")).to_contain_text("Checke mit deinem Handy ein")
+    box = page.locator(".qr--poster svg").bounding_box()
+    assert box["height"] >= 400 and box["y"] + box["height"] <= 1080  # big, and on screen
+    expect(page.locator(".join-url")).to_contain_text(f"/t/{tournament.pk}/check-in/")
+    shot(page, "poster-projector")
+    context.close()
