@@ -228,13 +228,13 @@ def test_a_near_duplicate_of_name_and_club_is_recognised(client, announced):
 
 def test_a_registration_links_to_its_roster_person(announced, organizer):
     person = Person.objects.create(owner=organizer, name="Anna Ahrens", club="SC Bonn")
-    Person.objects.create(owner=organizer, name="Bernd Brandt", club="")
+    Person.objects.create(owner=organizer, name="Jürgen Groß", club="TV Köln")
     a = services.register(tournament=announced, entry=Entry("anna  ahrens", "SC Bonn"))
     assert a.registration.person == person and a.registration.player.person == person
-    b = services.register(tournament=announced, entry=Entry("Bernd Brand", ""))
-    assert b.registration.person is None
-    row = next(r for r in selectors.organizer_list(announced) if r["reg"].name == "Bernd Brand")
-    assert row["near"] == ["Bernd Brandt"]
+    b = services.register(tournament=announced, entry=Entry("Juergen Gross", "TV Koeln"))
+    assert b.registration.person is None  # a near match is only a hint
+    row = next(r for r in selectors.organizer_list(announced) if r["reg"].name == "Juergen Gross")
+    assert row["near"] == ["Jürgen Groß (TV Köln)"]
 
 
 def test_registrations_per_address_are_limited(client, announced, settings):

@@ -90,7 +90,7 @@ def may_leave_now(reg: Registration) -> bool:
 
 def organizer_list(tournament: Tournament) -> list[dict]:
     """Every registration in order, with its log and, for one not linked to
-    the roster, the roster's near matches as a hint."""
+    the roster, the roster's people of the same name after folding as a hint."""
     regs = list(
         Registration.objects.filter(tournament_id=tournament.pk)
         .select_related("player", "person")
@@ -101,21 +101,18 @@ def organizer_list(tournament: Tournament) -> list[dict]:
         registration__tournament_id=tournament.pk
     ).select_related("by"):
         events.setdefault(e.registration_id, []).append(e)
-    people = [
-        roster.Candidate(p.pk, p.name, p.club)
-        for p in Person.objects.filter(owner_id=tournament.owner_id, merged_into__isnull=True).only(
-            "pk", "name", "club"
-        )
-    ]
-    names = {c.id: str(c.name) for c in people}
+    # a roster person of the same name after folding ("Juergen Gross" for
+    # "Jürgen Groß"), found by a dict: the list stays linear in its length
+    similar: dict = {}
+    for name, club in Person.objects.filter(
+        owner_id=tournament.owner_id, merged_into__isnull=True
+    ).values_list("name", "club"):
+        similar.setdefault(roster.folded(name), []).append(f"{name} ({club})" if club else name)
     rows, waiting = [], 0
     for reg in regs:
         if reg.status == Registration.WAITLISTED:
             waiting += 1
-        near = []
-        if reg.person_id is None and people:
-            found = roster.match(reg.name, reg.club, people)
-            near = [names[c.id] for c in found.candidates[:3]]
+        near = similar.get(reg.name_key, [])[:3] if reg.person_id is None else []
         rows.append(
             {
                 "reg": reg,
