@@ -195,6 +195,7 @@ def main() -> int:
         log = open(Path(tmp.name) / "web.log", "w")  # noqa: SIM115
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         wait_for(port, proc)
+        load_before = os.getloadavg()
         random.seed(24)
         arrivals = sorted(random.uniform(0, SECONDS) for _ in range(PLAYERS))
         times = {"page": [], "post": [], "link": []}
@@ -220,6 +221,10 @@ def main() -> int:
         print(
             f"{PLAYERS} players registered within {SECONDS:.0f} s "
             f"(all answered after {took:.1f} s), {len(errors)} errors"
+        )
+        print(
+            "   machine load (1/5/15 min) before: {:.1f} {:.1f} {:.1f}, after: {:.1f} {:.1f} {:.1f}"
+            " on {} cores".format(*load_before, *os.getloadavg(), os.cpu_count())
         )
         page = summary("public page (GET)", times["page"])
         post = summary("registration (POST)", times["post"])

@@ -247,6 +247,8 @@ def register(
     the deadline). ``nonce`` is the form's one-time id: sent twice, the form
     makes one registration (the second answer is the first's). ``token`` is
     the personal link's token (new when not given)."""
+    # reads that need no lock first: the lock is held by one registration at a time
+    person = _roster_person(tournament, _check_entry(entry)) if entry.name.strip() else None
     announcement = _locked(tournament)
     announcement.tournament = tournament
     if nonce:
@@ -282,7 +284,7 @@ def register(
         club_key=_keys(entry)[1],
         status=Registration.WAITLISTED if full else Registration.CONFIRMED,
         position=announcement.next_position,
-        person=_roster_person(tournament, entry),
+        person=person,
     )
     announcement.next_position += 1
     announcement.save(update_fields=["next_position"])
