@@ -477,3 +477,55 @@ def test_the_door_sends_a_phone_back_to_its_link_and_the_poster_carries_the_code
 def test_a_tournament_without_announcement_has_no_registration_page(client, tournament):
     assert client.get(reverse("announcement_public", args=[tournament.pk])).status_code == 404
     assert client.get(reverse("registration_door", args=[tournament.pk])).status_code == 404
+
+
+ACTIONS = ["registration_withdraw", "registration_check_in", "registration_change", "leave"]
+
+
+@hsettings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    steps=st.lists(
+        st.tuples(st.integers(0, 3), st.sampled_from(ACTIONS), st.booleans()), max_size=8
+    )
+)
+def test_whatever_a_link_does_it_changes_only_its_own_registration(
+    client, tournament, organizer, steps
+):
+    """Any sequence of actions through four players' links: each changes
+    only its own registration; the one effect on another is the first
+    waiting player moving up into a freed place."""
+    from tournaments.registrations.models import Announcement
+
+    Registration.objects.all().delete()
+    Player.objects.all().delete()
+    Announcement.objects.filter(tournament=tournament).delete()
+    services.announcement_save(tournament=tournament, by=organizer, cap=2)
+    signed = [services.register(tournament=tournament, entry=Entry(f"S{n}")) for n in range(4)]
+    services.check_in_open(tournament=tournament, open=True, by=organizer)
+
+    def snapshot():
+        return {
+            r.pk: (r.name, r.club, r.status, r.present_at, r.token_hash)
+            for r in Registration.objects.all()
+        }
+
+    for i, action, sure in steps:
+        me = signed[i].registration.pk
+        before, last_event = snapshot(), RegistrationEvent.objects.order_by("-pk").first().pk
+        token = signed[i].token
+        if action == "registration_change":
+            client.post(reverse(action, args=[token]), {"name": f"Neu {i}", "club": "C"})
+        elif action == "leave":
+            client.post(reverse("registration_leave", args=[token]), {"sure": "1"})
+        else:
+            client.post(reverse(action, args=[token]), {"sure": "1" if sure else ""})
+        after = snapshot()
+        for pk, row in after.items():
+            if pk == me:
+                continue
+            if row != before[pk]:  # another registration: only moved up
+                assert before[pk][2] == "waitlisted" and row[2] == "confirmed"
+                assert row[:2] == before[pk][:2] and row[3:] == before[pk][3:]
+        foreign = RegistrationEvent.objects.filter(pk__gt=last_event).exclude(registration_id=me)
+        assert set(foreign.values_list("kind", flat=True)) <= {"promoted"}
+        assert Registration.objects.filter(status="confirmed").count() <= 2
