@@ -472,6 +472,12 @@ def test_the_door_sends_a_phone_back_to_its_link_and_the_poster_carries_the_code
     assert "<svg" in poster and door in poster
     # someone else's phone is not sent to Anna's link
     assert type(client)().get(door).status_code == 200
+    # while self check-in is open the public page (the projector's join
+    # code leads there) offers the check-in
+    public = reverse("tournament_public", args=[announced.pk])
+    assert door not in client.get(public).content.decode()
+    services.check_in_open(tournament=announced, open=True, by=organizer)
+    assert door in client.get(public).content.decode()
 
 
 def test_a_tournament_without_announcement_has_no_registration_page(client, tournament):
