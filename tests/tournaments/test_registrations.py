@@ -535,3 +535,10 @@ def test_whatever_a_link_does_it_changes_only_its_own_registration(
         foreign = RegistrationEvent.objects.filter(pk__gt=last_event).exclude(registration_id=me)
         assert set(foreign.values_list("kind", flat=True)) <= {"promoted"}
         assert Registration.objects.filter(status="confirmed").count() <= 2
+
+
+def test_the_service_itself_refuses_overlong_names_and_ratings(announced, organizer):
+    for entry in (Entry("x" * 10_000), Entry("Anna", "y" * 201), Entry("Anna", rating=10**6)):
+        with pytest.raises(ServiceError):
+            services.register(tournament=announced, entry=entry, by=organizer)
+    assert not Registration.objects.exists() and not Player.objects.exists()

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments import roster
+from tournaments import limits, roster
 from tournaments.authors import author
 from tournaments.models import Person, Player, Round, Seat, Tournament
 from tournaments.registrations import rules
@@ -110,7 +110,9 @@ def _duplicate_message(reg: Registration) -> str:
 def _roster_person(tournament: Tournament, entry: Entry) -> Person | None:
     """The organizer's roster person of exactly this name (and club): linked
     at once. A near match is only suggested on the organizer's list."""
-    people = Person.objects.filter(owner_id=tournament.owner_id, merged_into__isnull=True)
+    people = Person.objects.filter(
+        owner_id=tournament.owner_id, merged_into__isnull=True, name__iexact=entry.name
+    )  # only an exact match links: the roster's rules among the few of this name
     found = roster.match(
         entry.name,
         entry.club,
@@ -123,7 +125,11 @@ def _roster_person(tournament: Tournament, entry: Entry) -> Person | None:
 
 def _make_player(reg: Registration, by) -> None:
     """The confirmed registration becomes a player of the tournament (or is
-    joined to the player of that name and club the organizer added)."""
+    joined to the player of that name and club the organizer added). Before
+    the tournament begins — every registration through the public page, with
+    the announcement's lock held — the player is inserted at once (round 1,
+    nothing to log); once it has begun the player services make it a late
+    entry."""
     existing = Player.objects.filter(
         tournament_id=reg.tournament_id, name=reg.name, club=reg.club
     ).first()
@@ -134,15 +140,24 @@ def _make_player(reg: Registration, by) -> None:
                 player_services.player_readd(player=existing, by=by)
             return
         raise ServiceError(_duplicate_message(reg))
-    reg.player = player_services.player_add(
-        tournament=reg.tournament,
-        by=by,
-        name=reg.name,
-        club=reg.club,
-        rating=reg.rating,
-        birth_year=reg.birth_year,
-        person=reg.person,
-    )
+    fields = {
+        "name": reg.name,
+        "club": reg.club,
+        "rating": reg.rating,
+        "birth_year": reg.birth_year,
+        "person": reg.person,
+    }
+    if _started(reg.tournament):
+        reg.player = player_services.player_add(tournament=reg.tournament, by=by, **fields)
+        return
+    message = limits.players_message(Player.objects.filter(tournament_id=reg.tournament_id).count())
+    if message:
+        raise ServiceError(message)
+    try:
+        with transaction.atomic():
+            reg.player = Player.objects.create(tournament_id=reg.tournament_id, **fields)
+    except IntegrityError:  # the organizer added this name and club a moment ago
+        raise ServiceError(_duplicate_message(reg)) from None
 
 
 def _release_player(reg: Registration, by) -> None:
@@ -190,6 +205,12 @@ def _check_entry(entry: Entry) -> Entry:
     name, club = " ".join(entry.name.split()), " ".join(entry.club.split())
     if not name:
         raise ServiceError(_("Enter a name."))
+    if len(name) > limits.MAX_NAME or len(club) > limits.MAX_NAME:
+        raise ServiceError(
+            _("A name or club has at most %(max)s characters.") % {"max": limits.MAX_NAME}
+        )
+    if entry.rating is not None and not limits.MIN_RATING <= entry.rating <= limits.MAX_RATING:
+        raise ServiceError(_("The rating is out of range."))
     return Entry(name, club, entry.birth_year, entry.rating, entry.consent_public)
 
 
