@@ -542,3 +542,19 @@ def test_the_service_itself_refuses_overlong_names_and_ratings(announced, organi
         with pytest.raises(ServiceError):
             services.register(tournament=announced, entry=entry, by=organizer)
     assert not Registration.objects.exists() and not Player.objects.exists()
+
+
+def test_a_player_the_organizer_added_is_joined_when_registering(announced, organizer):
+    from tournaments import services as tournament_services
+
+    added = tournament_services.player_add(
+        tournament=announced, by=organizer, name="Anna", club="SC"
+    )
+    reg = services.register(tournament=announced, entry=Entry("Anna", "SC")).registration
+    assert reg.player == added and Player.objects.count() == 1
+    # a second registration can't take the same player
+    reg.status = Registration.WITHDRAWN
+    reg.save()
+    with pytest.raises(ServiceError, match="Anna"):
+        services.register(tournament=announced, entry=Entry("Anna", "SC"))
+    assert Player.objects.count() == 1

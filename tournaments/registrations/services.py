@@ -123,23 +123,13 @@ def _roster_person(tournament: Tournament, entry: Entry) -> Person | None:
     return None
 
 
-def _make_player(reg: Registration, by) -> None:
-    """The confirmed registration becomes a player of the tournament (or is
-    joined to the player of that name and club the organizer added). Before
+def _make_player(reg: Registration, by, *, started: bool | None = None) -> None:
+    """The confirmed registration becomes a player of the tournament, or is
+    joined to the player of that name and club the organizer added. Before
     the tournament begins — every registration through the public page, with
     the announcement's lock held — the player is inserted at once (round 1,
     nothing to log); once it has begun the player services make it a late
     entry."""
-    existing = Player.objects.filter(
-        tournament_id=reg.tournament_id, name=reg.name, club=reg.club
-    ).first()
-    if existing is not None:
-        if not Registration.objects.filter(player=existing).exists():
-            reg.player = existing
-            if existing.dropped:
-                player_services.player_readd(player=existing, by=by)
-            return
-        raise ServiceError(_duplicate_message(reg))
     fields = {
         "name": reg.name,
         "club": reg.club,
@@ -147,17 +137,41 @@ def _make_player(reg: Registration, by) -> None:
         "birth_year": reg.birth_year,
         "person": reg.person,
     }
-    if _started(reg.tournament):
-        reg.player = player_services.player_add(tournament=reg.tournament, by=by, **fields)
-        return
-    message = limits.players_message(Player.objects.filter(tournament_id=reg.tournament_id).count())
-    if message:
-        raise ServiceError(message)
+    if started is None:
+        started = _started(reg.tournament)
     try:
         with transaction.atomic():
+            if started:
+                reg.player = player_services.player_add(tournament=reg.tournament, by=by, **fields)
+                return
+            message = limits.players_message(
+                Player.objects.filter(tournament_id=reg.tournament_id).count()
+            )
+            if message:
+                raise ServiceError(message)
             reg.player = Player.objects.create(tournament_id=reg.tournament_id, **fields)
-    except IntegrityError:  # the organizer added this name and club a moment ago
+            return
+    except (IntegrityError, ServiceError) as exc:
+        refusal = exc
+    # this name and club is a player already: the organizer's own entry is
+    # joined, one of another registration is a duplicate
+    existing = (
+        Player.objects.filter(tournament_id=reg.tournament_id, name=reg.name, club=reg.club)
+        .exclude(registration__isnull=False)
+        .first()
+    )
+    if existing is None:
+        if (
+            isinstance(refusal, ServiceError)
+            and not Player.objects.filter(
+                tournament_id=reg.tournament_id, name=reg.name, club=reg.club
+            ).exists()
+        ):
+            raise refusal
         raise ServiceError(_duplicate_message(reg)) from None
+    reg.player = existing
+    if existing.dropped:
+        player_services.player_readd(player=existing, by=by)
 
 
 def _release_player(reg: Registration, by) -> None:
@@ -243,13 +257,15 @@ def announcement_save(
 # -- the player: register, change, withdraw ---------------------------------------
 
 
-def registration_closed(announcement: Announcement, now=None) -> str | None:
+def registration_closed(announcement: Announcement, now=None, started=None) -> str | None:
     """Why the announcement takes no registrations now, or None."""
     if not announcement.open:
         return _("Registration is closed.")
     if announcement.deadline is not None and (now or timezone.now()) >= announcement.deadline:
         return _("The entry deadline has passed.")
-    if announcement.tournament.archived_at is not None or _started(announcement.tournament):
+    if started is None:
+        started = _started(announcement.tournament)
+    if announcement.tournament.archived_at is not None or started:
         return _("The tournament has begun: registration is closed.")
     return None
 
@@ -282,8 +298,9 @@ def register(
             ):
                 raise ServiceError(_("This form was sent already."))
             return Signed(earlier, token, again=True)
+    started = _started(tournament)
     if by is None:
-        closed = registration_closed(announcement)
+        closed = registration_closed(announcement, started=started)
         if closed:
             raise ServiceError(closed)
     entry = _check_entry(entry)
@@ -310,7 +327,7 @@ def register(
     announcement.next_position += 1
     announcement.save(update_fields=["next_position"])
     if not full:
-        _make_player(reg, by)
+        _make_player(reg, by, started=started)
     reg.save()
     _log(reg, Event.ADDED if by is not None else Event.REGISTERED, by)
     if full:
@@ -333,8 +350,9 @@ def registration_change(*, registration: Registration, entry: Entry, by=None) ->
     announcement, reg = _locked_registration(registration)
     if not reg.active:
         raise ServiceError(_("This registration is no longer active."))
+    started = _started(reg.tournament)
     if by is None:
-        closed = registration_closed(announcement)
+        closed = registration_closed(announcement, started=started)
         if closed:
             raise ServiceError(closed)
     entry = _check_entry(entry)
