@@ -682,3 +682,10 @@ class PersonMerge(models.Model):
 # the seat wing's model, defined with its code (tournaments/play/) and
 # registered with this app here, where Django looks for the app's models
 from tournaments.play.models import SeatLink  # noqa: E402, F401
+
+# the registration wing's models (tournaments/registrations/), likewise
+from tournaments.registrations.models import (  # noqa: E402, F401
+    Announcement,
+    Registration,
+    RegistrationEvent,
+)

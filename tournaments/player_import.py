@@ -165,11 +165,19 @@ class LineError:
 
 
 def _dialect(text: str):
+    """The separator as sniffed; quoting always as spreadsheets write it
+    (double quotes): the sniffer would take the apostrophe a spreadsheet-safe
+    export puts before "=…" or "-…" for a quote character."""
     sample = "\n".join(text.splitlines()[:20])
     try:
-        return csv.Sniffer().sniff(sample, delimiters=",;\t")
+        sniffed = csv.Sniffer().sniff(sample, delimiters=",;\t")
     except csv.Error:
         return csv.excel
+
+    class Sniffed(csv.excel):
+        delimiter = sniffed.delimiter
+
+    return Sniffed
 
 
 def _rows(reader):

@@ -14,6 +14,9 @@
 | DATABASE_STATEMENT_TIMEOUT | REQUEST_TIME_BUDGET | PostgreSQL: seconds one statement may take (0: none) |
 | SITE_URL | none | the address printed in QR codes and links (else the LAN address) |
 | CACHE_URL | REDIS_URL, else a file cache in var/cache | the shared cache (tournaments/live.py) |
+| REGISTRATION_LIMIT, REGISTRATION_WINDOW | 20 per 3600 s | players' registrations per address |
+| REGISTRATION_MIN_SECONDS | 3 | a registration form sent back sooner is refused (bots) |
+| EMAIL_HOST (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL) | none: no mail | SMTP for mailing a registration's personal link |
 """
 
 import os
@@ -366,3 +369,23 @@ LOGGING = {
     # django-axes logs every login at INFO; lockouts are WARNING
     | {"axes": {"level": os.environ.get("AXES_LOG_LEVEL", "WARNING")}},
 }
+
+#: players' registrations: at most REGISTRATION_LIMIT per address per
+#: REGISTRATION_WINDOW seconds; a form sent back sooner than
+#: REGISTRATION_MIN_SECONDS after it was handed out is refused (bots)
+REGISTRATION_LIMIT = int(os.environ.get("REGISTRATION_LIMIT", "20"))
+REGISTRATION_WINDOW = int(os.environ.get("REGISTRATION_WINDOW", "3600"))
+REGISTRATION_MIN_SECONDS = int(os.environ.get("REGISTRATION_MIN_SECONDS", "3"))
+#: mail: only where an SMTP host is configured (EMAIL_HOST & co.); without
+#: one the personal link is shown (and kept as a QR code), nothing is mailed
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS", "1") == "1"
+    DEFAULT_FROM_EMAIL = os.environ.get(
+        "DEFAULT_FROM_EMAIL", EMAIL_HOST_USER or "turnierleiter@localhost"
+    )
+REGISTRATION_MAIL = bool(os.environ.get("EMAIL_HOST"))

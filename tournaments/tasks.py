@@ -59,3 +59,14 @@ def bot_move(table_id: int) -> int:
 @shared_task(name="clock.bot_sweep", ignore_result=True)
 def bot_sweep() -> int:
     return retry_when_locked(bots.bot_sweep)()
+
+
+@shared_task(name="registrations.mail_link", ignore_result=True)
+def registration_mail(*, email: str, url: str, tournament: str, language: str) -> None:
+    """A player's personal link by mail; a failed send is logged, not retried."""
+    from tournaments.registrations import mail
+
+    try:
+        mail.send_link(email=email, url=url, tournament=tournament, language=language)
+    except Exception:
+        mail.log.exception("registration mail not sent")

@@ -1,6 +1,7 @@
 """The site's URLs, grouped by audience: the organizer and the scorekeepers
 below ``tournaments/<id>/``, the public pages of a tournament below
-``t/<id>/``, a player's signed seat link below ``p/<token>/``, and the pages of
+``t/<id>/``, a player's signed seat link below ``p/<token>/``, a player's personal
+registration link below ``r/<token>/``, and the pages of
 no one tournament (accounts, the roster, series). ``scoring/urls.py`` and the
 seat wing's ``tournaments/play/urls.py`` add their pages to the groups. The
 paths and names never change: tests, bookmarks and the QR codes on printed
@@ -11,6 +12,7 @@ from django.urls import include, path
 
 from scoring import urls as scoring_urls
 from tournaments.play import urls as play_urls
+from tournaments.registrations import urls as registration_urls
 from tournaments.views import (
     accounts,
     lifecycle,
@@ -74,6 +76,7 @@ organizer_patterns = [
     path(_ROUND + "end/", rounds.round_end, name="round_end"),
     path(_TABLE + "extend/", rounds.table_extend, name="table_extend"),
     *play_urls.organizer_patterns,
+    *registration_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
 ]
 
@@ -89,11 +92,12 @@ public_patterns = [
         name="round_projector_tables",
     ),
     *play_urls.public_patterns,
+    *registration_urls.public_patterns,
     *scoring_urls.public_patterns,
 ]
 
 #: a player through the signed seat link (no account), below ``p/<str:token>/``
-player_patterns = play_urls.player_patterns
+player_patterns = play_urls.player_patterns + registration_urls.seat_patterns
 
 urlpatterns = [
     path("", public.home, name="home"),
@@ -107,6 +111,7 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/", include(organizer_patterns)),
     path("t/<int:tournament_id>/", include(public_patterns)),
     path("p/<str:token>/", include(player_patterns)),
+    path("r/<str:token>/", include(registration_urls.link_patterns)),
     # the club roster
     path("roster/", roster.roster_list, name="roster"),
     path("roster/<int:person_id>/", roster.person_detail, name="person_detail"),

@@ -67,6 +67,20 @@ PLAYER_SOURCES = (
     "templates/scoring/season/public.html",
     # the seat slip handed to a player
     "scoring/printing/slips.py",
+    # a player's own registration: the announcement and its form, the
+    # personal link, leaving from a seat link, the door's check-in
+    "templates/registrations/public.html",
+    "templates/registrations/_facts.html",
+    "templates/registrations/confirm.html",
+    "templates/registrations/door.html",
+    "templates/registrations/link.html",
+    "templates/registrations/seat_leave.html",
+    "templates/registrations/poster.html",
+    "tournaments/registrations/views/public.py",
+    "tournaments/registrations/views/link.py",
+    "tournaments/registrations/views/seat.py",
+    "tournaments/registrations/views/_shared.py",
+    "tournaments/registrations/mail.py",
 )
 
 #: source paths whose texts both audiences read: they address nobody
@@ -96,6 +110,24 @@ SHARED_SOURCES = (
 
 #: messages written in organizer code that a player reads, and why
 PLAYER_MESSAGES = {
+    # the registration form (its module also holds the organizer's
+    # announcement form) and the refusals a player's own link meets
+    "Optional, e.g. your DWZ.": "the registration form",
+    "We send your personal link there once; the address is not stored.": (
+        "the registration form"
+    ),
+    "This form has expired. Please check your entries and send it again.": (
+        "the registration form"
+    ),
+    "That was very quick. Please check your entries and send the form again.": (
+        "the registration form"
+    ),
+    "Check-in is not open. Ask at the desk.": "self check-in from a personal link",
+    "You have left the tournament.": "a personal link after leaving",
+    "You have left the tournament. Ask at the desk.": "self check-in after leaving",
+    "Round %(n)s is being played: you can leave once it has ended.": (
+        "leaving from a personal or seat link"
+    ),
     "The bot plays this seat now; ask the organizer to hand it back.": (
         "refuses a move on the seat page"
     ),

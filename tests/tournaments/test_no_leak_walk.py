@@ -40,6 +40,7 @@ from tournaments import urls as site_urls
 from tournaments.play import tables as digital
 from tournaments.play.base import Ctx, card_index
 from tournaments.play.screen import presentation
+from tournaments.registrations.services import announcement_save
 from tournaments.services import deadlines
 
 pytestmark = pytest.mark.django_db
@@ -83,6 +84,8 @@ def _public_round(organizer, game, size):
     for k in range(2 * size):
         PlayerFactory(tournament=t, name=f"Spielerin {k:02d}")
     rnd = seated_round(t, start=True)
+    # announced for registration: the announcement's pages are walked too
+    announcement_save(tournament=t, by=organizer, cap=2 * size, public_names=True)
     series = Series.objects.create(owner=organizer, name="Saison", game=game, public=True)
     series.tournaments.add(t)
     return rnd, series
@@ -157,6 +160,8 @@ def _urls(rnd, series) -> list[tuple[str, str, object]]:
         ("round_public", reverse("round_public", args=[t, n]), None),
         ("round_public_status", reverse("round_public_status", args=[t, n]), None),
         ("standings_public", reverse("standings_public", args=[t]), None),
+        ("announcement_public", reverse("announcement_public", args=[t]), None),
+        ("registration_door", reverse("registration_door", args=[t]), None),
         ("season_public", reverse("season_public", args=[series.pk]), None),
         (
             "round_projector",
@@ -194,6 +199,7 @@ def _urls(rnd, series) -> list[tuple[str, str, object]]:
                 ("seat_link", reverse("seat_link", args=[token]), (table, seat)),
                 ("seat_play", reverse("seat_play", args=[token]) + "?v=old", (table, seat)),
                 ("seat_clock", reverse("seat_clock", args=[token]), (table, seat)),
+                ("seat_leave", reverse("seat_leave", args=[token]), (table, seat)),
             ]
     return [u for u in out if u[0] not in NOT_CHECKED_YET]
 

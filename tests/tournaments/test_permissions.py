@@ -10,6 +10,8 @@ from scoring.models import PrintJob
 from tests.factories import PlayerFactory, seated_round
 from tournaments import services
 from tournaments.permissions import may
+from tournaments.registrations import services as registration_services
+from tournaments.registrations.models import Registration
 
 #: views anyone may open (public pages of a public tournament, signed links)
 PUBLIC = {
@@ -36,6 +38,16 @@ PUBLIC = {
     "round_projector_tables",
     # a series' season page (public when the organizer makes it so)
     "season_public",
+    # players register themselves: the announcement, the door, the personal
+    # link (its token is the key), leaving from a seat link
+    "announcement_public",
+    "registration_door",
+    "registration_link",
+    "registration_change",
+    "registration_withdraw",
+    "registration_check_in",
+    "registration_leave",
+    "seat_leave",
 }
 #: the organizer's own pages outside a tournament: the club roster and series
 OWN = {
@@ -98,6 +110,11 @@ def world(tournament, organizer, other_user, django_user_model):
     # round 1 seated through the services, a draft: Anna at table 1
     rnd = seated_round(tournament, publish=False)
     table = rnd.tables.get(number=1)
+    # announced, with one player waiting (not a player of the tournament yet)
+    registration_services.announcement_save(tournament=tournament, by=organizer, cap=1)
+    waiting = Registration.objects.create(
+        tournament=tournament, token_hash="0" * 64, name="Wartend", status="waitlisted", position=1
+    )
     return {
         "t": tournament,
         "player": anna,
@@ -114,6 +131,8 @@ def world(tournament, organizer, other_user, django_user_model):
             "fmt": "csv",
             "kind": "seating",
             "position": 0,
+            "registration_id": waiting.pk,
+            "action": "up",
         },
     }
 

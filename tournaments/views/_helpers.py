@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import qrcode
+import qrcode.image.svg
 from django.contrib import messages
 from django.http import HttpResponse
 from django.template.loader import render_to_string
@@ -89,3 +91,18 @@ def round_problem(request, value):
         _("“%(value)s” is not a round of this tournament.") % {"value": value},
         status=404,
     )
+
+
+def qr_svg(url: str) -> str:
+    """The URL as a QR code in inline SVG (the ``qrcode`` library's SVG path
+    image, scaled by CSS): the projector's join code, a player's personal
+    link, the check-in poster. A page may show it twice (the projector): the
+    library's fixed id on the path would be on the page twice, so it goes."""
+    code = qrcode.QRCode(
+        border=2,
+        error_correction=qrcode.constants.ERROR_CORRECT_M,
+        image_factory=qrcode.image.svg.SvgPathImage,
+    )
+    code.add_data(url)
+    code.make(fit=True)
+    return code.make_image().to_string(encoding="unicode").replace(' id="qr-path"', "")

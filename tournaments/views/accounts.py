@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from contextlib import suppress
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.shortcuts import redirect, render
@@ -18,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from tournaments import ratelimit
 from tournaments.problems import problem
 
 
@@ -30,34 +29,18 @@ def _signup_key(request) -> str:
 
 
 def _signups_left(request) -> bool:
-    return cache.get(_signup_key(request), 0) < settings.SIGNUP_LIMIT
+    return ratelimit.left(_signup_key(request), settings.SIGNUP_LIMIT)
 
 
 def _take_signup(request) -> bool:
     """Count one signup against the address' limit before the account is
-    made; False when it is over the limit. Atomic on every cache the project
-    uses — ``add`` and ``incr`` are single operations in Redis, under a lock
-    in local memory, under a file lock in the file cache
-    (:mod:`tournaments.cache`) — so simultaneous signups can't all read a
-    count below the limit and all go through."""
-    key, window = _signup_key(request), settings.SIGNUP_WINDOW
-    for _attempt in range(3):
-        if cache.add(key, 1, window):
-            return settings.SIGNUP_LIMIT >= 1
-        try:
-            count = cache.incr(key)
-        except ValueError:  # it expired between add and incr: start a new window
-            continue
-        if count == 1:  # Redis' INCR re-created a key that expired meanwhile, without expiry
-            cache.touch(key, window)
-        return count <= settings.SIGNUP_LIMIT
-    return False
+    made; False when it is over the limit (atomic: :mod:`tournaments.ratelimit`)."""
+    return ratelimit.take(_signup_key(request), settings.SIGNUP_LIMIT, settings.SIGNUP_WINDOW)
 
 
 def _give_back_signup(request) -> None:
     """The account was not made after all: its place in the count is free."""
-    with suppress(ValueError):  # the window ended meanwhile
-        cache.decr(_signup_key(request))
+    ratelimit.give_back(_signup_key(request))
 
 
 def _signup_refused(request):

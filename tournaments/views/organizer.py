@@ -10,6 +10,7 @@ from scoring.selectors import event_overview
 from tournaments import limits, selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
 from tournaments.permissions import STAFF, tournament_view
+from tournaments.registrations import selectors as registration_selectors
 from tournaments.services import event
 from tournaments.views._helpers import service_error_as_message
 
@@ -70,6 +71,7 @@ def tournament_detail(request, tournament):
             "counts": counts,
             "role": request.tournament_role,
             "overview": event_overview(tournament),
+            "left": registration_selectors.left_by_themselves(tournament),
         },
     )
 

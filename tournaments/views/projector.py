@@ -10,8 +10,6 @@ the round is complete.
 
 from __future__ import annotations
 
-import qrcode
-import qrcode.image.svg
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.formats import number_format
@@ -21,6 +19,7 @@ from scoring.selectors import standings, with_result_flag
 from tournaments import selectors
 from tournaments.addresses import join_url
 from tournaments.models import Round, Table
+from tournaments.views._helpers import qr_svg
 
 #: the slides in the order they rotate (the round page offers them)
 SLIDES = ("clock", "seating", "standings", "tables")
@@ -30,17 +29,8 @@ DEFAULT_SECONDS = 12
 
 
 def join_qr_svg(url: str) -> str:
-    """The URL as a QR code in inline SVG (the ``qrcode`` library's SVG path
-    image, scaled by CSS). The projector shows it twice: the library's fixed
-    id on the path would be on the page twice, so it goes."""
-    code = qrcode.QRCode(
-        border=2,
-        error_correction=qrcode.constants.ERROR_CORRECT_M,
-        image_factory=qrcode.image.svg.SvgPathImage,
-    )
-    code.add_data(url)
-    code.make(fit=True)
-    return code.make_image().to_string(encoding="unicode").replace(' id="qr-path"', "")
+    """The URL as a QR code in inline SVG (scaled by CSS)."""
+    return qr_svg(url)
 
 
 def _extra(seconds: int) -> str:

@@ -1,0 +1,96 @@
+"""The public side: the announcement with its registration form, and the
+page the check-in poster's QR code opens."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.views.decorators.http import require_http_methods
+
+from tournaments.addresses import absolute
+from tournaments.models import Tournament
+from tournaments.registrations import selectors, services
+from tournaments.registrations.forms import SignUpForm
+from tournaments.registrations.mail import mail_link_later
+from tournaments.registrations.views import _shared
+from tournaments.services.errors import ServiceError
+
+
+def _announced(tournament_id: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    announcement = selectors.announcement_of(tournament)
+    if announcement is None or tournament.archived_at is not None:
+        raise Http404
+    announcement.tournament = tournament
+    return tournament, announcement
+
+
+@require_http_methods(["GET", "POST"])
+def announcement_public(request, tournament_id):
+    """The announcement: when, where, places left, who is registered (with
+    consent), and the form. A registration answers with the personal link."""
+    tournament, announcement = _announced(tournament_id)
+    closed = services.registration_closed(announcement)
+    form = SignUpForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if closed:
+            form.is_valid()
+            form.add_error(None, closed)
+        elif not _shared.limit_left(request):
+            return _shared.limit_refused(request)
+        elif form.is_valid():
+            if not _shared.limit_take(request):
+                return _shared.limit_refused(request)
+            token = _shared.token_for_form(form.nonce)
+            try:
+                signed = services.register(
+                    tournament=tournament, entry=form.entry(), nonce=form.nonce, token=token
+                )
+            except ServiceError as exc:
+                _shared.limit_give_back(request)
+                form.add_error(None, str(exc))
+            except BaseException:
+                _shared.limit_give_back(request)
+                raise
+            else:
+                if signed.again:
+                    _shared.limit_give_back(request)
+                path = reverse("registration_link", args=[signed.token])
+                mail_link_later(
+                    email=form.cleaned_data.get("email") or "",
+                    url=absolute(path, request),
+                    tournament=tournament.name,
+                    language=get_language(),
+                )
+                return redirect(path + "?new=1")
+    return render(
+        request,
+        "registrations/public.html",
+        {
+            "tournament": tournament,
+            "announcement": announcement,
+            "counts": selectors.counts(tournament, announcement),
+            "names": selectors.public_names(tournament, announcement),
+            "closed": closed,
+            "form": form,
+        },
+        status=status,
+    )
+
+
+def door(request, tournament_id):
+    """The check-in poster's QR code: a phone that opened its personal link
+    before goes straight back to it; anyone else is told what to do."""
+    tournament, announcement = _announced(tournament_id)
+    token = _shared.remembered_link(request, tournament.pk)
+    if token and selectors.by_token(token) is not None:
+        return redirect("registration_link", token)
+    return render(
+        request,
+        "registrations/door.html",
+        {"tournament": tournament, "announcement": announcement},
+    )
