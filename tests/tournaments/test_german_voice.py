@@ -113,9 +113,7 @@ PLAYER_MESSAGES = {
     # the registration form (its module also holds the organizer's
     # announcement form) and the refusals a player's own link meets
     "Optional, e.g. your DWZ.": "the registration form",
-    "We send your personal link there once; the address is not stored.": (
-        "the registration form"
-    ),
+    "We send your personal link there once; the address is not stored.": ("the registration form"),
     "This form has expired. Please check your entries and send it again.": (
         "the registration form"
     ),
