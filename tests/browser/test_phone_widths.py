@@ -153,6 +153,9 @@ class Venue:
             status=PrintJob.RUNNING, by=self.organizer, language="de",
         )  # fmt: skip
 
+    def table(self, number: int, table: int):
+        return Round.objects.get(tournament=self.event, number=number).tables.get(number=table)
+
     def digital(self, game: str):
         """Table 1 of a digital tournament of ``game``, dealt and running."""
         size = SEAT_SIZES[game]
@@ -204,18 +207,14 @@ PAGES = {
     "result-find": ("organizer", _event("rounds/3/results/enter/")),
     "result-entry": ("organizer", _event("rounds/3/tables/2/result/")),
     "result-correction": ("organizer", _event("rounds/1/tables/1/result/")),
-    "sheet-link": ("organizer", lambda v: f"/s/{table_token(v.event.rounds.get(number=3).tables.get(number=2).pk)}/"),
+    "sheet-link": ("organizer", lambda v: f"/s/{table_token(v.table(3, 2).pk)}/"),
     "standings": ("organizer", _event("standings/")),
     "exports": ("organizer", _event("export/")),
     "printing": ("organizer", _event("print/")),
     "print-job": ("organizer", lambda v: f"/tournaments/{v.event.pk}/print/jobs/{v.print_job.pk}/"),
     "digital-round": (
         "organizer",
-        lambda v: f"/tournaments/{v.digital('altruismus').round.tournament_id}/rounds/1/digital/",
-    ),
-    "digital-round-page": (
-        "organizer",
-        lambda v: f"/tournaments/{v.digital('trumpet').round.tournament_id}/rounds/1/",
+        lambda v: f"/tournaments/{v.digital('altruismus').round.tournament_id}/rounds/1/",
     ),
     "review": (
         "organizer",
@@ -239,7 +238,7 @@ PAGES = {
     ),
     "seat-paper": (
         "anyone",
-        lambda v: f"/p/{token_for(v.event.rounds.get(number=3).tables.get(number=2), 0)}/",
+        lambda v: f"/p/{token_for(v.table(3, 2), 0)}/",
     ),
     **{
         f"seat-{game}": ("anyone", lambda v, game=game: f"/p/{token_for(v.digital(game), 0)}/")
