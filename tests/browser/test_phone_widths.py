@@ -25,6 +25,7 @@ from tests.factories import PlayerFactory, TournamentFactory, digital_table, sea
 from tests.seat_tokens import token_for
 from tournaments.limits import MAX_NAME
 from tournaments.models import Round
+from tournaments.play import tables as digital
 from tournaments.services import deadlines, roster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -318,6 +319,20 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, organizer, ki
         page.context.close()
 
 
+def play_on(table, moves: int) -> None:
+    """``moves`` moves at the digital ``table``, each the first legal one of
+    the first seat to act, through the service a player's move takes: the
+    table shows cards played and a trick."""
+    for _ in range(moves):
+        table.refresh_from_db()
+        engine = table.round.tournament.engine
+        state = engine.load(table.state)
+        if engine.is_over(state):
+            return
+        seat = engine.to_act(state)[0]
+        digital.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
+
+
 def page_top(page, selector: str) -> dict:
     """Where the first element matching ``selector`` sits in the document
     (not the window: a fill scrolls), and how far the window is scrolled."""
@@ -377,6 +392,7 @@ def test_trump_and_the_game_facts_are_near_the_top_at_a_digital_table(
 @pytest.mark.parametrize("game", GAMES)
 def test_the_spectator_view_fits_the_projector(browser, live_server, organizer, game):
     table = Venue(organizer).digital(game)
+    play_on(table, 6)  # cards on the table: a trick, the last one
     page = open_page(browser, live_server, "anyone", organizer, viewport=PROJECTOR)
     try:
         page.goto(f"{live_server.url}/t/{table.round.tournament_id}/rounds/1/tables/1/")
