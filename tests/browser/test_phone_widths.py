@@ -23,6 +23,7 @@ from scoring.sheet_links import table_token
 from tests.browser.sessions import logged_in_context
 from tests.factories import PlayerFactory, TournamentFactory, digital_table, seated_round
 from tests.seat_tokens import token_for
+from tournaments import services
 from tournaments.limits import MAX_NAME
 from tournaments.models import Round
 from tournaments.play import tables as digital
@@ -161,6 +162,14 @@ class Venue:
             status=PrintJob.RUNNING, by=self.organizer, language="de",
         )  # fmt: skip
 
+    @cached_property
+    def dropped_seat(self):
+        """Table 2 of round 3, whose seat 1 player has dropped out since."""
+        table = self.table(3, 2)
+        player = table.seats.get(position=1).player
+        services.player_drop(player=player, by=self.organizer)
+        return table
+
     def table(self, number: int, table: int):
         return Round.objects.get(tournament=self.event, number=number).tables.get(number=table)
 
@@ -200,6 +209,7 @@ PAGES = {
         lambda v: f"/tournaments/{v.event.pk}/players/{v.players[-1].pk}/edit/",
     ),
     "player-import": ("organizer", _event("players/import/")),
+    "team-add": ("organizer", _event("teams/add/")),
     "player-history": (
         "organizer",
         lambda v: f"/tournaments/{v.event.pk}/players/{v.players[-1].pk}/history/",
@@ -213,6 +223,7 @@ PAGES = {
     ),
     "round-running": ("organizer", _event("rounds/3/")),
     "round-complete": ("organizer", _event("rounds/1/")),
+    "big-clock": ("organizer", _event("rounds/3/?big=1")),
     "round-results": ("organizer", _event("rounds/1/results/")),
     "result-find": ("organizer", _event("rounds/3/results/enter/")),
     "result-entry": ("organizer", _event("rounds/3/tables/2/result/")),
@@ -248,6 +259,8 @@ PAGES = {
         "anyone",
         lambda v: f"/t/{v.digital('trumpet').round.tournament_id}/rounds/1/tables/1/review/",
     ),
+    "seat-dropped": ("anyone", lambda v: f"/p/{token_for(v.dropped_seat, 1)}/"),
+    "sheet-link-invalid": ("organizer", lambda v: "/s/not-a-sheet/"),
     "seat-paper": (
         "anyone",
         lambda v: f"/p/{token_for(v.table(3, 2), 0)}/",
@@ -264,6 +277,10 @@ PAGES = {
         for game in GAMES
     },
 }
+
+
+#: the page types that refuse, with the status they answer (their page must fit too)
+REFUSED = {"not-found": 404, "sheet-link-invalid": 404, "seat-dropped": 403}
 
 
 def sideways(page) -> dict:
@@ -309,7 +326,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, organizer, ki
     page = open_page(browser, live_server, who, organizer)
     try:
         response = page.goto(url)
-        assert response.status == (404 if kind == "not-found" else 200), response.status
+        assert response.status == REFUSED.get(kind, 200), response.status
         page.wait_for_load_state("networkidle")
         assert page.locator("html").get_attribute("lang") == "de"
         page.screenshot(path=f"/tmp/phones/{kind}.png", full_page=True)
