@@ -16,6 +16,8 @@ from tournaments.registrations.models import Registration
 #: views anyone may open (public pages of a public tournament, signed links)
 PUBLIC = {
     "home",
+    # the site's icon, asked for by every browser
+    "favicon",
     "tournament_public",
     "signup",
     "login",
