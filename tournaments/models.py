@@ -380,6 +380,10 @@ class Round(models.Model):
     #: close failed): ``{"code", "at", "detail"}``, shown translated on the round
     #: page; cleared when the clock succeeds (``services.clock``)
     clock_problem = models.JSONField(default=dict, blank=True)
+    #: the final stage's rounds ("semi", "final"; ``tournaments.finals``):
+    #: blank for a qualifying round
+    STAGES = [("", _("qualifying round")), ("semi", _("semi-final")), ("final", _("final"))]
+    stage = models.CharField(_("stage"), max_length=10, choices=STAGES, blank=True, default="")
 
     class Meta:
         ordering = ["number"]
@@ -679,6 +683,8 @@ class PersonMerge(models.Model):
         return f"{self.merged} → {self.kept}"
 
 
-# the seat wing's model, defined with its code (tournaments/play/) and
-# registered with this app here, where Django looks for the app's models
+# the wings' models (the final stage's settings, the seat link), each defined
+# with its code (tournaments/finals/, tournaments/play/) and registered with
+# this app here, where Django looks for the app's models
+from tournaments.finals.models import FinalStage  # noqa: E402, F401
 from tournaments.play.models import SeatLink  # noqa: E402, F401
