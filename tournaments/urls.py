@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from scoring import urls as scoring_urls
+from tournaments.finals import urls as finals_urls
 from tournaments.play import urls as play_urls
 from tournaments.views import (
     accounts,
@@ -74,6 +75,7 @@ organizer_patterns = [
     path(_ROUND + "end/", rounds.round_end, name="round_end"),
     path(_TABLE + "extend/", rounds.table_extend, name="table_extend"),
     *play_urls.organizer_patterns,
+    *finals_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
 ]
 

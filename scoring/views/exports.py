@@ -74,6 +74,8 @@ HEADERS = {
         "games",
         "byes",
         "dropped",
+        "stage",
+        "stage_rank",
         "bot_games",
     ],
 }

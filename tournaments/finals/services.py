@@ -1,0 +1,149 @@
+"""The final stage's writes: its settings (until the stage is seated) and
+seating a stage — the semi-finals or the final table — as a round of the
+tournament marked with its stage, so the clock, the projector, the sheets,
+the seat links, the spectator view and the review work as for any round.
+
+Seating: the qualifiers by the qualifying standings (ties at the cut by the
+tournament's tiebreaks: ``qualification``), table 1 seat 1 for the best,
+semi-final tables in a snake of seeds, the finalists of semi-finals by their
+qualifying seed (``advancement``); partners on their team seats where the
+game has them; paper or digital as the tournament plays. The stage's round
+is published at once (its seating is decided by the standings, nothing to
+draft); to seat it anew the organizer unpublishes and discards it on its
+seating page like any round.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments.authors import author
+from tournaments.finals import formats
+from tournaments.finals.advancement import advance, seat_tables
+from tournaments.finals.selectors import (
+    config_of,
+    next_stage,
+    qualification,
+    semi_results,
+    settings_problems,
+    stage_rounds,
+    stage_settings,
+)
+from tournaments.models import FinalStage, Player, Round, Seat, SeatingChange, Table, Tournament
+from tournaments.services.errors import ServiceError
+from tournaments.services.seating import team_seat_order
+
+SETTINGS = ("format", "final_size", "semi_tables", "semi_size", "advance", "minutes", "mode")
+
+
+def _whole(value, lo: int, hi: int, label: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ServiceError(
+            _("%(field)s must be a whole number from %(lo)s to %(hi)s.")
+            % {"field": label, "lo": lo, "hi": hi}
+        )
+    return value
+
+
+@transaction.atomic
+def final_stage_save(*, tournament: Tournament, by, **values) -> FinalStage:
+    """Save the final stage's settings (``SETTINGS``); refused once the stage
+    is seated or the tournament finished, and for settings the game's table
+    sizes or the field can't play."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.finished:
+        raise ServiceError(_("The tournament is finished: its final stage can't change."))
+    if stage_rounds(tournament):
+        raise ServiceError(_("The final stage is seated: its settings can no longer change."))
+    unknown = set(values) - set(SETTINGS)
+    if unknown:
+        raise ServiceError(_("Unknown setting: %(names)s") % {"names": ", ".join(sorted(unknown))})
+    stage = stage_settings(tournament)
+    for name, value in values.items():
+        setattr(stage, name, value)
+    if stage.format not in formats.FORMATS:
+        raise ServiceError(_("Choose one of the final stage's formats."))
+    if stage.mode not in formats.MODES:
+        raise ServiceError(_("Choose whether the final replaces or adds to the places."))
+    _whole(stage.minutes, 1, 600, _("The final stage's round length"))
+    for name, lo, hi in (("final_size", 2, 6), ("semi_tables", 2, 8), ("semi_size", 2, 6)):
+        _whole(getattr(stage, name), lo, hi, str(FinalStage._meta.get_field(name).verbose_name))
+    _whole(stage.advance, 1, 5, str(FinalStage._meta.get_field("advance").verbose_name))
+    problems = settings_problems(tournament, config_of(stage))
+    if problems:
+        raise ServiceError(" ".join(problems))
+    stage.save()
+    return stage
+
+
+@transaction.atomic
+def final_seat(*, tournament: Tournament, by) -> Round:
+    """Seat the next stage of the final (see the module docstring); refused
+    with the reason while it can't be seated (qualifying rounds or the
+    semi-finals not complete, a finished tournament, a final larger than
+    the field)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    config = config_of(stage_settings(tournament))
+    stage, blocker = next_stage(tournament, config)
+    if blocker or stage is None:
+        raise ServiceError(blocker or _("The final stage is seated."))
+    seeds = {
+        d.player_id: d.seed for d in qualification(tournament, config.qualifiers) if d.qualified
+    }
+    seeded = sorted(seeds, key=seeds.get)
+    if len(seeded) < config.qualifiers:
+        raise ServiceError(
+            _("The final stage needs %(n)s players, but only %(field)s take part.")
+            % {"n": config.qualifiers, "field": len(seeded)}
+        )
+    if stage == formats.SEMI:
+        tables = seat_tables(seeded, config.semi_tables)
+    elif config.format == formats.SEMIS:
+        semi = stage_rounds(tournament)[formats.SEMI]
+        _decisions, finalists = advance(semi_results(tournament, semi), config.advance, seeds)
+        if len(finalists) != config.final_size:
+            raise ServiceError(
+                _("The semi-finals send %(n)s players to a final table of %(size)s.")
+                % {"n": len(finalists), "size": config.final_size}
+            )
+        tables = [finalists]
+    else:
+        tables = [seeded]
+    return _create_round(tournament, stage, tables, seeds, by)
+
+
+def _create_round(tournament: Tournament, stage: str, tables: list[list], seeds: dict, by):
+    minutes = stage_settings(tournament).minutes
+    last = tournament.round_set.order_by("-number").values_list("number", flat=True).first() or 0
+    rnd = Round.objects.create(
+        tournament=tournament,
+        number=last + 1,
+        stage=stage,
+        status=Round.SEATED,
+        published=True,
+        minutes=minutes,
+        seating_scores={str(p): float(seeds.get(p, 0)) for t in tables for p in t},
+        seating_stats={"players": sum(len(t) for t in tables), "tables": len(tables), "byes": 0},
+    )
+    rnd.tournament = tournament
+    team_of = dict(
+        Player.objects.filter(pk__in=[p for t in tables for p in t]).values_list("pk", "team_id")
+    )
+    seats = []
+    for number, players in enumerate(tables, start=1):
+        table = Table.objects.create(round=rnd, number=number, digital=tournament.digital_tables)
+        order = team_seat_order(players, team_of, tournament)
+        seats += [Seat(table=table, player_id=p, position=k) for k, p in enumerate(order)]
+    Seat.objects.bulk_create(seats)
+    SeatingChange.objects.create(
+        round=rnd,
+        tournament=tournament,
+        kind=SeatingChange.SEAT,
+        by=author(by),
+        detail={"stage": stage, "players": len(seats), "tables": len(tables)},
+    )
+    SeatingChange.objects.create(
+        round=rnd, tournament=tournament, kind=SeatingChange.PUBLISH, by=author(by), detail={}
+    )
+    return rnd
