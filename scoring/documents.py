@@ -267,7 +267,7 @@ def _standings(
     if counts is None:
         rounds = round_progress(tournament)
         counts = {
-            "planned": tournament.rounds,
+            "planned": tournament.planned_rounds,
             "rounds": [r for r in rounds if round_no is None or r["number"] <= round_no],
         }
     order = tournament.tiebreaks or ["points", "figures", "opponents", "wins"]
@@ -283,6 +283,13 @@ def _standings(
         columns.append(("club", gettext("Club")))
     columns += [(key, labels[key]) for key in order if key in labels]
     columns.append(("games", gettext("Games")))
+    if any(row["stage"] for row in rows):  # finalists first: their stage and place there
+        columns.insert(2, ("final", gettext("Final stage")))
+        stage_names = {"final": gettext("Final"), "semi": gettext("Semi-final")}
+        for row in rows:
+            row["final"] = (
+                f"{stage_names[row['stage']]} {row['stage_rank']}" if row["stage"] else ""
+            )
     for row in rows:
         if row["dropped"]:
             row["name"] = f"{row['name']} ({gettext('dropped')})"
@@ -339,4 +346,4 @@ def final_counts(tournament: Tournament) -> dict:
         if not r["complete"] or r["number"] != len(counted) + 1:
             break
         counted.append(r)
-    return {"planned": tournament.rounds, "rounds": counted, "left_out": rounds[len(counted) :]}
+    return {"planned": tournament.planned_rounds, "rounds": counted, "left_out": rounds[len(counted) :]}

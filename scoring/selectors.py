@@ -349,11 +349,26 @@ def _next_step(tournament, current, missing, players, *, closable=None) -> NextS
         return NextStep(
             "seat", _("Seat round %(n)s.") % {"n": n + 1}, reverse("round_list", args=[tid])
         )
+    stage = _final_stage_to_seat(tournament)
+    if stage:
+        text = _("Seat the semi-finals.") if stage == "semi" else _("Seat the final.")
+        return NextStep("seat_final", text, reverse("final_stage", args=[tid]))
     return NextStep(
         "finish",
         _("Every round is complete: finish the tournament and print the final standings."),
         action="finish",
     )
+
+
+def _final_stage_to_seat(tournament: Tournament) -> str:
+    """The final stage's next round to seat ("semi", "final"), "" when
+    there is none (no final stage, or every stage seated)."""
+    fmt = FinalStage.objects.filter(tournament=tournament).values_list("format", flat=True).first()
+    stages = {FinalStage.TABLE: ["final"], FinalStage.SEMIS: ["semi", "final"]}.get(fmt, [])
+    seated = set(
+        Round.objects.filter(tournament=tournament).exclude(stage="").values_list("stage", flat=True)
+    )
+    return next((s for s in stages if s not in seated), "")
 
 
 def _rows(submission: Submission, seats: list[Seat]) -> list[dict]:

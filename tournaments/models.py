@@ -182,6 +182,12 @@ class Tournament(models.Model):
         return self.finished_at is not None
 
     @property
+    def planned_rounds(self) -> int:
+        """The qualifying rounds and the final stage's rounds."""
+        fmt = FinalStage.objects.filter(tournament=self).values_list("format", flat=True).first()
+        return self.rounds + {"table": 1, "semis": 2}.get(fmt, 0)
+
+    @property
     def has_started(self) -> bool:
         return self.round_set.exists()
 
@@ -382,7 +388,7 @@ class Round(models.Model):
     clock_problem = models.JSONField(default=dict, blank=True)
     #: the final stage's rounds ("semi", "final"; ``tournaments.finals``):
     #: blank for a qualifying round
-    STAGES = [("", _("qualifying round")), ("semi", _("semi-final")), ("final", _("final"))]
+    STAGES = [("", _("Qualifying round")), ("semi", _("Semi-final")), ("final", _("Final"))]
     stage = models.CharField(_("stage"), max_length=10, choices=STAGES, blank=True, default="")
 
     class Meta:

@@ -15,7 +15,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='round',
             name='stage',
-            field=models.CharField(blank=True, choices=[('', 'qualifying round'), ('semi', 'semi-final'), ('final', 'final')], default='', max_length=10, verbose_name='stage'),
+            field=models.CharField(blank=True, choices=[('', 'Qualifying round'), ('semi', 'Semi-final'), ('final', 'Final')], default='', max_length=10, verbose_name='stage'),
         ),
         migrations.CreateModel(
             name='FinalStage',
