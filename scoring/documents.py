@@ -346,4 +346,8 @@ def final_counts(tournament: Tournament) -> dict:
         if not r["complete"] or r["number"] != len(counted) + 1:
             break
         counted.append(r)
-    return {"planned": tournament.planned_rounds, "rounds": counted, "left_out": rounds[len(counted) :]}
+    return {
+        "planned": tournament.planned_rounds,
+        "rounds": counted,
+        "left_out": rounds[len(counted) :],
+    }

@@ -366,7 +366,9 @@ def _final_stage_to_seat(tournament: Tournament) -> str:
     fmt = FinalStage.objects.filter(tournament=tournament).values_list("format", flat=True).first()
     stages = {FinalStage.TABLE: ["final"], FinalStage.SEMIS: ["semi", "final"]}.get(fmt, [])
     seated = set(
-        Round.objects.filter(tournament=tournament).exclude(stage="").values_list("stage", flat=True)
+        Round.objects.filter(tournament=tournament)
+        .exclude(stage="")
+        .values_list("stage", flat=True)
     )
     return next((s for s in stages if s not in seated), "")
 

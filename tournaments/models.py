@@ -692,5 +692,5 @@ class PersonMerge(models.Model):
 # the wings' models (the final stage's settings, the seat link), each defined
 # with its code (tournaments/finals/, tournaments/play/) and registered with
 # this app here, where Django looks for the app's models
-from tournaments.finals.models import FinalStage  # noqa: E402, F401
+from tournaments.finals.models import FinalStage  # noqa: E402
 from tournaments.play.models import SeatLink  # noqa: E402, F401

@@ -23,8 +23,7 @@ def problem(code: str, params: dict) -> str:
             "A final table of %(n)s players is not one of the allowed table sizes (%(sizes)s)."
         ),
         "semi_size": _(
-            "Semi-final tables of %(n)s players are not one of the allowed table sizes "
-            "(%(sizes)s)."
+            "Semi-final tables of %(n)s players are not one of the allowed table sizes (%(sizes)s)."
         ),
         "semi_tables": _("Semi-finals need at least 2 tables."),
         "advance_range": _(

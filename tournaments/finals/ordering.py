@@ -69,8 +69,10 @@ def _stage_seats(tables: Sequence[StageTable]) -> dict:
 
 
 def _figs(t: StageTable) -> tuple:
-    return tuple(t.figures) if t.figures and len(t.figures) == len(t.players) else (None,) * len(
-        t.players
+    return (
+        tuple(t.figures)
+        if t.figures and len(t.figures) == len(t.players)
+        else (None,) * len(t.players)
     )
 
 

@@ -133,7 +133,9 @@ class Line:
 
 
 def _names(tournament: Tournament) -> dict[int, tuple[str, str]]:
-    return {pk: (name, club) for pk, name, club in tournament.players.values_list("pk", "name", "club")}
+    return {
+        pk: (name, club) for pk, name, club in tournament.players.values_list("pk", "name", "club")
+    }
 
 
 def qualification_lines(tournament: Tournament, count: int) -> list[Line]:
@@ -238,8 +240,9 @@ def final_page(tournament: Tournament) -> dict:
         or sorted(seated.values(), key=lambda r: r.number),
         "editable": not seated and not tournament.finished,
         "qualification": lines,
-        "advancement": advancement_lines(tournament, config) if config.format == formats.SEMIS else [],
+        "advancement": advancement_lines(tournament, config)
+        if config.format == formats.SEMIS
+        else [],
         "impact": impact(tournament, config),
         "results": final_result_lines(tournament) if seated else [],
     }
-

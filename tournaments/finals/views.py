@@ -53,7 +53,8 @@ def final_stage_seat(request, tournament):
     with service_error_as_message(request):
         rnd = services.final_seat(tournament=tournament, by=request.user)
         messages.success(
-            request, _("Round %(n)s is seated: print the sheets and start its clock.") % {"n": rnd.number}
+            request,
+            _("Round %(n)s is seated: print the sheets and start its clock.") % {"n": rnd.number},
         )
         return redirect("round_detail", tournament.pk, rnd.number)
     return redirect("final_stage", tournament.pk)
