@@ -104,6 +104,15 @@ def standings(
     results = results_data(tournament, up_to_round=up_to_round)
     if played_only:
         players, _none = with_a_game(players, results)
+    return standings_of(tournament, players, results, up_to_round=up_to_round)
+
+
+def standings_of(
+    tournament: Tournament, players: list[dict], results: list[dict], *, up_to_round=None
+) -> list[Row]:
+    """The standings of these players and results (a correction's preview
+    passes the results it would give), a final stage's order applied as in
+    :func:`standings`."""
     options = {"scheme": tournament.points_scheme, "order": tournament.tiebreaks or None}
     stages = Round.objects.filter(tournament=tournament).exclude(stage="")
     if up_to_round is not None:

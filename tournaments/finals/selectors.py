@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from scoring.selectors import results_data, standings
+from scoring.selectors import results_data, standings, with_a_game
+from scoring.standings import compute_standings
 from scoring.tiebreaks import DEFAULT_ORDER
 from tournaments.finals import formats
 from tournaments.finals import messages as texts
@@ -58,11 +59,13 @@ def settings_problems(tournament: Tournament, config: formats.Config) -> list[st
     return [texts.problem(code, params) for code, params in found]
 
 
-def qualification(tournament: Tournament, count: int) -> list[Decision]:
-    """Who qualifies from the standings after the qualifying rounds, and why
-    (ties at the cut by the tournament's tiebreaks)."""
+def qualification(tournament: Tournament, count: int, rows=None) -> list[Decision]:
+    """Who qualifies from the standings after the qualifying rounds (or from
+    ``rows``, such standings), and why (ties at the cut by the tournament's
+    tiebreaks)."""
     order = list(tournament.tiebreaks or DEFAULT_ORDER)
-    rows = standings(tournament, up_to_round=tournament.rounds, played_only=True)
+    if rows is None:
+        rows = standings(tournament, up_to_round=tournament.rounds, played_only=True)
     table = [
         Standing(
             r.player_id,
@@ -160,15 +163,17 @@ def seated_players(rnd: Round) -> set[int]:
     )
 
 
-def impact(tournament: Tournament, config: formats.Config) -> dict | None:
-    """After the first stage is seated: who qualifies now but is not seated
-    (``in``) and who is seated but would not qualify now (``out``), by name;
-    None when the seated stage still matches the standings."""
+def impact(tournament: Tournament, config: formats.Config, rows=None) -> dict | None:
+    """After the first stage is seated: who qualifies now (or with the
+    qualifying standings ``rows``, e.g. a correction's) but is not seated
+    (``in``) and who is seated but would not qualify (``out``), by name; None
+    when the seated stage matches, or none is seated."""
     seated = stage_rounds(tournament)
     first = seated.get(config.stages[0]) if config.stages else None
     if first is None:
         return None
-    now = {d.player_id for d in qualification(tournament, config.qualifiers) if d.qualified}
+    decisions = qualification(tournament, config.qualifiers, rows)
+    now = {d.player_id for d in decisions if d.qualified}
     at_table = seated_players(first)
     if now == at_table:
         return None
@@ -178,6 +183,23 @@ def impact(tournament: Tournament, config: formats.Config) -> dict | None:
         "in": sorted(names[p][0] for p in now - at_table),
         "out": sorted(names[p][0] for p in at_table - now),
     }
+
+
+def correction_impact(tournament: Tournament, players: list[dict], results: list[dict]):
+    """What a correction's results (``results``, every round) would change
+    in who qualified for the seated final stage (:func:`impact`), or None."""
+    stage = FinalStage.objects.filter(tournament=tournament).first()
+    if stage is None or not Round.objects.filter(tournament=tournament).exclude(stage="").exists():
+        return None
+    qualifying = [e for e in results if e["round"] <= tournament.rounds]
+    players, _none = with_a_game(players, qualifying)
+    rows = compute_standings(
+        players,
+        qualifying,
+        scheme=tournament.points_scheme,
+        order=tournament.tiebreaks or None,
+    )
+    return impact(tournament, config_of(stage), rows)
 
 
 def advancement_lines(tournament: Tournament, config: formats.Config) -> list[Line]:
