@@ -11,6 +11,7 @@ import io
 
 import pdfplumber
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from scoring import documents, listings
@@ -197,7 +198,7 @@ def test_replace_finalists_first_by_the_final_then_the_rest_everywhere(organizer
     ]
     # the standings page, the prints
     names = [players[p].name for p in expected]
-    page = __import__("django.test", fromlist=["Client"]).Client()
+    page = Client()
     page.force_login(organizer)
     html = page.get(reverse("standings", args=[t.pk])).content.decode()
     assert [html.index(n) for n in names] == sorted(html.index(n) for n in names)
