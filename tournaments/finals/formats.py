@@ -10,7 +10,9 @@ points.
 
 :func:`problems` checks settings against the game's allowed table sizes and
 the field: each problem a stable code with its parameters, worded on the web
-side (``tournaments.finals.messages``).
+side (``tournaments.finals.messages``). The labels of the formats and modes
+are the settings model's (``tournaments.finals.models``), whose codes are
+these strings.
 """
 
 from __future__ import annotations
@@ -24,23 +26,6 @@ MODES = (REPLACE, ADD)
 #: a round's stage marker: "" for a qualifying round
 QUALIFYING, SEMI, FINAL = "", "semi", "final"
 STAGES = (QUALIFYING, SEMI, FINAL)
-
-
-def _(text: str) -> str:
-    """Marks an English label for ``make messages``; translated where shown."""
-    return text
-
-
-FORMAT_LABELS = {
-    NONE: _("No final: the standings after the last round are final"),
-    TABLE: _("One final table of the best players"),
-    SEMIS: _("Semi-final tables, their best go on to a final table"),
-}
-MODE_LABELS = {
-    REPLACE: _("The final decides the finalists' places"),
-    ADD: _("The final's points are added to the finalists' points"),
-}
-STAGE_LABELS = {QUALIFYING: "", SEMI: _("Semi-final"), FINAL: _("Final")}
 
 
 @dataclass(frozen=True, slots=True)

@@ -256,7 +256,6 @@ def final_page(tournament: Tournament) -> dict:
         "stage": stage,
         "config": config,
         "upcoming": upcoming,
-        "upcoming_label": _(formats.STAGE_LABELS[upcoming]) if upcoming else "",
         "blocker": blocker,
         "seated": [seated[s] for s in config.stages if s in seated]
         or sorted(seated.values(), key=lambda r: r.number),
