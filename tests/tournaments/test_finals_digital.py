@@ -30,8 +30,7 @@ def play_out(table: Table, seed: int) -> int:
     """The players at ``table`` play it to its end from their seats (each
     move the game's own bot would choose for that seat). Returns the moves."""
     engine = table.round.tournament.engine
-    moves = 0
-    for _ in range(5000):
+    for moves in range(5000):
         table.refresh_from_db()
         state = engine.load(table.state)
         if engine.is_over(state):
@@ -40,7 +39,6 @@ def play_out(table: Table, seed: int) -> int:
         bot = engine.bots()["smart"](seed + moves)
         action = bot.choose(engine.view(state, seat), engine.legal_actions(state, seat))
         digital.table_move(table=table, seat=seat, action=action)
-        moves += 1
     raise AssertionError(f"table {table.number} did not end in 5000 moves")
 
 

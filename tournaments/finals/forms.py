@@ -11,4 +11,3 @@ class FinalStageForm(forms.ModelForm):
     class Meta:
         model = FinalStage
         fields = ["format", "final_size", "semi_tables", "semi_size", "advance", "minutes", "mode"]
-        widgets = {"format": forms.RadioSelect, "mode": forms.RadioSelect}

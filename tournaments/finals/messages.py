@@ -46,8 +46,8 @@ def qualification(code: str, params: dict) -> str:
     params = {**params, "tiebreak": tiebreak_name(params.get("tiebreak"))}
     texts = {
         "place": _("Qualified: place %(place)s on points."),
-        "tiebreak_in": _("Qualified: level on points at the cut, ahead by %(tiebreak)s."),
-        "tiebreak_out": _("Not qualified: level on points at the cut, behind by %(tiebreak)s."),
+        "tiebreak_in": _("Qualified: level on points at the cut, ahead on “%(tiebreak)s”."),
+        "tiebreak_out": _("Not qualified: level on points at the cut, behind on “%(tiebreak)s”."),
         "lot_in": _("Qualified: level on every tiebreak at the cut, drawn by lot."),
         "lot_out": _("Not qualified: level on every tiebreak at the cut, drawn by lot."),
         "below": _("Not qualified: place %(place)s."),
