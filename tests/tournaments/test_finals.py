@@ -100,9 +100,9 @@ def test_settings_the_game_or_the_field_cannot_play_are_refused_and_nothing_is_s
     t = quartett(organizer, players=6)
     with pytest.raises(ServiceError, match="not one of the allowed table sizes"):
         final_of(t, final_size=5)
-    with pytest.raises(ServiceError, match="needs 8 players, but only 6"):
+    with pytest.raises(ServiceError, match="for the best 8, but only 6"):
         final_of(t, format=FinalStage.SEMIS, semi_tables=2, semi_size=4, advance=2)
-    with pytest.raises(ServiceError, match="send 2 players to the final"):
+    with pytest.raises(ServiceError, match="send 2 to the final"):
         final_of(t, format=FinalStage.SEMIS, semi_tables=2, semi_size=4, advance=1)
     with pytest.raises(ServiceError, match="from 1 to 600"):
         final_of(t, minutes=0)

@@ -32,11 +32,12 @@ def problem(code: str, params: dict) -> str:
         ),
         "advance_sum": _(
             "%(tables)s semi-final tables with %(advance)s going on from each send "
-            "%(total)s players to the final, but the final table has %(final)s seats."
+            "%(total)s to the final, but the final table seats %(final)s."
         ),
         "larger_than_field": _(
-            "The final stage needs %(n)s players, but only %(field)s take part."
+            "The final stage is for the best %(n)s, but only %(field)s take part."
         ),
+        "semi_count": _("From the semi-finals %(n)s go on, but the final table seats %(size)s."),
     }
     return texts.get(code, code) % params
 

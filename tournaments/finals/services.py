@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.authors import author
 from tournaments.finals import formats
+from tournaments.finals import messages as texts
 from tournaments.finals.advancement import advance, seat_tables
 from tournaments.finals.selectors import (
     config_of,
@@ -94,8 +95,7 @@ def final_seat(*, tournament: Tournament, by) -> Round:
     seeded = sorted(seeds, key=seeds.get)
     if len(seeded) < config.qualifiers:
         raise ServiceError(
-            _("The final stage needs %(n)s players, but only %(field)s take part.")
-            % {"n": config.qualifiers, "field": len(seeded)}
+            texts.problem("larger_than_field", {"n": config.qualifiers, "field": len(seeded)})
         )
     if stage == formats.SEMI:
         tables = seat_tables(seeded, config.semi_tables)
@@ -104,8 +104,7 @@ def final_seat(*, tournament: Tournament, by) -> Round:
         _decisions, finalists = advance(semi_results(tournament, semi), config.advance, seeds)
         if len(finalists) != config.final_size:
             raise ServiceError(
-                _("The semi-finals send %(n)s players to a final table of %(size)s.")
-                % {"n": len(finalists), "size": config.final_size}
+                texts.problem("semi_count", {"n": len(finalists), "size": config.final_size})
             )
         tables = [finalists]
     else:
