@@ -8,6 +8,7 @@ correction of a qualifying round once the final is seated."""
 from __future__ import annotations
 
 import io
+import json
 
 import pdfplumber
 import pytest
@@ -16,6 +17,7 @@ from django.urls import reverse
 
 from scoring import documents, listings
 from scoring import services as results
+from scoring.exchange import ImportRefused, export_json, import_tournament
 from scoring.models import Series
 from scoring.season import selectors as season_selectors
 from scoring.season import services as series_services
@@ -392,3 +394,33 @@ def test_a_scorekeeper_sees_the_final_page_but_cannot_seat(client, organizer, ot
 def _pdf_text(data: bytes) -> str:
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+# -- the full export ------------------------------------------------------------------
+
+
+def test_the_full_export_carries_the_final_stage_and_imports_with_the_same_order(
+    organizer, other_user
+):
+    t, rnd = _played_final(organizer, FinalStage.ADD)
+    enter(rnd.tables.get(), None)
+    end(rnd)
+    data = export_json(t)
+    copy = import_tournament(data=data, owner=other_user)
+    assert FinalStage.objects.get(tournament=copy).mode == FinalStage.ADD
+    assert list(copy.round_set.order_by("number").values_list("stage", flat=True)) == [
+        "",
+        "",
+        "final",
+    ]
+    names = [r.name for r in standings(t)]
+    assert [r.name for r in standings(copy)] == names
+    # a file whose final stage round sits among the qualifying rounds is refused
+    doc = json.loads(data)
+    doc["rounds"][0]["stage"] = "final"
+    with pytest.raises(ImportRefused, match="come after the 2 qualifying rounds"):
+        import_tournament(data=doc, owner=other_user)
+    doc = json.loads(data)
+    doc["final_stage"]["final_size"] = 5
+    with pytest.raises(ImportRefused, match="not one of the allowed table sizes"):
+        import_tournament(data=doc, owner=other_user)
