@@ -265,6 +265,11 @@ def test_the_season_placement_points_follow_the_final_order(organizer):
     rows, _tournaments = season_selectors.series_standings(series)
     assert rows[0].person.name == winner.name
     assert rows[0].total == 8  # the winner of 8 players' tournament
+    # the ratings count the final's table like any table: 3 games for a finalist
+    rated = season_selectors.ratings(organizer, "quartett")
+    games = {t.players.get(person_id=pk).pk: r.games for pk, r in rated.items()}
+    assert {games[p] for p in qualifying[:4]} == {3}
+    assert {games[p] for p in qualifying[4:]} == {2}
 
 
 # -- semi-finals -----------------------------------------------------------------------
