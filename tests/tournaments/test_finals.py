@@ -348,6 +348,22 @@ def test_a_correction_that_changes_who_qualifies_shows_it_and_changes_nothing_el
     assert impact["out"] == preview.final_impact["out"]
 
 
+def test_the_correction_page_shows_who_would_qualify_before_anything_is_saved(client, organizer):
+    t = quartett(organizer, rounds=1)
+    final_of(t)
+    rnd = play_round(t)
+    services.final_seat(tournament=t, by=organizer)
+    table = rnd.tables.get(number=1)
+    client.force_login(organizer)
+    data = {"action": "save", "expected_version": 1}
+    data.update({f"sheet-{k}": str(v) for k, v in sheet(t, [3, 2, 1, 0], 4).items()})
+    url = reverse("result_entry", args=[t.pk, 1, 1])
+    page = client.post(url, data).content.decode()
+    assert 'id="final-impact"' in page
+    assert "Round 2, the final stage, is seated." in page
+    assert table.submissions.count() == 1  # asked first: nothing saved
+
+
 # -- the pages -----------------------------------------------------------------------
 
 
