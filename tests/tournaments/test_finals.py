@@ -100,8 +100,10 @@ def qualifying_top(t, n):
 
 def test_settings_the_game_or_the_field_cannot_play_are_refused_and_nothing_is_saved(organizer):
     t = quartett(organizer, players=6)
+    with pytest.raises(ServiceError, match=r"not one of the allowed table sizes \(2, 3, 4, 5, 6\)"):
+        final_of(t, final_size=7)
     with pytest.raises(ServiceError, match="not one of the allowed table sizes"):
-        final_of(t, final_size=5)
+        final_of(t, format=FinalStage.SEMIS, semi_tables=2, semi_size=1, advance=1, final_size=2)
     with pytest.raises(ServiceError, match="for the best 8, but only 6"):
         final_of(t, format=FinalStage.SEMIS, semi_tables=2, semi_size=4, advance=2)
     with pytest.raises(ServiceError, match="send 2 to the final"):
@@ -375,7 +377,7 @@ def test_the_final_page_saves_settings_refuses_bad_ones_and_seats_the_final(clie
     settings_url = reverse("final_stage_settings", args=[t.pk])
     form = {
         "format": "table",
-        "final_size": 6,
+        "final_size": 7,
         "semi_tables": 2,
         "semi_size": 4,
         "advance": 2,
@@ -384,7 +386,7 @@ def test_the_final_page_saves_settings_refuses_bad_ones_and_seats_the_final(clie
     }
     bad = client.post(settings_url, form)
     assert bad.status_code == 400
-    assert "not one of the allowed table sizes" in bad.content.decode()
+    assert "less than or equal to 6" in bad.content.decode()
     assert not FinalStage.objects.filter(tournament=t).exists()
     form["final_size"] = 4
     assert client.post(settings_url, form).status_code == 302
@@ -442,6 +444,6 @@ def test_the_full_export_carries_the_final_stage_and_imports_with_the_same_order
     with pytest.raises(ImportRefused, match="come after the 2 qualifying rounds"):
         import_tournament(data=doc, owner=other_user)
     doc = json.loads(data)
-    doc["final_stage"]["final_size"] = 5
+    doc["final_stage"]["final_size"] = 9
     with pytest.raises(ImportRefused, match="not one of the allowed table sizes"):
         import_tournament(data=doc, owner=other_user)

@@ -15,8 +15,7 @@ from tournaments.finals import formats
 from tournaments.finals import messages as texts
 from tournaments.finals.advancement import StageTable, advance
 from tournaments.finals.qualification import Decision, Standing, qualify
-from tournaments.models import FinalStage, Round, Seat, Tournament
-from tournaments.selectors import allowed_sizes
+from tournaments.models import FinalStage, Round, Seat, Tournament, deck_problem
 
 
 def stage_settings(tournament: Tournament) -> FinalStage:
@@ -53,9 +52,21 @@ def field_size(tournament: Tournament) -> int:
     return tournament.players.filter(dropped=False).count()
 
 
+def stage_sizes(tournament: Tournament) -> list[int]:
+    """The table sizes a stage's table may have: the game's sizes at which
+    the tournament's deck deals (the engine decides), whatever sizes the
+    qualifying rounds allow."""
+    engine = tournament.engine
+    return [
+        n
+        for n in range(engine.min_players, engine.max_players + 1)
+        if not deck_problem(engine, tournament.game_options, [n])
+    ]
+
+
 def settings_problems(tournament: Tournament, config: formats.Config) -> list[str]:
     """The settings' problems for this tournament, translated."""
-    found = formats.problems(config, sizes=allowed_sizes(tournament), field=field_size(tournament))
+    found = formats.problems(config, sizes=stage_sizes(tournament), field=field_size(tournament))
     return [texts.problem(code, params) for code, params in found]
 
 

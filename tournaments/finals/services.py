@@ -51,7 +51,8 @@ def _whole(value, lo: int, hi: int, label: str) -> int:
 def final_stage_save(*, tournament: Tournament, by, **values) -> FinalStage:
     """Save the final stage's settings (``SETTINGS``); refused once the stage
     is seated or the tournament finished, and for settings the game's table
-    sizes or the field can't play."""
+    sizes (those its deck deals, ``selectors.stage_sizes``) or the field
+    can't play."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if tournament.finished:
         raise ServiceError(_("The tournament is finished: its final stage can't change."))
@@ -68,9 +69,14 @@ def final_stage_save(*, tournament: Tournament, by, **values) -> FinalStage:
     if stage.mode not in formats.MODES:
         raise ServiceError(_("Choose whether the final replaces or adds to the places."))
     _whole(stage.minutes, 1, 600, _("The final stage's round length"))
-    for name, lo, hi in (("final_size", 2, 6), ("semi_tables", 2, 8), ("semi_size", 2, 6)):
+    # the sizes' numbers only; which sizes the game plays: formats.problems
+    for name, lo, hi in (
+        ("final_size", 1, 99),
+        ("semi_tables", 2, 8),
+        ("semi_size", 1, 99),
+        ("advance", 1, 99),
+    ):
         _whole(getattr(stage, name), lo, hi, str(FinalStage._meta.get_field(name).verbose_name))
-    _whole(stage.advance, 1, 5, str(FinalStage._meta.get_field("advance").verbose_name))
     problems = settings_problems(tournament, config_of(stage))
     if problems:
         raise ServiceError(" ".join(problems))
