@@ -168,6 +168,20 @@ def test_the_final_seats_the_top_four_with_the_leader_at_table_1_seat_1(organize
         services.final_seat(tournament=t, by=organizer)
 
 
+def test_a_final_of_five_after_tables_of_four_is_seated_printed_and_counted(organizer):
+    t = quartett(organizer, rounds=1)
+    final_of(t, final_size=5)
+    play_round(t)
+    rnd = services.final_seat(tournament=t, by=organizer)
+    table = rnd.tables.get()
+    assert table.seats.count() == 5
+    text = _pdf_text(documents.render("sheets", t, rnd.number))
+    assert all(p.name in text for p in t.players.filter(seats__table=table))
+    enter(table)
+    end(rnd)
+    assert [r.stage for r in standings(t)] == ["final"] * 5 + [""] * 3
+
+
 def _played_final(organizer, mode=FinalStage.REPLACE):
     t = quartett(organizer, rounds=2)
     final_of(t, mode=mode)
