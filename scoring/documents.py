@@ -113,6 +113,15 @@ def render(
     Raises :class:`PrintError` for a document that can't be printed."""
     _check(kind, tournament, round_no)
     info = {"name": tournament.name}
+    if round_no is not None:  # a final stage's round says so on every print of it
+        stage = (
+            Round.objects.filter(tournament=tournament, number=round_no)
+            .values_list("stage", flat=True)
+            .first()
+        )
+        if stage:
+            label = gettext("Final") if stage == "final" else gettext("Semi-final")
+            info["name"] = f"{tournament.name} · {label}"
     if kind == "standings":
         return _standings(tournament, info, round_no)
     if kind in ("final", "certificates"):

@@ -176,6 +176,7 @@ def test_a_final_of_five_after_tables_of_four_is_seated_printed_and_counted(orga
     table = rnd.tables.get()
     assert table.seats.count() == 5
     text = _pdf_text(documents.render("sheets", t, rnd.number))
+    assert f"{t.name} · Final" in text
     assert all(p.name in text for p in t.players.filter(seats__table=table))
     enter(table)
     end(rnd)
