@@ -21,7 +21,7 @@ from scoring.exchange import ImportRefused, export_json, import_tournament
 from scoring.models import Series
 from scoring.season import selectors as season_selectors
 from scoring.season import services as series_services
-from scoring.selectors import standings
+from scoring.selectors import event_overview, standings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.finals import selectors as finals
 from tournaments.finals import services
@@ -153,6 +153,12 @@ def test_the_final_seats_the_top_four_with_the_leader_at_table_1_seat_1(organize
     play_round(t, 2)
     top = qualifying_top(t, 4)
     assert finals.next_stage(t, finals.config_of(finals.stage_settings(t))) == ("final", None)
+    step = event_overview(t)["next"]
+    assert (step.code, step.text, step.url) == (
+        "seat_final",
+        "Seat the final.",
+        reverse("final_stage", args=[t.pk]),
+    )
     rnd = services.final_seat(tournament=t, by=organizer)
     assert (rnd.number, rnd.stage, rnd.minutes, rnd.published) == (3, "final", 30, True)
     seats = list(
@@ -204,6 +210,7 @@ def test_replace_finalists_first_by_the_final_then_the_rest_everywhere(organizer
     assert [r.player_id for r in standings(t)] == qualifying
     enter(table, [players[p] for p in final_order])
     end(rnd)
+    assert event_overview(t)["next"].code == "finish"
     expected = final_order + qualifying[4:]
     assert [r.player_id for r in standings(t)] == expected
     rows = listings.standings_rows(t)
