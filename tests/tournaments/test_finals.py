@@ -27,6 +27,7 @@ from tournaments.finals import selectors as finals
 from tournaments.finals import services
 from tournaments.models import FinalStage, Round, Seat, Table
 from tournaments.services import ServiceError, clock, event, roster
+from tournaments.services import players as player_services
 
 pytestmark = pytest.mark.django_db
 
@@ -337,8 +338,47 @@ def test_semi_finals_then_the_final_of_their_best(organizer):
     assert {r.player_id for r in rows[8:]} == set(qualifying_top(t, 12)) - set(seeds)
 
 
+def test_a_finalist_who_drops_after_the_semi_finals_gives_the_seat_to_the_best_left_out(
+    organizer,
+):
+    t = quartett(organizer, players=8, rounds=1)
+    final_of(t, format=FinalStage.SEMIS, semi_tables=2, semi_size=4, advance=2, final_size=4)
+    play_round(t)
+    semi = services.final_seat(tournament=t, by=organizer)
+    for table in semi.tables.all():
+        enter(table)  # seat order: seats 1 and 2 go on, seat 3 is the best left out
+    end(semi)
+    final = services.final_seat(tournament=t, by=organizer)
+    third = {tb.number: tb.seats.get(position=2).player_id for tb in semi.tables.order_by("number")}
+    seeded = finals.seeds(t, 8)
+    best_left_out = min(third.values(), key=seeded.get)
+    leaver = final.tables.get().seats.get(position=0).player
+    player_services.player_drop(player=leaver, by=organizer)
+    at_final = set(final.tables.get().seats.values_list("player_id", flat=True))
+    assert best_left_out in at_final and leaver.pk not in at_final
+
+
 def _config(t):
     return finals.config_of(finals.stage_settings(t))
+
+
+def test_a_finalist_who_drops_before_the_final_starts_gives_the_seat_to_the_next_qualifier(
+    client, organizer
+):
+    t = quartett(organizer, rounds=1)
+    final_of(t)
+    play_round(t)
+    rnd = services.final_seat(tournament=t, by=organizer)
+    seeded = finals.seeds(t, 8)
+    order = sorted(seeded, key=seeded.get)
+    leaver = t.players.get(pk=order[1])
+    player_services.player_drop(player=leaver, by=organizer)
+    seats = list(rnd.tables.get().seats.order_by("position").values_list("player_id", flat=True))
+    assert seats == [order[0], order[4], order[2], order[3]]
+    client.force_login(organizer)
+    page = client.get(reverse("round_seating", args=[t.pk, rnd.number])).content.decode()
+    assert f"{leaver.name} dropped; {t.players.get(pk=order[4]).name} takes the seat." in page
+    assert "Seated by the qualifying standings (final stage)." in page
 
 
 # -- a correction after the final is seated ------------------------------------------

@@ -56,11 +56,14 @@ def advance(
     """(each player's decision, the finalists best seed first)."""
     decisions: list[Advance] = []
     finalists = []
+    last = len(seed_of) + 1  # a player without a seed comes after every seed
+
+    def seed(p):
+        return seed_of.get(p) or last
+
     for t in tables:
         seats = [
-            (rank, seed_of.get(p, len(seed_of) + 1), p)
-            for p, rank in zip(t.players, t.ranks, strict=True)
-            if p is not None
+            (rank, seed(p), p) for p, rank in zip(t.players, t.ranks, strict=True) if p is not None
         ]
         seats.sort(key=lambda s: (s[0], s[1]))
         cut_rank = seats[per_table - 1][0] if len(seats) >= per_table else None
@@ -74,5 +77,5 @@ def advance(
             decisions.append(Advance(p, goes, t.number, rank, code))
             if goes:
                 finalists.append(p)
-    finalists.sort(key=lambda p: seed_of.get(p, len(seed_of) + 1))
+    finalists.sort(key=seed)
     return decisions, finalists

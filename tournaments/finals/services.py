@@ -24,16 +24,18 @@ from tournaments.finals import messages as texts
 from tournaments.finals.advancement import advance, seat_tables
 from tournaments.finals.selectors import (
     config_of,
+    field_size,
     next_stage,
     qualification,
+    seated_players,
     semi_results,
     settings_problems,
     stage_rounds,
     stage_settings,
 )
 from tournaments.models import FinalStage, Player, Round, Seat, SeatingChange, Table, Tournament
+from tournaments.seating.order import team_seat_order
 from tournaments.services.errors import ServiceError
-from tournaments.services.seating import team_seat_order
 
 SETTINGS = ("format", "final_size", "semi_tables", "semi_size", "advance", "minutes", "mode")
 
@@ -138,7 +140,12 @@ def _create_round(tournament: Tournament, stage: str, tables: list[list], seeds:
     seats = []
     for number, players in enumerate(tables, start=1):
         table = Table.objects.create(round=rnd, number=number, digital=tournament.digital_tables)
-        order = team_seat_order(players, team_of, tournament)
+        groups = (
+            tournament.engine.teams(len(players), tournament.game_options)
+            if tournament.team_mode
+            else None
+        )
+        order = team_seat_order(players, team_of, groups)  # partners on their team's seats
         seats += [Seat(table=table, player_id=p, position=k) for k, p in enumerate(order)]
     Seat.objects.bulk_create(seats)
     SeatingChange.objects.create(
@@ -152,3 +159,65 @@ def _create_round(tournament: Tournament, stage: str, tables: list[list], seeds:
         round=rnd, tournament=tournament, kind=SeatingChange.PUBLISH, by=author(by), detail={}
     )
     return rnd
+
+
+@transaction.atomic
+def final_replace_dropped(*, round: Round, player: Player, by) -> dict:  # noqa: A002
+    """A player who drops out of a stage's round before it starts (called by
+    the drop, ``services.seating.reseat_dropped_player``): the next in line
+    takes the seat — in the first stage the best qualifier not seated (by
+    the qualifying standings), in a final after semi-finals the best
+    semi-finalist who did not go on. Nothing else moves."""
+    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=round.pk)
+    if rnd.status != Round.SEATED:
+        raise ServiceError(
+            _("Round %(n)s has started: its seating can no longer be changed.") % {"n": rnd.number}
+        )
+    tournament = rnd.tournament
+    config = config_of(stage_settings(tournament))
+    seat = Seat.objects.filter(table__round=rnd, player=player).first()
+    if seat is None:
+        raise ServiceError(
+            _("%(name)s is not seated in round %(n)s.") % {"name": player.name, "n": rnd.number}
+        )
+    seated = seated_players(rnd)
+    if rnd.stage == formats.FINAL and config.format == formats.SEMIS:
+        semi = stage_rounds(tournament)[formats.SEMI]
+        seeds = {
+            d.player_id: d.seed
+            for d in qualification(tournament, field_size(tournament))
+            if d.qualified
+        }
+        decisions, _finalists = advance(semi_results(tournament, semi), config.advance, seeds)
+        line = [
+            d.player_id
+            for d in sorted(decisions, key=lambda d: (d.rank, seeds.get(d.player_id) or 0))
+            if not d.advances
+        ]
+    else:
+        decisions = qualification(tournament, field_size(tournament))
+        line = [d.player_id for d in decisions if d.qualified]
+    dropped = set(
+        Player.objects.filter(tournament=tournament, dropped=True).values_list("pk", flat=True)
+    )
+    nxt = next((p for p in line if p not in seated and p not in dropped), None)
+    if nxt is None:
+        raise ServiceError(
+            _("Nobody is left to take the seat of %(name)s in round %(n)s.")
+            % {"name": player.name, "n": rnd.number}
+        )
+    seat.player_id = nxt
+    seat.save(update_fields=["player"])
+    newcomer = Player.objects.get(pk=nxt)
+    detail = {
+        "player": player.pk,
+        "name": player.name,
+        "replaced_by": nxt,
+        "replaced_by_name": newcomer.name,
+        "tables": [seat.table.number],
+        "stage": rnd.stage,
+    }
+    SeatingChange.objects.create(
+        round=rnd, tournament=tournament, kind=SeatingChange.RESEAT, by=author(by), detail=detail
+    )
+    return detail
