@@ -18,6 +18,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from scoring.selectors import standings
 from tournaments.authors import author
 from tournaments.finals import formats
 from tournaments.finals import messages as texts
@@ -117,11 +118,15 @@ def final_seat(*, tournament: Tournament, by) -> Round:
         tables = [finalists]
     else:
         tables = [seeded]
-    return _create_round(tournament, stage, tables, seeds, by)
+    return _create_round(tournament, stage, tables, by)
 
 
-def _create_round(tournament: Tournament, stage: str, tables: list[list], seeds: dict, by):
+def _create_round(tournament: Tournament, stage: str, tables: list[list], by):
     minutes = stage_settings(tournament).minutes
+    points = {
+        r.player_id: r.points
+        for r in standings(tournament, up_to_round=tournament.rounds, played_only=True)
+    }
     last = tournament.round_set.order_by("-number").values_list("number", flat=True).first() or 0
     rnd = Round.objects.create(
         tournament=tournament,
@@ -130,7 +135,8 @@ def _create_round(tournament: Tournament, stage: str, tables: list[list], seeds:
         status=Round.SEATED,
         published=True,
         minutes=minutes,
-        seating_scores={str(p): float(seeds.get(p, 0)) for t in tables for p in t},
+        # the qualifying points the stage was seated by, as a round keeps them
+        seating_scores={str(p): float(points.get(p, 0)) for t in tables for p in t},
         seating_stats={"players": sum(len(t) for t in tables), "tables": len(tables), "byes": 0},
     )
     rnd.tournament = tournament
