@@ -8,8 +8,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from scoring.selectors import results_data, standings, with_a_game
-from scoring.standings import compute_standings
+from scoring.selectors import results_data, standings, standings_of, with_a_game
 from scoring.tiebreaks import DEFAULT_ORDER
 from tournaments.finals import formats
 from tournaments.finals import messages as texts
@@ -204,12 +203,7 @@ def correction_impact(tournament: Tournament, players: list[dict], results: list
         return None
     qualifying = [e for e in results if e["round"] <= tournament.rounds]
     players, _none = with_a_game(players, qualifying)
-    rows = compute_standings(
-        players,
-        qualifying,
-        scheme=tournament.points_scheme,
-        order=tournament.tiebreaks or None,
-    )
+    rows = standings_of(tournament, players, qualifying, up_to_round=tournament.rounds)
     return impact(tournament, config_of(stage), rows)
 
 
