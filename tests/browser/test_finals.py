@@ -158,6 +158,8 @@ def test_a_final_table_on_paper_from_its_settings_to_the_certificates(
     # the final page says what decided each place; the standings page
     page.goto(f"{base}/tournaments/{t.pk}/final/")
     assert in_order(page.locator("#final-results").inner_text(), finalists)
+    assert "by the rank at the table" in page.locator("#final-results").inner_text()
+    page.screenshot(path=str(SHOTS / "final-results.png"), full_page=True)
     page.goto(f"{base}/tournaments/{t.pk}/standings/")
     body = page.locator("main").inner_text()
     assert in_order(body, finalists + rest[:3])

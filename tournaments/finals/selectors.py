@@ -262,6 +262,7 @@ def final_page(tournament: Tournament) -> dict:
         "config": config,
         "upcoming": upcoming,
         "blocker": blocker,
+        "all_seated": bool(config.stages) and all(s in seated for s in config.stages),
         "seated": [seated[s] for s in config.stages if s in seated]
         or sorted(seated.values(), key=lambda r: r.number),
         "editable": not seated and not tournament.finished,
