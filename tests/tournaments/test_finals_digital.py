@@ -7,6 +7,7 @@ the final's result as the engine ranked it."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from games import ENGINES
 from scoring.models import Submission
@@ -51,7 +52,7 @@ def play_round(rnd: Round, seed: int) -> Round:
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
-def test_a_digital_final_table_plays_to_its_end_and_counts(organizer, game):
+def test_a_digital_final_table_plays_to_its_end_and_counts(client, organizer, game):
     t = TournamentFactory(owner=organizer, game=game, digital_tables=True, rounds=1)
     size = t.table_size
     for k in range(2 * size):
@@ -65,7 +66,12 @@ def test_a_digital_final_table_plays_to_its_end_and_counts(organizer, game):
     assert final.tables.get().digital
     clock.round_start(round=final, by=organizer)
     table = final.tables.get()
+    # the spectator view and the review work as for any round
+    args = [t.pk, final.number, table.number]
+    assert client.get(reverse("table_watch", args=args)).status_code == 200
     assert play_out(table, seed=500) > 0
+    client.force_login(organizer)
+    assert client.get(reverse("table_review", args=args)).status_code == 200
     table.refresh_from_db()
     assert table.status == Table.DONE
     counted = Submission.objects.get(table=table, status=Submission.CONFIRMED)
