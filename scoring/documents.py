@@ -113,6 +113,15 @@ def render(
     Raises :class:`PrintError` for a document that can't be printed."""
     _check(kind, tournament, round_no)
     info = {"name": tournament.name}
+    if round_no is not None:  # a final stage's round says so on every print of it
+        stage = (
+            Round.objects.filter(tournament=tournament, number=round_no)
+            .values_list("stage", flat=True)
+            .first()
+        )
+        if stage:
+            label = gettext("Final") if stage == "final" else gettext("Semi-final")
+            info["name"] = f"{tournament.name} · {label}"
     if kind == "standings":
         return _standings(tournament, info, round_no)
     if kind in ("final", "certificates"):
@@ -267,7 +276,7 @@ def _standings(
     if counts is None:
         rounds = round_progress(tournament)
         counts = {
-            "planned": tournament.rounds,
+            "planned": tournament.planned_rounds,
             "rounds": [r for r in rounds if round_no is None or r["number"] <= round_no],
         }
     order = tournament.tiebreaks or ["points", "figures", "opponents", "wins"]
@@ -283,6 +292,13 @@ def _standings(
         columns.append(("club", gettext("Club")))
     columns += [(key, labels[key]) for key in order if key in labels]
     columns.append(("games", gettext("Games")))
+    if any(row["stage"] for row in rows):  # finalists first: their stage and place there
+        columns.insert(2, ("final", gettext("Final stage")))
+        stage_names = {"final": gettext("Final"), "semi": gettext("Semi-final")}
+        for row in rows:
+            row["final"] = (
+                f"{stage_names[row['stage']]} {row['stage_rank']}" if row["stage"] else ""
+            )
     for row in rows:
         if row["dropped"]:
             row["name"] = f"{row['name']} ({gettext('dropped')})"
@@ -339,4 +355,8 @@ def final_counts(tournament: Tournament) -> dict:
         if not r["complete"] or r["number"] != len(counted) + 1:
             break
         counted.append(r)
-    return {"planned": tournament.rounds, "rounds": counted, "left_out": rounds[len(counted) :]}
+    return {
+        "planned": tournament.planned_rounds,
+        "rounds": counted,
+        "left_out": rounds[len(counted) :],
+    }

@@ -26,29 +26,17 @@ from django.utils.translation import pgettext, pgettext_lazy
 from scoring.models import Submission
 from scoring.points import as_number
 from scoring.printing.lists import format_value
-from scoring.selectors import players_data, results_data
-from scoring.standings import prepare, rows_of
+from scoring.selectors import players_data, results_data, standings, with_a_game
+from scoring.standings import prepare
 from tournaments.collation import name_key
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
-
-
-def _with_a_game(players: list[dict], results: list[dict]) -> tuple[list[dict], list[dict]]:
-    """(players with a counted game or a bye, players without one yet)."""
-    played = set()
-    for entry in results:
-        played.update(p for p in entry.get("seats", ()) if p is not None)  # None: a bot seat
-        played.update(entry.get("byes", ()))
-    return (
-        [p for p in players if p["id"] in played],
-        [p for p in players if p["id"] not in played],
-    )
 
 
 def _prepared(tournament: Tournament, up_to_round: int | None = None):
     """The standings data of the players who have played: a player without a
     counted game (or bye) yet is not ranked as if he had lost."""
     results = results_data(tournament, up_to_round=up_to_round)
-    players, _none = _with_a_game(players_data(tournament), results)
+    players, _none = with_a_game(players_data(tournament), results)
     return prepare(players, results, scheme=tournament.points_scheme)
 
 
@@ -56,7 +44,7 @@ def players_without_game(tournament: Tournament, *, up_to_round: int | None = No
     """Names of the registered, not dropped players with no counted game or
     bye yet (not in the standings)."""
     results = results_data(tournament, up_to_round=up_to_round)
-    _played, none = _with_a_game(players_data(tournament), results)
+    _played, none = with_a_game(players_data(tournament), results)
     return [p["name"] for p in none if not p["dropped"]]
 
 
@@ -66,10 +54,11 @@ def figure_label(tournament: Tournament) -> str:
 
 
 def standings_rows(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:
-    """The standings (best first) as dicts: the fields of
-    :class:`scoring.standings.Row` plus ``club``."""
-    prep = _prepared(tournament, up_to_round)
-    rows = rows_of(prep, tournament.tiebreaks or None)
+    """The standings (best first, a final stage's order applied:
+    :func:`scoring.selectors.standings`) of the players with a counted game
+    as dicts: the fields of :class:`scoring.standings.Row` plus ``club``
+    and ``bot_games``."""
+    rows = standings(tournament, up_to_round=up_to_round, played_only=True)
     clubs = dict(tournament.players.values_list("pk", "club"))
     bot_games = _bot_games(tournament, up_to_round)
     out = []
@@ -438,6 +427,8 @@ def export_standings(tournament: Tournament) -> list[dict]:
             "games": r["games"],
             "byes": r["byes"],
             "dropped": r["dropped"],
+            "stage": r["stage"],
+            "stage_rank": r["stage_rank"],
             "bot_games": r["bot_games"],
         }
         for r in standings_rows(tournament)

@@ -27,10 +27,10 @@ from django.utils.translation import ngettext
 from games import SheetError, TableResult
 from scoring import selectors
 from scoring.models import Confirmation, Submission, confirmed_result, has_result
-from scoring.standings import compute_standings
 from tournaments import clock as pure_clock
 from tournaments import live
 from tournaments.authors import author as activation_author
+from tournaments.finals.selectors import correction_impact
 from tournaments.models import ClockActivation, Round, Seat, Table, Tournament
 from tournaments.services.deadlines import (
     db_now,
@@ -82,6 +82,10 @@ class Preview:
 
     result: TableResult
     changes: list[PlaceChange] = field(default_factory=list)
+    #: with a seated final stage, a correction of a qualifying round: who
+    #: would qualify now but is not seated (``in``), who is seated but would
+    #: not qualify (``out``); None when nothing changes there
+    final_impact: dict | None = None
 
 
 #: who entered a version, for people (kept here for callers of the services)
@@ -635,10 +639,9 @@ def result_preview_correction(*, table: Table, sheet: dict, expected_version=_AN
         }
     )
     changed.sort(key=lambda e: (e["round"], e.get("table", 0)))
-    options = {"scheme": tournament.points_scheme, "order": tournament.tiebreaks or None}
-    before = {row.player_id: row for row in compute_standings(players, results, **options)}
+    before = {row.player_id: row for row in selectors.standings_of(tournament, players, results)}
     changes = []
-    for row in compute_standings(players, changed, **options):
+    for row in selectors.standings_of(tournament, players, changed):
         old = before.get(row.player_id)
         if old is None or old.place != row.place:
             changes.append(
@@ -651,7 +654,10 @@ def result_preview_correction(*, table: Table, sheet: dict, expected_version=_AN
                     new_points=row.points,
                 )
             )
-    return Preview(result=result, changes=changes)
+    final_impact = None
+    if table.round.number <= tournament.rounds:
+        final_impact = correction_impact(tournament, players, changed)
+    return Preview(result=result, changes=changes, final_impact=final_impact)
 
 
 # -- the result pages' decisions ------------------------------------------------

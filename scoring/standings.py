@@ -56,7 +56,10 @@ class Row:
     """One line of the standings. Numbers are ``int`` or ``Decimal`` (at most
     3 decimals; ``opponents`` is rounded, the order uses the exact value).
     ``head_to_head`` is None unless the player was in a tie group when that
-    tiebreak applied."""
+    tiebreak applied. With a final stage (``tournaments.finals.ordering``):
+    ``stage`` is the last stage the player played ("final", "semi"; "" for
+    none), ``stage_rank`` the rank at that stage's table and ``settled`` what
+    decided the place there."""
 
     place: int
     shared: bool
@@ -71,6 +74,9 @@ class Row:
     games: int
     byes: int
     dropped: bool
+    stage: str = ""
+    stage_rank: int | None = None
+    settled: str = ""
 
     def as_dict(self) -> dict:
         # every field is a number, a string or None: a shallow copy is the same

@@ -182,6 +182,12 @@ class Tournament(models.Model):
         return self.finished_at is not None
 
     @property
+    def planned_rounds(self) -> int:
+        """The qualifying rounds and the final stage's rounds."""
+        fmt = FinalStage.objects.filter(tournament=self).values_list("format", flat=True).first()
+        return self.rounds + {"table": 1, "semis": 2}.get(fmt, 0)
+
+    @property
     def has_started(self) -> bool:
         return self.round_set.exists()
 
@@ -380,6 +386,10 @@ class Round(models.Model):
     #: close failed): ``{"code", "at", "detail"}``, shown translated on the round
     #: page; cleared when the clock succeeds (``services.clock``)
     clock_problem = models.JSONField(default=dict, blank=True)
+    #: the final stage's rounds ("semi", "final"; ``tournaments.finals``):
+    #: blank for a qualifying round
+    STAGES = [("", _("Qualifying round")), ("semi", _("Semi-final")), ("final", _("Final"))]
+    stage = models.CharField(_("stage"), max_length=10, choices=STAGES, blank=True, default="")
 
     class Meta:
         ordering = ["number"]
@@ -679,8 +689,10 @@ class PersonMerge(models.Model):
         return f"{self.merged} → {self.kept}"
 
 
-# the seat wing's model, defined with its code (tournaments/play/) and
-# registered with this app here, where Django looks for the app's models
+# the wings' models (the final stage's settings, the seat link), each defined
+# with its code (tournaments/finals/, tournaments/play/) and registered with
+# this app here, where Django looks for the app's models
+from tournaments.finals.models import FinalStage  # noqa: E402
 from tournaments.play.models import SeatLink  # noqa: E402, F401
 
 # the registration wing's models (tournaments/registrations/), likewise

@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from scoring import urls as scoring_urls
+from tournaments.finals import urls as finals_urls
 from tournaments.play import urls as play_urls
 from tournaments.registrations import urls as registration_urls
 from tournaments.views import (
@@ -77,6 +78,7 @@ organizer_patterns = [
     path(_TABLE + "extend/", rounds.table_extend, name="table_extend"),
     *play_urls.organizer_patterns,
     *registration_urls.organizer_patterns,
+    *finals_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
 ]
 

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from scoring.exchange.format import (
     DATETIMES,
+    FINAL_STAGE_FIELDS,
     FORMAT,
     PLAYER_FIELDS,
     ROUND_FIELDS,
@@ -23,6 +24,7 @@ from scoring.models import Confirmation, Submission
 from tournaments.models import (
     Bye,
     ClockActivation,
+    FinalStage,
     Player,
     PlayerEvent,
     Round,
@@ -53,7 +55,7 @@ def export_tournament(tournament: Tournament) -> dict:
     rows = _export_rows(tournament)
     key = {p.pk: i for i, p in enumerate(rows["players"], 1)}
     by = _authors(rows)
-    return {
+    out = {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": _time(timezone.now()),
@@ -62,6 +64,10 @@ def export_tournament(tournament: Tournament) -> dict:
         "players": _export_players(rows, key, by),
         "rounds": _export_rounds(rows, key, by),
     }
+    stage = FinalStage.objects.filter(tournament=tournament).first()
+    if stage is not None:
+        out["final_stage"] = {name: getattr(stage, name) for name in FINAL_STAGE_FIELDS}
+    return out
 
 
 def _export_rows(tournament: Tournament) -> dict[str, list]:

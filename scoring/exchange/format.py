@@ -48,6 +48,17 @@ ROUND_FIELDS = [
     "seating_scores",
     "plan_seed",
     "seating_stats",
+    "stage",
+]
+#: the final stage's settings (``tournaments.finals``), when the tournament has them
+FINAL_STAGE_FIELDS = [
+    "format",
+    "final_size",
+    "semi_tables",
+    "semi_size",
+    "advance",
+    "minutes",
+    "mode",
 ]
 #: files written before the round's seating had its own fields kept them in
 #: ``seating_stats`` under these keys

@@ -17,6 +17,7 @@ from games import ENGINES
 from scoring.exchange import checks
 from scoring.exchange.format import (
     DATETIMES,
+    FINAL_STAGE_FIELDS,
     FORMAT,
     MAX_ERRORS,
     PLAYER_FIELDS,
@@ -29,10 +30,12 @@ from scoring.exchange.format import (
 )
 from scoring.exchange.table_contents import TableContents
 from tournaments import limits, safejson
+from tournaments.finals.services import final_stage_save
 from tournaments.models import (
     MAX_ROUND_MINUTES,
     Bye,
     ClockActivation,
+    FinalStage,
     Player,
     PlayerEvent,
     Round,
@@ -41,6 +44,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
+from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -241,6 +245,7 @@ class _Import:
             self.read_tournament,
             self.read_teams,
             self.read_players,
+            self.read_final_stage,
             self.read_rounds,
             self.read_round_contents,
             self.read_table_contents,
@@ -387,6 +392,28 @@ class _Import:
 
     # rounds: tables, byes, clock, seating changes --------------------------
 
+    def read_final_stage(self) -> bool:
+        """The final stage's settings, through the service that saves them
+        (the game's table sizes, the field): before the rounds, so that the
+        stage's rounds can be read."""
+        rd, doc = self.rd, self.doc
+        if doc.get("final_stage") is None:
+            return True
+        d = rd.obj(doc["final_stage"], "final_stage")
+        probe = FinalStage(tournament=self.tournament)
+        for name in FINAL_STAGE_FIELDS:
+            if name in d:
+                rd.typed(probe, name, d[name], "final_stage")
+        if rd.errors:
+            return False
+        values = {name: d[name] for name in FINAL_STAGE_FIELDS if name in d}
+        try:
+            final_stage_save(tournament=self.tournament, by=None, **values)
+        except ServiceError as exc:
+            rd.error("final_stage", str(exc))
+            return False
+        return True
+
     def read_rounds(self) -> bool:
         rd, rounds = self.rd, {}
         for i, d in enumerate(rd.items(self.doc, "rounds", "", limits.MAX_ROUNDS)):
@@ -411,13 +438,24 @@ class _Import:
         if rd.errors:
             return False
         # rounds are seated one after the other, up to the tournament's number
+        # (its qualifying rounds and its final stage's)
         expected = list(range(1, len(rounds) + 1))
-        if sorted(rounds) != expected or len(rounds) > self.tournament.rounds:
+        planned = self.tournament.planned_rounds
+        if sorted(rounds) != expected or len(rounds) > planned:
             rd.error(
                 "rounds",
                 _("the rounds must be numbered 1 to %(n)s, each once, at most %(max)s")
-                % {"n": len(rounds), "max": self.tournament.rounds},
+                % {"n": len(rounds), "max": planned},
             )
+            return False
+        for r, _d, path in self.round_rows:
+            if bool(r.stage) != (r.number > self.tournament.rounds):
+                rd.error(
+                    f"{path}.stage",
+                    _("the final stage's rounds come after the %(n)s qualifying rounds")
+                    % {"n": self.tournament.rounds},
+                )
+        if rd.errors:
             return False
         Round.objects.bulk_create(rounds.values())
         return True

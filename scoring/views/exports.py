@@ -75,6 +75,8 @@ HEADERS = {
         "games",
         "byes",
         "dropped",
+        "stage",
+        "stage_rank",
         "bot_games",
     ],
 }

@@ -47,6 +47,8 @@ def standings_body(rows: list[dict], *, history_url: str | None) -> str:
     fmt = _number(formats.get_format("DECIMAL_SEPARATOR"))
     dropped = escape(gettext("dropped"))
     bot = escape(gettext("bot"))
+    stages = {"final": gettext("Final"), "semi": gettext("Semi-final")}
+    at_stage = gettext("%(stage)s, place %(n)s")
     prefix, suffix = history_url.rsplit("/0/", 1) if history_url else ("", "")
     out = []
     for row in rows:
@@ -66,6 +68,9 @@ def standings_body(rows: list[dict], *, history_url: str | None) -> str:
                 % {"n": row["bot_games"]}
             )
             tag += f' <span class="tag tag-bot" title="{title}">{bot}</span>'
+        if row.get("stage"):  # a finalist: the stage decided the place
+            label = escape(at_stage % {"stage": stages[row["stage"]], "n": row["stage_rank"]})
+            tag += f' <span class="tag tag-final">{label}</span>'
         css = ' class="dropped-player"' if row["dropped"] else ""
         out.append(
             f'<tr id="standing-{pid}"{css}>'
@@ -94,6 +99,7 @@ def _context(tournament, after, *, links: bool):
         "round_numbers": listings.round_numbers(tournament),
         "order": tournament.tiebreaks or [],
         "figure_label": listings.figure_label(tournament),
+        "final_stage": any(row["stage"] for row in rows),
     }
 
 

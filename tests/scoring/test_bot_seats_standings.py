@@ -275,12 +275,12 @@ def test_bot_seats_change_nothing_but_their_own_table(tour, scheme, data):
 
 
 def test_a_bot_seat_is_not_a_player_with_a_game():
-    from scoring.listings import _with_a_game
+    from scoring.selectors import with_a_game
 
     players = [{"id": 0}, {"id": 1}, {"id": 2}]
     results = [
         {"round": 1, "table": 1, "seats": [None, 0, None], "ranks": [1, 2, 3]},
         {"round": 1, "byes": [2]},
     ]
-    played, none = _with_a_game(players, results)
+    played, none = with_a_game(players, results)
     assert ([p["id"] for p in played], [p["id"] for p in none]) == ([0, 2], [1])

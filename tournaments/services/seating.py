@@ -46,6 +46,7 @@ from django.utils.translation import gettext as _
 from tournaments import seating as algo
 from tournaments import seating_messages
 from tournaments.authors import author
+from tournaments.finals.services import final_replace_dropped
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
 from tournaments.seating.order import team_seat_order as _team_seat_order
 from tournaments.seating.request import MODES, RATING_MODES
@@ -463,13 +464,17 @@ def seating_reseat_after_drop(*, round: Round, player: Player, by) -> dict:  # n
 
 def reseat_dropped_player(*, player: Player, by) -> list[dict]:
     """Called by ``services.player_drop``: a dropped player leaves every
-    seated round that has not started."""
+    seated round that has not started (a final stage's round: the next in
+    line takes the seat, ``tournaments.finals.services``)."""
     out = []
     if not player.dropped:
         return out
     rounds = Round.objects.filter(tournament_id=player.tournament_id, status=Round.SEATED)
     for rnd in rounds:
-        if (
+        if rnd.stage:  # a final stage's round: the next in line takes the seat
+            if Seat.objects.filter(table__round=rnd, player=player).exists():
+                out.append(final_replace_dropped(round=rnd, player=player, by=by))
+        elif (
             Seat.objects.filter(table__round=rnd, player=player).exists()
             or Bye.objects.filter(round=rnd, player=player).exists()
         ):

@@ -164,6 +164,11 @@ def _change_text(change) -> str:
         return _("%(a)s and %(b)s swapped.") % {"a": d["names"][0], "b": d["names"][1]}
     if change.kind == SeatingChange.MOVE and d.get("name"):
         return _("%(name)s moved to table %(table)s.") % {"name": d["name"], "table": d.get("to")}
+    if change.kind == "reseat" and d.get("replaced_by_name"):  # a final stage's round
+        return _("%(name)s dropped; %(other)s takes the seat.") % {
+            "name": d.get("name", ""),
+            "other": d["replaced_by_name"],
+        }
     if change.kind == "reseat" and d.get("name"):
         tables = ", ".join(str(n) for n in d.get("tables", [])) or "–"
         return _("%(name)s dropped; tables re-seated: %(tables)s.") % {
@@ -178,6 +183,8 @@ def _change_text(change) -> str:
             "name": d["name"],
             "tables": tables,
         }
+    if change.kind == "seat" and d.get("stage"):
+        return _("Seated by the qualifying standings (final stage).")
     if change.kind == "seat":
         return _("Seated: %(mode)s, seed %(seed)s.") % {
             "mode": dict(MODE_CHOICES).get(d.get("mode"), d.get("mode", "")),
