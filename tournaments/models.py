@@ -681,4 +681,10 @@ class PersonMerge(models.Model):
 
 # the seat wing's model, defined with its code (tournaments/play/) and
 # registered with this app here, where Django looks for the app's models
+from tournaments.mirror.models import (  # noqa: E402, F401
+    MirroredTournament,
+    MirrorLink,
+    MirrorPublication,
+    PublishingKey,
+)
 from tournaments.play.models import SeatLink  # noqa: E402, F401

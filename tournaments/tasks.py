@@ -59,3 +59,7 @@ def bot_move(table_id: int) -> int:
 @shared_task(name="clock.bot_sweep", ignore_result=True)
 def bot_sweep() -> int:
     return retry_when_locked(bots.bot_sweep)()
+
+
+# the mirror wing's tasks (publishing to the online site), registered here
+from tournaments.mirror import tasks as _mirror_tasks  # noqa: E402, F401

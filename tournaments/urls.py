@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from scoring import urls as scoring_urls
+from tournaments.mirror import urls as mirror_urls
 from tournaments.play import urls as play_urls
 from tournaments.views import (
     accounts,
@@ -74,6 +75,7 @@ organizer_patterns = [
     path(_ROUND + "end/", rounds.round_end, name="round_end"),
     path(_TABLE + "extend/", rounds.table_extend, name="table_extend"),
     *play_urls.organizer_patterns,
+    *mirror_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
 ]
 
@@ -104,6 +106,7 @@ urlpatterns = [
     path("tournaments/", organizer.tournament_list, name="tournament_list"),
     path("tournaments/new/", organizer.tournament_create, name="tournament_create"),
     path("tournaments/<int:tournament_id>/", include(organizer_patterns)),
+    path("mirror/", include(mirror_urls.site_patterns)),
     path("t/<int:tournament_id>/", include(public_patterns)),
     path("p/<str:token>/", include(player_patterns)),
     # the club roster

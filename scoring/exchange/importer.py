@@ -284,7 +284,21 @@ class _Import:
             shown = td["game"] if isinstance(td["game"], str) else "?"
             rd.error("tournament.game", _("unknown game %(g)s") % {"g": shown[:40]})
             return False
-        probe = Tournament(owner=owner)
+        if not self.settings_typed(td, Tournament(owner=owner)):
+            return False
+        # the settings as the settings form takes them: its fields, its rules
+        form = checks.settings_form(td, rd.error)
+        if form is None or rd.errors:
+            return False
+        t = form.save(commit=False)
+        t.owner = owner
+        t.save()
+        self.tournament = t
+        return True
+
+    def settings_typed(self, td: dict, probe: Tournament) -> bool:
+        """The settings' values have the JSON types their fields take."""
+        rd = self.rd
         for name in TOURNAMENT_FIELDS:
             if name in td:
                 rd.typed(probe, name, td[name], "tournament")
@@ -303,17 +317,7 @@ class _Import:
             isinstance(x, int) and not isinstance(x, bool) for x in td["allowed_sizes"]
         ):
             rd.error("tournament.allowed_sizes", _("expected a list of whole numbers"))
-        if rd.errors:
-            return False
-        # the settings as the settings form takes them: its fields, its rules
-        form = checks.settings_form(td, rd.error)
-        if form is None or rd.errors:
-            return False
-        t = form.save(commit=False)
-        t.owner = owner
-        t.save()
-        self.tournament = t
-        return True
+        return not rd.errors
 
     # teams and players -----------------------------------------------------
 
@@ -519,3 +523,70 @@ class _Import:
             by_model[type(instance)].append(instance)
         for model, objs in by_model.items():
             model.objects.bulk_update(objs, ["at"], batch_size=500)
+
+
+# -- replacing a tournament's contents -------------------------------------------
+
+
+def replace_tournament(*, data, tournament: Tournament) -> Tournament:
+    """``tournament``'s settings and contents replaced by those of an export
+    document, through the same checks as :func:`import_tournament` (the
+    tournament keeps its id, owner and creation; everything in it is rebuilt).
+    All or nothing: a document with any problem raises :class:`ImportRefused`
+    and leaves the tournament as it was. The mirror of a laptop's tournament
+    on the online site is kept this way."""
+    doc = _load(data)
+    rd = _Reader()
+    try:
+        with transaction.atomic():
+            _Replace(doc, tournament, rd).run()
+            if rd.errors:
+                raise ImportRefused(rd.errors)
+    except ImportRefused:
+        tournament.refresh_from_db()
+        raise
+    except DatabaseError:
+        log.warning("tournament replace refused by the database", exc_info=True)
+        tournament.refresh_from_db()
+        raise ImportRefused(
+            [_("The file contradicts itself: it can't be stored as a tournament.")]
+        ) from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        log.warning("tournament replace with values of the wrong kind", exc_info=True)
+        tournament.refresh_from_db()
+        raise ImportRefused(
+            [_("The file has values of the wrong kind where the tournament expects others.")]
+        ) from None
+    return tournament
+
+
+class _Replace(_Import):
+    """An import into an existing tournament: its settings through the same
+    form, then its old contents removed and the file's stored as an import
+    stores them."""
+
+    def __init__(self, doc, tournament: Tournament, rd: _Reader):
+        super().__init__(doc, tournament.owner, rd)
+        self.target = tournament
+
+    def read_tournament(self) -> bool:
+        rd, t = self.rd, self.target
+        td = rd.obj(self.doc.get("tournament"), "tournament")
+        if not rd.require(td, "name", "tournament") or not rd.require(td, "game", "tournament"):
+            return False
+        if not isinstance(td["game"], str) or td["game"] not in ENGINES:
+            rd.error("tournament.game", _("unknown game"))
+            return False
+        if not self.settings_typed(td, Tournament(owner=t.owner)):
+            return False
+        form = checks.settings_form(td, rd.error)
+        if form is None or rd.errors:
+            return False
+        for name in TOURNAMENT_FIELDS:
+            setattr(t, name, getattr(form.instance, name))
+        t.save()
+        Round.objects.filter(tournament=t).delete()
+        Player.objects.filter(tournament=t).delete()
+        Team.objects.filter(tournament=t).delete()
+        self.tournament = t
+        return True

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.selectors import event_overview
 from tournaments import limits, selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
+from tournaments.mirror import selectors as mirror_selectors
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import event
 from tournaments.views._helpers import service_error_as_message
@@ -70,6 +71,7 @@ def tournament_detail(request, tournament):
             "counts": counts,
             "role": request.tournament_role,
             "overview": event_overview(tournament),
+            "mirror": mirror_selectors.status(tournament),
         },
     )
 

@@ -1,0 +1,173 @@
+"""Online: a publication from a laptop, checked and applied.
+
+A publication is gzip-compressed JSON::
+
+    {"format": "turnierleiter.mirror", "source": "<the laptop's id for the
+     tournament>", "version": 17, "hashes": {section: hash, ...},
+     "sections": {section: content, ...}}  # only those the site lacks
+
+It is applied only when its version is newer than the one stored: an older
+or replayed one is acknowledged and changes nothing. The sections it carries
+are checked against their hashes, merged with the stored ones, put together
+into an export document and stored through the tournament import's checks
+(``scoring.exchange``): a malformed value refuses the whole publication with
+the import's message, and nothing changes. A mirrored tournament is found by
+(the key's owner, ``source``), so a publication never reaches another
+organizer's tournament.
+"""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import uuid
+import zlib
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.exchange import ImportRefused, import_tournament, replace_tournament
+from tournaments import limits, safejson
+from tournaments.mirror import snapshot
+from tournaments.mirror.models import MirroredTournament
+
+log = logging.getLogger(__name__)
+
+FORMAT = "turnierleiter.mirror"
+MAX_SECTIONS = 1 + 2 * limits.MAX_ROUNDS
+
+
+class Refused(Exception):
+    """The publication is refused; ``str(exc)`` says why, ``status`` is the
+    HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400, **extra):
+        super().__init__(message)
+        self.status, self.extra = status, extra
+
+
+def unpack(body: bytes) -> dict:
+    """The publication in a gzip body, within the size limits (a small body
+    that unpacks to gigabytes is stopped at the limit)."""
+    if len(body) > limits.MAX_PUBLICATION_BYTES:
+        raise Refused(_("The publication is too large."), status=413)
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        raw = inflater.decompress(body, limits.MAX_PUBLICATION_UNPACKED + 1)
+    except zlib.error:
+        raise Refused(_("The publication is not gzip-compressed JSON.")) from None
+    if len(raw) > limits.MAX_PUBLICATION_UNPACKED or inflater.unconsumed_tail:
+        raise Refused(_("The publication is too large when unpacked."), status=413)
+    try:
+        data = safejson.loads(raw)
+    except safejson.BadJSON as exc:
+        raise Refused(str(exc)) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise Refused(_("This is not a publication of a Turnierleiter laptop."))
+    return data
+
+
+def pack(data: dict) -> bytes:
+    import json
+
+    return gzip.compress(json.dumps(data, ensure_ascii=False).encode(), compresslevel=6)
+
+
+def _envelope(data: dict) -> tuple[uuid.UUID, int, dict, dict]:
+    try:
+        source = uuid.UUID(str(data.get("source")))
+    except ValueError:
+        raise Refused(_("The publication names no tournament.")) from None
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 < version < 2**62:
+        raise Refused(_("The publication has no valid version."))
+    hashes, sections = data.get("hashes"), data.get("sections")
+    if not isinstance(hashes, dict) or not isinstance(sections, dict):
+        raise Refused(_("The publication lacks its sections."))
+    if len(hashes) > MAX_SECTIONS or "tournament" not in hashes:
+        raise Refused(_("The publication lacks its sections."))
+    for name, value in hashes.items():
+        if not snapshot.NAME.match(name) or not isinstance(value, str) or len(value) > 64:
+            raise Refused(_("Unknown section %(name)s.") % {"name": name[:40]})
+    for name, content in sections.items():
+        if name not in hashes:
+            raise Refused(_("Unknown section %(name)s.") % {"name": name[:40]})
+        if snapshot.digest(content) != hashes[name]:
+            raise Refused(_("Section %(name)s does not match its hash.") % {"name": name})
+    return source, version, hashes, sections
+
+
+def _shapes(merged: dict) -> None:
+    """Each section has the shape ``snapshot.assemble`` reads; the values in
+    them are the import's to check."""
+    if not isinstance(merged["tournament"], dict):
+        raise Refused(_("Section %(name)s is malformed.") % {"name": "tournament"})
+    for name, content in merged.items():
+        kind, _sep, number = name.partition(":")
+        if kind == "round" and not (
+            isinstance(content, dict) and content.get("number") == int(number)
+        ):
+            raise Refused(_("Section %(name)s is malformed.") % {"name": name})
+        if kind == "clock" and not isinstance(content, list):
+            raise Refused(_("Section %(name)s is malformed.") % {"name": name})
+
+
+def apply(*, owner, data: dict) -> dict:
+    """Apply a publication of ``owner``'s laptop. Returns what the laptop
+    learns: whether it was applied, the version and section hashes the site
+    holds, and the mirrored tournament's id. Raises :class:`Refused`."""
+    source, version, hashes, sections = _envelope(data)
+    with transaction.atomic():
+        mirror = (
+            MirroredTournament.objects.select_for_update()
+            .filter(owner=owner, source=source)
+            .first()
+        )
+        if mirror is not None and version <= mirror.version:
+            return _answer(mirror, applied=False)
+        stored = mirror.sections if mirror is not None else {}
+        stored_hashes = mirror.hashes if mirror is not None else {}
+        merged, missing = {}, []
+        for name, value in hashes.items():
+            if name in sections:
+                merged[name] = sections[name]
+            elif stored_hashes.get(name) == value:
+                merged[name] = stored[name]
+            else:
+                missing.append(name)
+        if missing:
+            raise Refused(
+                _("The publication lacks sections this site does not have."),
+                status=409,
+                hashes=stored_hashes,
+                missing=sorted(missing),
+            )
+        _shapes(merged)
+        doc = snapshot.assemble(merged)
+        try:
+            if mirror is None:
+                tournament = import_tournament(data=doc, owner=owner)
+                mirror = MirroredTournament(owner=owner, source=source, tournament=tournament)
+            else:
+                replace_tournament(data=doc, tournament=mirror.tournament)
+        except ImportRefused as exc:
+            raise Refused(str(exc), status=422, problems=exc.errors) from None
+        mirror.version, mirror.sections, mirror.hashes = version, merged, hashes
+        mirror.applied_at = timezone.now()
+        mirror.publications += 1
+        try:
+            with transaction.atomic():
+                mirror.save()
+        except IntegrityError:  # the same first publication applied at the same time
+            raise Refused(_("Another publication is being applied; try again."), 409) from None
+    return _answer(mirror, applied=True)
+
+
+def _answer(mirror: MirroredTournament, *, applied: bool) -> dict:
+    return {
+        "applied": applied,
+        "version": mirror.version,
+        "hashes": mirror.hashes,
+        "tournament": mirror.tournament_id,
+    }

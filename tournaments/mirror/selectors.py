@@ -1,0 +1,86 @@
+"""The mirror's reads: the entries the online site offers a laptop, the
+publishing state the organizer's overview shows, the keys of an account."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from tournaments.mirror.models import (
+    MirroredTournament,
+    MirrorLink,
+    MirrorPublication,
+    PublishingKey,
+)
+from tournaments.models import Player, Tournament
+
+CONFIRMED, WAITLISTED, WITHDRAWN = "confirmed", "waitlisted", "withdrawn"
+
+
+def entries_for_laptop(tournament: Tournament) -> list[dict]:
+    """The tournament's entries for a laptop: every player, "confirmed" while
+    active, "withdrawn" once dropped; ``key`` stays the same for a player."""
+    players = Player.objects.filter(tournament=tournament).order_by("pk")
+    return [
+        {
+            "key": f"p{p.pk}",
+            "name": p.name,
+            "club": p.club,
+            "birth_year": p.birth_year,
+            "rating": p.rating,
+            "status": WITHDRAWN if p.dropped else CONFIRMED,
+            "position": i,
+        }
+        for i, p in enumerate(players, 1)
+    ]
+
+
+def tournaments_for_laptop(user) -> list[dict]:
+    """The tournaments a laptop may fetch entries from: the account's own,
+    not archived, not themselves mirrored from a laptop."""
+    rows = (
+        Tournament.objects.filter(owner=user, archived_at=None, mirrored_from=None)
+        .order_by("-pk")
+        .values("pk", "name")[:200]
+    )
+    return [{"id": r["pk"], "name": r["name"]} for r in rows]
+
+
+def is_mirrored(tournament: Tournament) -> bool:
+    return MirroredTournament.objects.filter(tournament=tournament).exists()
+
+
+def keys_of(user) -> list[PublishingKey]:
+    return list(PublishingKey.objects.filter(user=user))
+
+
+def link_of(user) -> MirrorLink | None:
+    return MirrorLink.objects.filter(owner=user).first()
+
+
+def status(tournament: Tournament) -> dict | None:
+    """What the overview says about publishing this tournament, or None when
+    it isn't published: "online: published 8 s ago", or "offline since 14:02
+    — 23 changes waiting" with the last error in words."""
+    pub = MirrorPublication.objects.filter(tournament=tournament).select_related("link").first()
+    if pub is None:
+        return None
+    now = timezone.now()
+    ago = int((now - pub.published_at).total_seconds()) if pub.published_at else None
+    if not pub.active:
+        state = "stopped"
+    elif pub.offline_since is not None:
+        state = "offline"
+    elif pub.published_at is None:
+        state = "starting"
+    else:
+        state = "online"
+    return {
+        "state": state,
+        "ago": ago,
+        "offline_since": pub.offline_since,
+        "waiting": pub.waiting,
+        "last_error": pub.last_error,
+        "online_url": pub.online_url,
+        "site_url": pub.link.site_url,
+        "publication": pub,
+    }
