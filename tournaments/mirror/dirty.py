@@ -48,19 +48,24 @@ def mark(*, tournament_id: int | None = None, round_id: int | None = None) -> No
     if not anything_published():
         return
     pending = getattr(connection, "_mirror_pending", None)
-    first = pending is None
-    if first:
+    # a flush is registered for this transaction unless it was rolled back
+    # (Django then drops its on-commit callbacks, and with them ours)
+    registered = pending is not None and any(
+        entry[1] is _flush for entry in connection.run_on_commit
+    )
+    if not registered:
         pending = connection._mirror_pending = (set(), set())
     if tournament_id is not None:
         pending[0].add(tournament_id)
     if round_id is not None:
         pending[1].add(round_id)
-    if first:  # outside a transaction: at once
+    if not registered:  # outside a transaction: at once
         transaction.on_commit(_flush)
 
 
 def _flush() -> None:
-    tids, rids = connection.__dict__.pop("_mirror_pending", (set(), set()))
+    tids, rids = getattr(connection, "_mirror_pending", None) or (set(), set())
+    connection._mirror_pending = None
     bump(tournament_ids=tids, round_ids=rids)
 
 
@@ -81,10 +86,15 @@ def bump(*, tournament_ids=(), round_ids=()) -> list[int]:
         MirrorPublication.objects.filter(pk__in=ids).update(version=F("version") + 1)
         for pk in ids:
             try:
-                current_app.send_task(TASK, args=[pk])
+                queue(pk)
             except Exception:  # the broker is down: the sweep sends it
                 log.exception("could not queue the publication %s", pk)
     return ids
+
+
+def queue(publication_id: int) -> None:
+    """Ask a worker to send the publication now."""
+    current_app.send_task(TASK, args=[publication_id])
 
 
 def _tournament_saved(sender, instance, **kwargs):
