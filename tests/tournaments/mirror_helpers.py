@@ -13,10 +13,12 @@ from tournaments.services import clock
 
 
 def sheet(players: int, shift: int = 0) -> dict:
-    """A Quartett sheet at time: the 32 cards held in different numbers
-    (nobody ties), the most by seat ``shift``, the order turned from there."""
+    """A Quartett sheet at time: the cards dealt (32 at 2 or 4 players, 30
+    at 3, 5 or 6: the deal leaves none over) held in different numbers, so
+    nobody ties, the order turned by ``shift``."""
     counts = list(range(players))
-    base, extra = divmod(32 - sum(counts), players)
+    total = 32 if players in (2, 4) else 30
+    base, extra = divmod(total - sum(counts), players)
     counts = [c + base + (1 if i >= players - extra else 0) for i, c in enumerate(counts)]
     return {f"s{i}_cards": counts[(i + shift) % players] for i in range(players)}
 

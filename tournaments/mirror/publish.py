@@ -5,7 +5,7 @@ One send at a time per tournament (a lock in the shared cache), so versions
 arrive in order. Only the sections whose hash the site does not hold yet are
 sent (the first publication: all). A failure is recorded in words with since
 when the site is unreachable; the beat's sweep tries again with a backoff of
-2, 4, 8 … up to 30 seconds.
+2, 4, 8 and then every 10 seconds.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tournaments.mirror.receive import pack
 log = logging.getLogger(__name__)
 
 TIMEOUT = httpx.Timeout(20.0, connect=5.0)
-MAX_BACKOFF = 30
+MAX_BACKOFF = 10
 LOCK_SECONDS = 120
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 PUBLISH_PATH = "/mirror/api/publish/"
