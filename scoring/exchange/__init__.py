@@ -58,7 +58,7 @@ and the database ids. ``seating_changes[].detail`` and a digital table's
 
 from scoring.exchange.export import export_json, export_tournament
 from scoring.exchange.format import FORMAT, VERSION, ImportRefused
-from scoring.exchange.importer import import_tournament, replace_tournament
+from scoring.exchange.importer import import_tournament, replace_rounds, replace_tournament
 
 __all__ = [
     "FORMAT",
@@ -67,5 +67,6 @@ __all__ = [
     "export_json",
     "export_tournament",
     "import_tournament",
+    "replace_rounds",
     "replace_tournament",
 ]

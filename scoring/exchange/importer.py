@@ -235,6 +235,8 @@ class _Import:
         self.round_rows: list = []
         self.table_rows: list = []
         self.placed: dict[int, set] = {}  # round number → keys seated or on a bye
+        self.only: set[int] | None = None  # the rounds to read (None: all)
+        self.kept_rounds: set[int] = set()  # rounds already stored, not read
 
     def run(self) -> Tournament | None:
         steps = (
@@ -398,6 +400,8 @@ class _Import:
             d = rd.obj(d, path)
             if not rd.require(d, "number", path) or rd.whole(d["number"], f"{path}.number") is None:
                 continue
+            if self.only is not None and d["number"] not in self.only:
+                continue
             r = rd.fill(Round(tournament=self.tournament), d, ROUND_FIELDS, path)
             read_seating(rd, r, d, path)
             rd.clean(r, path, exclude=["tournament"])
@@ -415,12 +419,13 @@ class _Import:
         if rd.errors:
             return False
         # rounds are seated one after the other, up to the tournament's number
-        expected = list(range(1, len(rounds) + 1))
-        if sorted(rounds) != expected or len(rounds) > self.tournament.rounds:
+        numbers = set(rounds) | self.kept_rounds
+        expected = list(range(1, len(numbers) + 1))
+        if sorted(numbers) != expected or len(numbers) > self.tournament.rounds:
             rd.error(
                 "rounds",
                 _("the rounds must be numbered 1 to %(n)s, each once, at most %(max)s")
-                % {"n": len(rounds), "max": self.tournament.rounds},
+                % {"n": len(numbers), "max": self.tournament.rounds},
             )
             return False
         Round.objects.bulk_create(rounds.values())
@@ -589,4 +594,71 @@ class _Replace(_Import):
         Player.objects.filter(tournament=t).delete()
         Team.objects.filter(tournament=t).delete()
         self.tournament = t
+        return True
+
+
+def replace_rounds(*, data, tournament: Tournament, numbers) -> Tournament:
+    """Only the rounds ``numbers`` of ``tournament`` replaced by the
+    document's (a round the document no longer has is removed), through the
+    same checks as :func:`import_tournament`; the settings, teams and players
+    must be the document's already (they are kept). All or nothing, like
+    :func:`replace_tournament`."""
+    doc = _load(data)
+    rd = _Reader()
+    try:
+        with transaction.atomic():
+            _ReplaceRounds(doc, tournament, rd, numbers).run()
+            if rd.errors:
+                raise ImportRefused(rd.errors)
+    except ImportRefused:
+        raise
+    except DatabaseError:
+        log.warning("rounds replace refused by the database", exc_info=True)
+        raise ImportRefused(
+            [_("The file contradicts itself: it can't be stored as a tournament.")]
+        ) from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        log.warning("rounds replace with values of the wrong kind", exc_info=True)
+        raise ImportRefused(
+            [_("The file has values of the wrong kind where the tournament expects others.")]
+        ) from None
+    return tournament
+
+
+class _ReplaceRounds(_Import):
+    """An import of some rounds into an existing tournament whose settings
+    and players are the document's: the players are the stored ones (found
+    by the name and club the document gives their keys)."""
+
+    def __init__(self, doc, tournament: Tournament, rd: _Reader, numbers):
+        super().__init__(doc, tournament.owner, rd)
+        self.target = tournament
+        self.only = set(numbers)
+
+    def run(self) -> Tournament | None:
+        steps = (
+            self.use_stored,
+            self.read_rounds,
+            self.read_round_contents,
+            self.read_table_contents,
+        )
+        for step in steps:
+            if not step():
+                return None
+        self.restore_times()
+        return self.tournament
+
+    def use_stored(self) -> bool:
+        rd, t = self.rd, self.target
+        self.tournament = t
+        Round.objects.filter(tournament=t, number__in=self.only).delete()
+        self.kept_rounds = set(Round.objects.filter(tournament=t).values_list("number", flat=True))
+        stored = {(p.name, p.club): p for p in Player.objects.filter(tournament=t)}
+        for i, d in enumerate(rd.items(self.doc, "players", "", limits.MAX_PLAYERS)):
+            d = rd.obj(d, f"players[{i}]")
+            player = stored.get((d.get("name"), d.get("club", "")))
+            if player is None or isinstance(d.get("key"), bool | None):
+                rd.error(f"players[{i}]", _("not a player of the stored tournament"))
+                return False
+            self.players[d["key"]] = player
         return True

@@ -81,7 +81,9 @@ class Laptop:
             owner=self.owner, name=f"Bench {players}", game="quartett", rounds=rounds, public=True
         )
         self.players = Player.objects.bulk_create(
-            Player(tournament=self.t, name=f"Spieler {i:04d}", club=f"Club {i % 40}", checked_in=True)
+            Player(
+                tournament=self.t, name=f"Spieler {i:04d}", club=f"Club {i % 40}", checked_in=True
+            )
             for i in range(players)
         )
         self.sheets = {}
@@ -117,9 +119,7 @@ class Laptop:
             Seat(table=tables[i // 4], player_id=pid, position=i % 4)
             for i, pid in enumerate(ids[: len(tables) * 4])
         )
-        ClockActivation.objects.create(
-            round=rnd, kind=ClockActivation.START, by=self.owner, at=now
-        )
+        ClockActivation.objects.create(round=rnd, kind=ClockActivation.START, by=self.owner, at=now)
         return rnd, tables
 
     def results(self, rnd, tables):

@@ -85,14 +85,17 @@ def test_only_changed_sections_travel_and_a_replay_changes_nothing(client, organ
     laptop = laptop_tournament(organizer, rounds=1)
     source = uuid.uuid4()
     first = post(client, body(envelope(laptop, source=source, version=1)), online_key).json()
+    online = Tournament.objects.get(pk=first["tournament"])
+    round1 = online.round_set.get(number=1).pk
     rnd2 = play_round(laptop, results_in=False)
     clock_pause(rnd2)
     delta = envelope(laptop, source=source, version=2, held=first["hashes"])
     assert set(delta["sections"]) == {"round:2", "clock:2"}
     answer = post(client, body(delta), online_key).json()
     assert answer["applied"] and answer["version"] == 2
-    online = Tournament.objects.get(pk=answer["tournament"])
     assert online.round_set.get(number=2).status == Round.PAUSED
+    assert online.round_set.get(number=1).pk == round1  # only round 2 was rebuilt
+    assert public_state(online) == public_state(laptop)
     before = public_state(online)
     # the same publication again, and an older one: acknowledged, nothing applied
     again = post(client, body(delta), online_key).json()

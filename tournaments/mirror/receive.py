@@ -11,7 +11,9 @@ or replayed one is acknowledged and changes nothing. The sections it carries
 are checked against their hashes, merged with the stored ones, put together
 into an export document and stored through the tournament import's checks
 (``scoring.exchange``): a malformed value refuses the whole publication with
-the import's message, and nothing changes. A mirrored tournament is found by
+the import's message, and nothing changes. While the tournament's section
+(settings, players) is unchanged only the rounds whose sections changed are
+rebuilt; otherwise the whole tournament is. A mirrored tournament is found by
 (the key's owner, ``source``), so a publication never reaches another
 organizer's tournament.
 """
@@ -27,7 +29,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.exchange import ImportRefused, import_tournament, replace_tournament
+from scoring.exchange import (
+    ImportRefused,
+    import_tournament,
+    replace_rounds,
+    replace_tournament,
+)
 from tournaments import limits, safejson
 from tournaments.mirror import snapshot
 from tournaments.mirror.models import MirroredTournament
@@ -149,6 +156,14 @@ def apply(*, owner, data: dict) -> dict:
             if mirror is None:
                 tournament = import_tournament(data=doc, owner=owner)
                 mirror = MirroredTournament(owner=owner, source=source, tournament=tournament)
+            elif stored_hashes.get("tournament") == hashes["tournament"]:
+                # settings and players as stored: only the rounds that changed
+                changed = {
+                    int(name.partition(":")[2])
+                    for name in set(hashes) | set(stored_hashes)
+                    if name != "tournament" and hashes.get(name) != stored_hashes.get(name)
+                }
+                replace_rounds(data=doc, tournament=mirror.tournament, numbers=changed)
             else:
                 replace_tournament(data=doc, tournament=mirror.tournament)
         except ImportRefused as exc:
