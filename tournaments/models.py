@@ -685,6 +685,7 @@ from tournaments.mirror.models import (  # noqa: E402, F401
     MirroredTournament,
     MirrorLink,
     MirrorPublication,
+    MirrorSection,
     PublishingKey,
 )
 from tournaments.play.models import SeatLink  # noqa: E402, F401

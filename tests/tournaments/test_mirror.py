@@ -24,6 +24,7 @@ from tests.tournaments.mirror_helpers import (
 from tournaments import limits
 from tournaments.mirror import keys, publish, snapshot
 from tournaments.mirror.models import MirroredTournament, PublishingKey
+from tournaments.services import clock
 from tournaments.models import Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -96,13 +97,21 @@ def test_only_changed_sections_travel_and_a_replay_changes_nothing(client, organ
     assert online.round_set.get(number=2).status == Round.PAUSED
     assert online.round_set.get(number=1).pk == round1  # only round 2 was rebuilt
     assert public_state(online) == public_state(laptop)
+    # the clock goes on: only the small clock section travels
+    clock.round_resume(round=rnd2, by=organizer)
+    resumed = envelope(laptop, source=source, version=3, held=answer["hashes"])
+    assert set(resumed["sections"]) == {"clock:2"}
+    assert len(body(resumed)) < 1500
+    answer = post(client, body(resumed), online_key).json()
+    assert online.round_set.get(number=2).status == Round.RUNNING
+    assert public_state(online) == public_state(laptop)
     before = public_state(online)
     # the same publication again, and an older one: acknowledged, nothing applied
     again = post(client, body(delta), online_key).json()
     older = post(client, body(envelope(laptop, source=source, version=1)), online_key).json()
-    assert not again["applied"] and not older["applied"] and older["version"] == 2
+    assert not again["applied"] and not older["applied"] and older["version"] == 3
     assert public_state(online) == before
-    assert MirroredTournament.objects.get(source=source).publications == 2
+    assert MirroredTournament.objects.get(source=source).publications == 3
 
 
 def test_a_delta_the_site_cannot_complete_asks_for_everything(client, organizer, online_key):
@@ -169,7 +178,7 @@ def test_a_malformed_value_refuses_the_publication_and_changes_nothing(
     bad["hashes"]["round:2"] = snapshot.digest(bad["sections"]["round:2"])
     response = post(client, body(bad), online_key)
     assert response.status_code == 422
-    assert "rounds[1].tables[0].submissions[0]" in response.json()["error"]
+    assert "tables[0].submissions[0].sheet.s0_cards" in response.json()["error"]
     online.refresh_from_db()
     assert public_state(online) == before
     assert MirroredTournament.objects.get().version == 1

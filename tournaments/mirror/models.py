@@ -50,8 +50,8 @@ class MirroredTournament(models.Model):
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="mirrored_from"
     )
     version = models.BigIntegerField(default=0)
-    #: the snapshot's sections as last applied: name → content, name → hash
-    sections = models.JSONField(default=dict)
+    #: the hashes of the snapshot's sections as last applied (their contents:
+    #: :class:`MirrorSection`)
     hashes = models.JSONField(default=dict)
     applied_at = models.DateTimeField(null=True, blank=True)
     publications = models.PositiveIntegerField(default=0)
@@ -64,6 +64,25 @@ class MirroredTournament(models.Model):
 
     def __str__(self):
         return f"{self.tournament_id} @ {self.version}"
+
+
+class MirrorSection(models.Model):
+    """Online: one section of a mirrored tournament's snapshot as last
+    applied (``tournaments.mirror.snapshot``), so that a publication carries
+    only the sections that changed."""
+
+    mirror = models.ForeignKey(MirroredTournament, on_delete=models.CASCADE, related_name="stored")
+    name = models.CharField(max_length=20)
+    content = models.JSONField()
+
+    class Meta:
+        app_label = "tournaments"
+        constraints = [
+            models.UniqueConstraint(fields=["mirror", "name"], name="mirror_section_unique")
+        ]
+
+    def __str__(self):
+        return self.name
 
 
 class MirrorLink(models.Model):

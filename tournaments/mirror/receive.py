@@ -37,7 +37,7 @@ from scoring.exchange import (
 )
 from tournaments import limits, safejson
 from tournaments.mirror import snapshot
-from tournaments.mirror.models import MirroredTournament
+from tournaments.mirror.models import MirroredTournament, MirrorSection
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,12 @@ def _shapes(merged: dict) -> None:
             isinstance(content, dict) and content.get("number") == int(number)
         ):
             raise Refused(_("Section %(name)s is malformed.") % {"name": name})
-        if kind == "clock" and not isinstance(content, list):
+        if kind == "clock" and not (
+            isinstance(content, dict)
+            and isinstance(content.get("round"), dict)
+            and isinstance(content.get("activations"), list)
+            and f"round:{number}" in merged
+        ):
             raise Refused(_("Section %(name)s is malformed.") % {"name": name})
 
 
@@ -133,42 +138,45 @@ def apply(*, owner, data: dict) -> dict:
         )
         if mirror is not None and version <= mirror.version:
             return _answer(mirror, applied=False)
-        stored = mirror.sections if mirror is not None else {}
-        stored_hashes = mirror.hashes if mirror is not None else {}
-        merged, missing = {}, []
-        for name, value in hashes.items():
-            if name in sections:
-                merged[name] = sections[name]
-            elif stored_hashes.get(name) == value:
-                merged[name] = stored[name]
-            else:
-                missing.append(name)
+        held = mirror.hashes if mirror is not None else {}
+        missing = [n for n, h in hashes.items() if n not in sections and held.get(n) != h]
         if missing:
             raise Refused(
                 _("The publication lacks sections this site does not have."),
                 status=409,
-                hashes=stored_hashes,
+                hashes=held,
                 missing=sorted(missing),
             )
+        whole = mirror is None or held.get("tournament") != hashes["tournament"]
+        # settings and players as stored: only the rounds that changed
+        changed = {
+            int(name.partition(":")[2])
+            for name in set(hashes) | set(held)
+            if name != "tournament" and hashes.get(name) != held.get(name)
+        }
+        needed = (
+            set(hashes)
+            if whole
+            else {"tournament"}
+            | {f"{kind}:{n}" for n in changed for kind in ("round", "clock")} & set(hashes)
+        )
+        merged = {n: sections[n] for n in needed if n in sections}
+        if mirror is not None:
+            for row in mirror.stored.filter(name__in=needed - set(merged)):
+                merged[row.name] = row.content
         _shapes(merged)
         doc = snapshot.assemble(merged)
         try:
             if mirror is None:
                 tournament = import_tournament(data=doc, owner=owner)
                 mirror = MirroredTournament(owner=owner, source=source, tournament=tournament)
-            elif stored_hashes.get("tournament") == hashes["tournament"]:
-                # settings and players as stored: only the rounds that changed
-                changed = {
-                    int(name.partition(":")[2])
-                    for name in set(hashes) | set(stored_hashes)
-                    if name != "tournament" and hashes.get(name) != stored_hashes.get(name)
-                }
-                replace_rounds(data=doc, tournament=mirror.tournament, numbers=changed)
-            else:
+            elif whole:
                 replace_tournament(data=doc, tournament=mirror.tournament)
+            else:
+                replace_rounds(data=doc, tournament=mirror.tournament, numbers=changed)
         except ImportRefused as exc:
             raise Refused(str(exc), status=422, problems=exc.errors) from None
-        mirror.version, mirror.sections, mirror.hashes = version, merged, hashes
+        mirror.version, mirror.hashes = version, hashes
         mirror.applied_at = timezone.now()
         mirror.publications += 1
         try:
@@ -176,7 +184,19 @@ def apply(*, owner, data: dict) -> dict:
                 mirror.save()
         except IntegrityError:  # the same first publication applied at the same time
             raise Refused(_("Another publication is being applied; try again."), 409) from None
+        _keep(mirror, hashes, sections)
     return _answer(mirror, applied=True)
+
+
+def _keep(mirror: MirroredTournament, hashes: dict, sections: dict) -> None:
+    """The sections the site holds from now on: the ones sent replace theirs,
+    the ones the laptop no longer has are removed."""
+    mirror.stored.exclude(name__in=list(hashes)).delete()
+    mirror.stored.filter(name__in=list(sections)).delete()
+    MirrorSection.objects.bulk_create(
+        MirrorSection(mirror=mirror, name=name, content=content)
+        for name, content in sections.items()
+    )
 
 
 def _answer(mirror: MirroredTournament, *, applied: bool) -> dict:

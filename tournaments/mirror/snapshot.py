@@ -12,8 +12,9 @@ tables' results are not published: they can only be checked online by
 replaying the moves, which hold hidden cards.
 
 The sections: ``tournament`` (settings, teams, players), ``round:N`` (a
-round, its tables and results) and ``clock:N`` (its clock log), so a clock
-change sends the small clock section only. ``assemble(sections)`` puts them
+round, its tables and results) and ``clock:N`` (the round's status, deadline
+and time left, and its clock log), so a start, pause or extension sends the
+small clock section only. ``assemble(sections)`` puts them
 back into an export document the online site imports like a file.
 """
 
@@ -28,19 +29,9 @@ DIGITAL_SOURCE = "digital"
 #: section names a publication may carry
 NAME = re.compile(r"^(tournament|round:[1-9][0-9]?|clock:[1-9][0-9]?)$")
 _PLAYER = ("key", "name", "club", "team", "checked_in", "dropped", "first_round")
-_ROUND = (
-    "number",
-    "status",
-    "published",
-    "minutes",
-    "deadline",
-    "remaining_seconds",
-    "starts_at",
-    "time_called_at",
-    "completed_at",
-    "seating_mode",
-    "seating_teams",
-)
+_ROUND = ("number", "published", "minutes", "seating_mode", "seating_teams")
+#: a round's fields the clock changes: in its clock section
+_CLOCK = ("status", "deadline", "remaining_seconds", "starts_at", "time_called_at", "completed_at")
 _TABLE = ("number", "digital", "status", "deadline", "extra_seconds", "time_called_at", "why")
 _SUBMISSION = ("version", "status", "sheet", "ranks", "figures", "details", "source", "by_seat")
 _PRIVATE_STATS = {"seed", "plan_seed", "scores"}
@@ -67,10 +58,13 @@ def public_sections(doc: dict) -> dict[str, object]:
     for rnd in doc["rounds"] if public else []:
         n = rnd["number"]
         sections[f"round:{n}"] = _round(rnd)
-        sections[f"clock:{n}"] = [
-            {"kind": c["kind"], "table": c["table"], "seconds": c["seconds"], "at": c["at"]}
-            for c in rnd["clock"]
-        ]
+        sections[f"clock:{n}"] = {
+            "round": {name: rnd.get(name) for name in _CLOCK},
+            "activations": [
+                {"kind": c["kind"], "table": c["table"], "seconds": c["seconds"], "at": c["at"]}
+                for c in rnd["clock"]
+            ],
+        }
     return sections
 
 
@@ -142,6 +136,8 @@ def assemble(sections: dict[str, object]) -> dict:
     }
     for n in round_numbers(sections):
         rnd = dict(sections[f"round:{n}"])
-        rnd["clock"] = sections.get(f"clock:{n}", [])
+        clock = sections.get(f"clock:{n}") or {}
+        rnd.update(clock.get("round") or {})
+        rnd["clock"] = clock.get("activations", [])
         doc["rounds"].append(rnd)
     return doc
