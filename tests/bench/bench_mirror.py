@@ -230,9 +230,9 @@ def run(players: int, rounds: int, at: set[int] | None) -> None:
             laptop.pause(rnd)
             clock = site.publish()
         laptop.results(rnd, tables)
+        m = site.publish()
         if not measure:
             continue
-        m = site.publish()
         clock_text = (
             f"{kb(clock['gzip'])}, {clock['apply_cpu_ms']:.0f} ms" if number < rounds else "–"
         )

@@ -24,8 +24,8 @@ from tests.tournaments.mirror_helpers import (
 from tournaments import limits
 from tournaments.mirror import keys, publish, snapshot
 from tournaments.mirror.models import MirroredTournament, PublishingKey
-from tournaments.services import clock
 from tournaments.models import Round, Tournament
+from tournaments.services import clock
 
 pytestmark = pytest.mark.django_db
 

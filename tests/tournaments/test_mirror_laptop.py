@@ -59,6 +59,7 @@ def site(monkeypatch):
         return httpx.Client(transport=httpx.MockTransport(_through_django))
 
     monkeypatch.setattr(publish, "client", client)
+    monkeypatch.setattr(publish, "PAUSE_FROM", 60.0)  # no pause between sends here
     Site.queued = []
     monkeypatch.setattr(dirty, "queue", Site.queued.append)
     dirty.forget()
