@@ -165,6 +165,12 @@ def _send_once(http: httpx.Client, pub: MirrorPublication) -> str:
     # waits twice as long, so publishing takes at most a third of a core
     took = time.monotonic() - started
     pause = dt.timedelta(seconds=2 * took) if took > PAUSE_FROM else None
+    url = f"{pub.link.site_url}/t/{online}/" if isinstance(online, int) else ""
+    _done(pub, version, held, url, pause)
+    return "sent"
+
+
+def _done(pub: MirrorPublication, version: int, held: dict, url: str, pause) -> None:
     MirrorPublication.objects.filter(pk=pub.pk).update(
         published_version=version,
         published_at=timezone.now(),
@@ -173,9 +179,8 @@ def _send_once(http: httpx.Client, pub: MirrorPublication) -> str:
         offline_since=None,
         attempts=0,
         next_try_at=timezone.now() + pause if pause else None,
-        online_url=f"{pub.link.site_url}/t/{online}/" if isinstance(online, int) else "",
+        online_url=url,
     )
-    return "sent"
 
 
 def _json(response: httpx.Response) -> dict:

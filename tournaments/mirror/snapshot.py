@@ -28,7 +28,7 @@ CONFIRMED = "confirmed"
 DIGITAL_SOURCE = "digital"
 #: section names a publication may carry
 NAME = re.compile(r"^(tournament|round:[1-9][0-9]?|clock:[1-9][0-9]?)$")
-_PLAYER = ("key", "name", "club", "team", "checked_in", "dropped", "first_round")
+_PLAYER = ("key", "name", "club", "team", "dropped", "first_round")
 _ROUND = ("number", "published", "minutes", "seating_mode", "seating_teams")
 #: a round's fields the clock changes: in its clock section
 _CLOCK = ("status", "deadline", "remaining_seconds", "starts_at", "time_called_at", "completed_at")
@@ -74,6 +74,7 @@ def hashes(sections: dict[str, object]) -> dict[str, str]:
 
 def _player(p: dict) -> dict:
     return {name: p.get(name) for name in _PLAYER} | {
+        "checked_in": False,  # the check-in list is the staff's, not public
         "rating": None,
         "birth_year": None,
         "events": [],
