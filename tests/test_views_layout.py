@@ -9,7 +9,12 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-VIEW_PACKAGES = ("tournaments.views", "scoring.views", "tournaments.play.views")
+VIEW_PACKAGES = (
+    "tournaments.views",
+    "scoring.views",
+    "tournaments.play.views",
+    "tournaments.mirror.views",
+)
 
 
 def view_modules() -> dict[str, Path]:
