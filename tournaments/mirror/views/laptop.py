@@ -12,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments.mirror import selectors, services
 from tournaments.permissions import tournament_view
 from tournaments.services.errors import ServiceError
+from tournaments.views._helpers import service_error_as_message
 
 
 @login_required
@@ -95,13 +96,11 @@ def entries_fetch(request, tournament):
     if link_ is None or not raw.isdigit() or len(raw) > 9:
         messages.error(request, _("Choose the online tournament to fetch the entries of."))
         return redirect("tournament_mirror", tournament.pk)
-    try:
+    with service_error_as_message(request):
         found = services.entries_fetch(tournament=tournament, link=link_, online_id=int(raw))
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-        return redirect("tournament_mirror", tournament.pk)
-    return render(
-        request,
-        "mirror/entries.html",
-        {"tournament": tournament, "role": request.tournament_role, **found},
-    )
+        return render(
+            request,
+            "mirror/entries.html",
+            {"tournament": tournament, "role": request.tournament_role, **found},
+        )
+    return redirect("tournament_mirror", tournament.pk)
