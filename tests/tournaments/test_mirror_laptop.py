@@ -227,3 +227,24 @@ def test_entries_for_laptop_format(other_user):
         "status": "confirmed",
         "position": 1,
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_change_publishes_nothing_and_the_next_commit_still_does(
+    paired, organizer, site
+):
+    from django.db import transaction
+
+    t = laptop_tournament(organizer)
+    pub = services.publication_start(tournament=t, link=paired)
+    publish.send(pub.pk)
+    pub.refresh_from_db()
+    version = pub.version
+    with pytest.raises(RuntimeError), transaction.atomic():
+        tournament_services.player_add(tournament=t, by=organizer, name="Nie Da")
+        raise RuntimeError("the organizer's request failed")
+    pub.refresh_from_db()
+    assert pub.version == version
+    tournament_services.player_add(tournament=t, by=organizer, name="Doch Da")
+    pub.refresh_from_db()
+    assert pub.version == version + 1
