@@ -58,11 +58,11 @@ def hello(request):
 
 
 @require_GET
-def entries(request, tournament_id: int):
+def entries(request, online_id: int):
     user, refusal = _authorised(request)
     if refusal:
         return refusal
-    tournament = get_object_or_404(Tournament, pk=tournament_id, owner=user)
+    tournament = get_object_or_404(Tournament, pk=online_id, owner=user)
     return JsonResponse(
         {
             "tournament": {"id": tournament.pk, "name": tournament.name},

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.mirror import keys, selectors
+from tournaments.mirror.models import PublishingKey
 
 
 @login_required
@@ -27,10 +28,11 @@ def key_list(request):
 @login_required
 @require_POST
 def key_revoke(request, key_id: int):
-    if keys.key_revoke(user=request.user, key_id=key_id):
+    mine = get_object_or_404(PublishingKey, pk=key_id, user=request.user)
+    if keys.key_revoke(user=request.user, key_id=mine.pk):
         messages.success(
             request, _("The key is revoked: a laptop using it can't publish any more.")
         )
     else:
-        messages.error(request, _("No such key of yours, or it is revoked already."))
+        messages.error(request, _("This key is revoked already."))
     return redirect("mirror_keys")
