@@ -662,3 +662,32 @@ class _ReplaceRounds(_Import):
                 return False
             self.players[d["key"]] = player
         return True
+
+
+def update_players(*, data, tournament: Tournament) -> list[Player]:
+    """The stored players of ``tournament`` (found by the name and club the
+    document gives them) take the document's ``dropped`` and ``first_round``,
+    checked as an import checks them; nothing else changes. Returns the
+    players changed. A document with any problem raises
+    :class:`ImportRefused` and changes nothing (call it inside the caller's
+    transaction)."""
+    doc = _load(data)
+    rd = _Reader()
+    stored = {(p.name, p.club): p for p in Player.objects.filter(tournament=tournament)}
+    changed = []
+    for i, d in enumerate(rd.items(doc, "players", "", limits.MAX_PLAYERS)):
+        path = f"players[{i}]"
+        d = rd.obj(d, path)
+        player = stored.get((d.get("name"), d.get("club", "")))
+        if player is None:
+            rd.error(path, _("not a player of the stored tournament"))
+            continue
+        before = (player.dropped, player.first_round)
+        rd.fill(player, d, ["dropped", "first_round"], path)
+        rd.clean(player, path, exclude=["tournament", "team"])
+        if (player.dropped, player.first_round) != before:
+            changed.append(player)
+    if rd.errors:
+        raise ImportRefused(rd.errors)
+    Player.objects.bulk_update(changed, ["dropped", "first_round"], batch_size=500)
+    return changed

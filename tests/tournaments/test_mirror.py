@@ -22,6 +22,7 @@ from tests.tournaments.mirror_helpers import (
     play_round,
 )
 from tournaments import limits
+from tournaments import services as tournament_services
 from tournaments.mirror import keys, publish, snapshot
 from tournaments.mirror.models import MirroredTournament, PublishingKey
 from tournaments.models import Round, Tournament
@@ -112,6 +113,32 @@ def test_only_changed_sections_travel_and_a_replay_changes_nothing(client, organ
     assert not again["applied"] and not older["applied"] and older["version"] == 3
     assert public_state(online) == before
     assert MirroredTournament.objects.get(source=source).publications == 3
+
+
+def test_a_drop_during_the_day_updates_the_player_and_rebuilds_no_round(
+    client, organizer, online_key
+):
+    laptop = laptop_tournament(organizer, rounds=2)
+    source = uuid.uuid4()
+    first = post(client, body(envelope(laptop, source=source, version=1)), online_key).json()
+    online = Tournament.objects.get(pk=first["tournament"])
+    rounds_before = list(online.round_set.order_by("number").values_list("pk", flat=True))
+    leaving = laptop.players.order_by("name").first()
+    tournament_services.player_drop(player=leaving, by=organizer)
+    delta = envelope(laptop, source=source, version=2, held=first["hashes"])
+    assert set(delta["sections"]) == {"tournament"}
+    assert post(client, body(delta), online_key).json()["applied"]
+    assert online.players.get(name=leaving.name).dropped
+    assert list(online.round_set.order_by("number").values_list("pk", flat=True)) == rounds_before
+    assert public_state(online) == public_state(laptop)
+    assert standings_rows(online) == standings_rows(laptop)
+    # a forged flag is refused like an import's, and changes nothing
+    forged = envelope(laptop, source=source, version=3)
+    forged["sections"]["tournament"]["players"][1]["dropped"] = "ja"
+    forged["hashes"]["tournament"] = snapshot.digest(forged["sections"]["tournament"])
+    response = post(client, body(forged), online_key)
+    assert response.status_code == 422 and "players[1].dropped" in response.json()["error"]
+    assert public_state(online) == public_state(laptop)
 
 
 def test_a_delta_the_site_cannot_complete_asks_for_everything(client, organizer, online_key):

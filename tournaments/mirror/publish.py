@@ -30,7 +30,8 @@ from tournaments.mirror.receive import pack
 
 log = logging.getLogger(__name__)
 
-TIMEOUT = httpx.Timeout(20.0, connect=5.0)
+#: a whole large tournament rebuilt online may take a while on a busy site
+TIMEOUT = httpx.Timeout(60.0, connect=5.0)
 MAX_BACKOFF = 10
 #: a send that took longer (seconds) makes the next one wait twice as long
 PAUSE_FROM = 0.5

@@ -12,8 +12,9 @@ are checked against their hashes, merged with the stored ones, put together
 into an export document and stored through the tournament import's checks
 (``scoring.exchange``): a malformed value refuses the whole publication with
 the import's message, and nothing changes. While the tournament's section
-(settings, players) is unchanged only the rounds whose sections changed are
-rebuilt; otherwise the whole tournament is. A mirrored tournament is found by
+(settings, players) is unchanged — or only players' drops and first rounds
+changed, which are updated in place — only the rounds whose sections
+changed are rebuilt; otherwise the whole tournament is. A mirrored tournament is found by
 (the key's owner, ``source``), so a publication never reaches another
 organizer's tournament.
 """
@@ -34,6 +35,7 @@ from scoring.exchange import (
     import_tournament,
     replace_rounds,
     replace_tournament,
+    update_players,
 )
 from tournaments import limits, safejson
 from tournaments.mirror import snapshot
@@ -147,7 +149,13 @@ def apply(*, owner, data: dict) -> dict:
                 hashes=held,
                 missing=sorted(missing),
             )
-        whole = mirror is None or held.get("tournament") != hashes["tournament"]
+        players_only = False
+        if mirror is not None and held.get("tournament") != hashes["tournament"]:
+            old = mirror.stored.filter(name="tournament").values_list("content", flat=True)
+            players_only = _only_player_flags(old.first(), sections.get("tournament"))
+        whole = mirror is None or (
+            held.get("tournament") != hashes["tournament"] and not players_only
+        )
         # settings and players as stored: only the rounds that changed
         changed = {
             int(name.partition(":")[2])
@@ -173,6 +181,8 @@ def apply(*, owner, data: dict) -> dict:
             elif whole:
                 replace_tournament(data=doc, tournament=mirror.tournament)
             else:
+                if players_only:  # a drop or a late entry's first round
+                    update_players(data=doc, tournament=mirror.tournament)
                 replace_rounds(data=doc, tournament=mirror.tournament, numbers=changed)
         except ImportRefused as exc:
             raise Refused(str(exc), status=422, problems=exc.errors) from None
@@ -186,6 +196,27 @@ def apply(*, owner, data: dict) -> dict:
             raise Refused(_("Another publication is being applied; try again."), 409) from None
         _keep(mirror, hashes, sections)
     return _answer(mirror, applied=True)
+
+
+_PLAYER_ID = ("key", "name", "club", "team")
+
+
+def _only_player_flags(old, new) -> bool:
+    """Whether the tournament's section ``new`` differs from ``old`` only in
+    players' flags (dropped, first round): same settings, teams and players."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return False
+    if any(old.get(k) != new.get(k) for k in ("format", "version", "tournament", "teams")):
+        return False
+    before, after = old.get("players"), new.get("players")
+    if not (isinstance(before, list) and isinstance(after, list)) or len(before) != len(after):
+        return False
+    for a, b in zip(before, after, strict=True):
+        if not (isinstance(a, dict) and isinstance(b, dict)):
+            return False
+        if any(a.get(k) != b.get(k) for k in _PLAYER_ID) or set(a) != set(b):
+            return False
+    return True
 
 
 def _keep(mirror: MirroredTournament, hashes: dict, sections: dict) -> None:
