@@ -288,3 +288,13 @@ def test_only_https_or_this_machine():
     for bad in ("http://turnier.example.org", "ftp://x.org", "turnier.example.org", ""):
         with pytest.raises(publish.LinkRefused):
             publish.check_url(bad)
+
+
+def test_a_key_past_its_rate_is_told_to_wait(client, online_key, monkeypatch):
+    from tournaments.mirror.views import api
+
+    monkeypatch.setattr(api, "RATE_PER_MINUTE", 3)
+    hello = reverse("mirror_api_hello")
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {online_key}"}
+    assert [client.get(hello, **auth).status_code for _ in range(4)] == [200, 200, 200, 429]
+    assert post(client, body({"format": "x"}), online_key).status_code == 429
