@@ -200,6 +200,14 @@ def test_fetching_registrations_adds_only_new_ones_and_lists_withdrawals(
     assert len(found["known"]) == 2
     page = client.post(fetch, {"online": online.pk}).content.decode()
     assert "1 withdrawal" in page and "1 new entry" in page
+    # renamed online after it came down: the same entry (its key), not a new one
+    anna = online.players.get(name="Anna Berg")
+    anna.name = "Anna Berg-Quast"
+    anna.save()
+    found = services.entries_fetch(tournament=t, link=paired, online_id=online.pk)
+    assert [e["name"] for e in found["new"]] == ["Dora Quast"]
+    assert "Anna Berg-Quast" in [e["name"] for e in found["known"]]
+    assert selectors.status(t) is None  # fetching is not publishing
 
 
 def test_entries_of_another_organizers_tournament_are_not_fetched(

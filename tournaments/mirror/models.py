@@ -131,8 +131,10 @@ class MirrorPublication(models.Model):
     last_error = models.TextField(blank=True, default="")
     attempts = models.PositiveIntegerField(default=0)
     next_try_at = models.DateTimeField(null=True, blank=True)
-    #: the online tournament the registrations are fetched from
+    #: the online tournament the registrations are fetched from, and each
+    #: entry fetched: its key → [name, club] as it came
     entries_from = models.PositiveIntegerField(null=True, blank=True)
+    fetched = models.JSONField(default=dict, blank=True)
 
     class Meta:
         app_label = "tournaments"

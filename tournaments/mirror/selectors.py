@@ -62,8 +62,8 @@ def status(tournament: Tournament) -> dict | None:
     it isn't published: "online: published 8 s ago", or "offline since 14:02
     — 23 changes waiting" with the last error in words."""
     pub = MirrorPublication.objects.filter(tournament=tournament).select_related("link").first()
-    if pub is None:
-        return None
+    if pub is None or (not pub.active and pub.published_at is None):
+        return None  # never published (registrations fetched only)
     now = timezone.now()
     ago = int((now - pub.published_at).total_seconds()) if pub.published_at else None
     if not pub.active:

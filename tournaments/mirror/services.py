@@ -108,27 +108,39 @@ def entries_fetch(*, tournament, link: MirrorLink, online_id: int) -> dict:
     """The online tournament's entries, against this tournament's players:
     the new ones (confirmed, then waitlisted) as a player list for the import
     preview, those already here, and the withdrawals of players who are
-    here. Nobody is added twice: an entry whose name and club are registered
-    here is never offered again."""
+    here. Nobody is added twice: each entry's key is remembered with the
+    name and club it came with, so an entry whose player is registered here
+    — under that name or its present one — is never offered again, even
+    after it was renamed online."""
     data = _ask(link.site_url, link.key, f"/mirror/api/tournaments/{int(online_id)}/entries/")
     entries = data.get("entries")
     if not isinstance(entries, list):
         raise ServiceError(_("The online site's answer can't be read: is it Turnierleiter?"))
     here = tournament_selectors.registered_names(tournament)
-    new, known, withdrawn = [], [], []
-    for e in entries:
-        if not isinstance(e, dict) or not isinstance(e.get("name"), str):
-            continue
-        name, club = e["name"].strip(), str(e.get("club") or "").strip()
-        status = e.get("status")
-        registered = (name, club) in here
-        if status == WITHDRAWN:
-            if registered:
-                withdrawn.append(e)
-        elif status in (CONFIRMED, WAITLISTED):
-            (known if registered else new).append(e)
-    new.sort(key=lambda e: (e.get("status") != CONFIRMED, _position(e)))
-    MirrorPublication.objects.filter(tournament=tournament).update(entries_from=online_id)
+    with transaction.atomic():
+        pub, _created = MirrorPublication.objects.select_for_update().get_or_create(
+            tournament=tournament, defaults={"link": link, "active": False}
+        )
+        fetched = dict(pub.fetched or {})
+        new, known, withdrawn = [], [], []
+        for e in entries:
+            if not isinstance(e, dict) or not isinstance(e.get("name"), str):
+                continue
+            key = str(e.get("key", ""))[:40]
+            name, club = e["name"].strip(), str(e.get("club") or "").strip()
+            came_as = tuple(fetched.get(key) or ())
+            registered = (name, club) in here or came_as in here
+            status = e.get("status")
+            if status == WITHDRAWN:
+                if registered:
+                    withdrawn.append(e)
+            elif status in (CONFIRMED, WAITLISTED):
+                (known if registered else new).append(e)
+                if key and not registered:
+                    fetched[key] = [name, club]
+        new.sort(key=lambda e: (e.get("status") != CONFIRMED, _position(e)))
+        pub.fetched, pub.entries_from = fetched, online_id
+        pub.save(update_fields=["fetched", "entries_from"])
     return {"new": new, "known": known, "withdrawn": withdrawn, "text": player_list(new)}
 
 
