@@ -14,6 +14,7 @@ VIEW_PACKAGES = (
     "scoring.views",
     "tournaments.play.views",
     "tournaments.registrations.views",
+    "tournaments.mirror.views",
 )
 
 

@@ -43,6 +43,11 @@ MAX_OPEN_PRINT_JOBS = 10
 MAX_BODY_BYTES = 25 * 1024 * 1024  # the largest upload: a tournament export
 MAX_FORM_BYTES = 2 * 1024 * 1024  # a form without files (pasted player lists)
 MAX_FORM_FIELDS = 4000
+#: a publication from the laptop to the online site (``tournaments.mirror``):
+#: gzip-compressed JSON, and what it may grow to when unpacked (a whole
+#: 2,000-player, 30-round tournament's public snapshot stays far below)
+MAX_PUBLICATION_BYTES = 8 * 1024 * 1024
+MAX_PUBLICATION_UNPACKED = 96 * 1024 * 1024
 #: a player list file
 MAX_PLAYER_FILE_BYTES = 2 * 1024 * 1024
 #: a tournament export file (2,000 players, 30 rounds with their results)

@@ -29,6 +29,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models.functions import Now
 from django.db.models.signals import post_delete, post_save
+from django.dispatch import Signal
 
 from scoring.models import has_result
 from tournaments.clock import from_db
@@ -257,10 +258,16 @@ def format_seconds(seconds: int) -> str:
 # -- invalidation ----------------------------------------------------------------
 
 
+#: sent with ``round_id`` whenever a round's clock or tables changed (the
+#: mirror wing publishes the change: ``tournaments.mirror.dirty``)
+round_changed = Signal()
+
+
 def clock_changed(round_id: int) -> None:
     """The round's clock or its tables changed: drop the entry now and again
     after the commit (a poll between the two may have cached the old rows)."""
     drop(_key(round_id))
+    round_changed.send(sender=None, round_id=round_id)
 
 
 def _round_saved(sender, instance, **kwargs):

@@ -63,6 +63,8 @@ def body_limit_for(content_type: str) -> int:
     (a tournament export, a player list, a deck) more than plain forms."""
     if content_type.startswith("multipart/"):
         return limits.MAX_BODY_BYTES
+    if content_type.startswith("application/gzip"):  # a laptop's publication
+        return limits.MAX_PUBLICATION_BYTES
     return limits.MAX_FORM_BYTES
 
 

@@ -693,6 +693,15 @@ class PersonMerge(models.Model):
 # with its code (tournaments/finals/, tournaments/play/) and registered with
 # this app here, where Django looks for the app's models
 from tournaments.finals.models import FinalStage  # noqa: E402
+
+# the mirror wing's models (tournaments/mirror/), likewise
+from tournaments.mirror.models import (  # noqa: E402, F401
+    MirroredTournament,
+    MirrorLink,
+    MirrorPublication,
+    MirrorSection,
+    PublishingKey,
+)
 from tournaments.play.models import SeatLink  # noqa: E402, F401
 
 # the registration wing's models (tournaments/registrations/), likewise

@@ -20,7 +20,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Tournament
+from tournaments.models import MirroredTournament, Tournament
 
 #: every action a view can perform, with what it means
 ACTIONS = {
@@ -92,6 +92,14 @@ def tournament_view(action: str):
                 and request.method not in ("GET", "HEAD")
             ):
                 raise PermissionDenied(_("This tournament is archived: restore it to change it."))
+            if (
+                request.method not in ("GET", "HEAD")
+                and action != "archive"
+                and _mirrored(tournament)
+            ):
+                raise PermissionDenied(
+                    _("This tournament is published from a laptop: change it there.")
+                )
             request.tournament = tournament
             request.tournament_role = user_role
             return view(request, tournament, *args, **kwargs)
@@ -101,6 +109,12 @@ def tournament_view(action: str):
         return wrapped
 
     return decorate
+
+
+def _mirrored(tournament: Tournament) -> bool:
+    """Published here from a laptop: its rows are rebuilt by every
+    publication, so nothing is changed here (``tournaments.mirror``)."""
+    return MirroredTournament.objects.filter(tournament=tournament).exists()
 
 
 def public_tournament(tournament_id: int) -> Tournament:

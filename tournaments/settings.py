@@ -343,6 +343,13 @@ CELERY_BEAT_SCHEDULE = {
     },
     # bots in seats of digital tables (tournaments/play/bots.py): a bot
     # whose wake-up call was lost (a worker restart) moves within seconds
+    # the mirror (tournaments/mirror/): what waits for the online site is
+    # sent again, with backoff after a failure
+    "mirror-sweep": {
+        "task": "mirror.sweep",
+        "schedule": 2.0,
+        "options": {"expires": 10},
+    },
     "bot-sweep": {
         "task": "clock.bot_sweep",
         "schedule": 5.0,

@@ -70,3 +70,7 @@ def registration_mail(*, email: str, url: str, tournament: str, language: str) -
         mail.send_link(email=email, url=url, tournament=tournament, language=language)
     except Exception:
         mail.log.exception("registration mail not sent")
+
+
+# the mirror wing's tasks (publishing to the online site), registered here
+from tournaments.mirror import tasks as _mirror_tasks  # noqa: E402, F401

@@ -12,6 +12,7 @@ from django.urls import include, path
 
 from scoring import urls as scoring_urls
 from tournaments.finals import urls as finals_urls
+from tournaments.mirror import urls as mirror_urls
 from tournaments.play import urls as play_urls
 from tournaments.registrations import urls as registration_urls
 from tournaments.views import (
@@ -79,6 +80,7 @@ organizer_patterns = [
     *play_urls.organizer_patterns,
     *registration_urls.organizer_patterns,
     *finals_urls.organizer_patterns,
+    *mirror_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
 ]
 
@@ -111,6 +113,7 @@ urlpatterns = [
     path("tournaments/", organizer.tournament_list, name="tournament_list"),
     path("tournaments/new/", organizer.tournament_create, name="tournament_create"),
     path("tournaments/<int:tournament_id>/", include(organizer_patterns)),
+    path("mirror/", include(mirror_urls.site_patterns)),
     path("t/<int:tournament_id>/", include(public_patterns)),
     path("p/<str:token>/", include(player_patterns)),
     path("r/<str:token>/", include(registration_urls.link_patterns)),

@@ -58,7 +58,12 @@ and the database ids. ``seating_changes[].detail`` and a digital table's
 
 from scoring.exchange.export import export_json, export_tournament
 from scoring.exchange.format import FORMAT, VERSION, ImportRefused
-from scoring.exchange.importer import import_tournament
+from scoring.exchange.importer import (
+    import_tournament,
+    replace_rounds,
+    replace_tournament,
+    update_players,
+)
 
 __all__ = [
     "FORMAT",
@@ -67,4 +72,7 @@ __all__ = [
     "export_json",
     "export_tournament",
     "import_tournament",
+    "replace_rounds",
+    "replace_tournament",
+    "update_players",
 ]

@@ -239,6 +239,8 @@ class _Import:
         self.round_rows: list = []
         self.table_rows: list = []
         self.placed: dict[int, set] = {}  # round number → keys seated or on a bye
+        self.only: set[int] | None = None  # the rounds to read (None: all)
+        self.kept_rounds: set[int] = set()  # rounds already stored, not read
 
     def run(self) -> Tournament | None:
         steps = (
@@ -289,7 +291,21 @@ class _Import:
             shown = td["game"] if isinstance(td["game"], str) else "?"
             rd.error("tournament.game", _("unknown game %(g)s") % {"g": shown[:40]})
             return False
-        probe = Tournament(owner=owner)
+        if not self.settings_typed(td, Tournament(owner=owner)):
+            return False
+        # the settings as the settings form takes them: its fields, its rules
+        form = checks.settings_form(td, rd.error)
+        if form is None or rd.errors:
+            return False
+        t = form.save(commit=False)
+        t.owner = owner
+        t.save()
+        self.tournament = t
+        return True
+
+    def settings_typed(self, td: dict, probe: Tournament) -> bool:
+        """The settings' values have the JSON types their fields take."""
+        rd = self.rd
         for name in TOURNAMENT_FIELDS:
             if name in td:
                 rd.typed(probe, name, td[name], "tournament")
@@ -308,17 +324,7 @@ class _Import:
             isinstance(x, int) and not isinstance(x, bool) for x in td["allowed_sizes"]
         ):
             rd.error("tournament.allowed_sizes", _("expected a list of whole numbers"))
-        if rd.errors:
-            return False
-        # the settings as the settings form takes them: its fields, its rules
-        form = checks.settings_form(td, rd.error)
-        if form is None or rd.errors:
-            return False
-        t = form.save(commit=False)
-        t.owner = owner
-        t.save()
-        self.tournament = t
-        return True
+        return not rd.errors
 
     # teams and players -----------------------------------------------------
 
@@ -421,6 +427,8 @@ class _Import:
             d = rd.obj(d, path)
             if not rd.require(d, "number", path) or rd.whole(d["number"], f"{path}.number") is None:
                 continue
+            if self.only is not None and d["number"] not in self.only:
+                continue
             r = rd.fill(Round(tournament=self.tournament), d, ROUND_FIELDS, path)
             read_seating(rd, r, d, path)
             rd.clean(r, path, exclude=["tournament"])
@@ -438,14 +446,16 @@ class _Import:
         if rd.errors:
             return False
         # rounds are seated one after the other, up to the tournament's number
-        # (its qualifying rounds and its final stage's)
-        expected = list(range(1, len(rounds) + 1))
+        # (its qualifying rounds and its final stage's; a partial import keeps
+        # the rounds it does not replace)
+        numbers = set(rounds) | self.kept_rounds
+        expected = list(range(1, len(numbers) + 1))
         planned = self.tournament.planned_rounds
-        if sorted(rounds) != expected or len(rounds) > planned:
+        if sorted(numbers) != expected or len(numbers) > planned:
             rd.error(
                 "rounds",
                 _("the rounds must be numbered 1 to %(n)s, each once, at most %(max)s")
-                % {"n": len(rounds), "max": planned},
+                % {"n": len(numbers), "max": planned},
             )
             return False
         for r, _d, path in self.round_rows:
@@ -557,3 +567,166 @@ class _Import:
             by_model[type(instance)].append(instance)
         for model, objs in by_model.items():
             model.objects.bulk_update(objs, ["at"], batch_size=500)
+
+
+# -- replacing a tournament's contents -------------------------------------------
+
+
+def replace_tournament(*, data, tournament: Tournament) -> Tournament:
+    """``tournament``'s settings and contents replaced by those of an export
+    document, through the same checks as :func:`import_tournament` (the
+    tournament keeps its id, owner and creation; everything in it is rebuilt).
+    All or nothing: a document with any problem raises :class:`ImportRefused`
+    and leaves the tournament as it was. The mirror of a laptop's tournament
+    on the online site is kept this way."""
+    doc = _load(data)
+    rd = _Reader()
+    try:
+        with transaction.atomic():
+            _Replace(doc, tournament, rd).run()
+            if rd.errors:
+                raise ImportRefused(rd.errors)
+    except ImportRefused:
+        tournament.refresh_from_db()
+        raise
+    except DatabaseError:
+        log.warning("tournament replace refused by the database", exc_info=True)
+        tournament.refresh_from_db()
+        raise ImportRefused(
+            [_("The file contradicts itself: it can't be stored as a tournament.")]
+        ) from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        log.warning("tournament replace with values of the wrong kind", exc_info=True)
+        tournament.refresh_from_db()
+        raise ImportRefused(
+            [_("The file has values of the wrong kind where the tournament expects others.")]
+        ) from None
+    return tournament
+
+
+class _Replace(_Import):
+    """An import into an existing tournament: its settings through the same
+    form, then its old contents removed and the file's stored as an import
+    stores them."""
+
+    def __init__(self, doc, tournament: Tournament, rd: _Reader):
+        super().__init__(doc, tournament.owner, rd)
+        self.target = tournament
+
+    def read_tournament(self) -> bool:
+        rd, t = self.rd, self.target
+        td = rd.obj(self.doc.get("tournament"), "tournament")
+        if not rd.require(td, "name", "tournament") or not rd.require(td, "game", "tournament"):
+            return False
+        if not isinstance(td["game"], str) or td["game"] not in ENGINES:
+            rd.error("tournament.game", _("unknown game"))
+            return False
+        if not self.settings_typed(td, Tournament(owner=t.owner)):
+            return False
+        form = checks.settings_form(td, rd.error)
+        if form is None or rd.errors:
+            return False
+        for name in TOURNAMENT_FIELDS:
+            setattr(t, name, getattr(form.instance, name))
+        t.save()
+        Round.objects.filter(tournament=t).delete()
+        Player.objects.filter(tournament=t).delete()
+        Team.objects.filter(tournament=t).delete()
+        self.tournament = t
+        return True
+
+
+def replace_rounds(*, data, tournament: Tournament, numbers) -> Tournament:
+    """Only the rounds ``numbers`` of ``tournament`` replaced by the
+    document's (a round the document no longer has is removed), through the
+    same checks as :func:`import_tournament`; the settings, teams and players
+    must be the document's already (they are kept). All or nothing, like
+    :func:`replace_tournament`."""
+    doc = _load(data)
+    rd = _Reader()
+    try:
+        with transaction.atomic():
+            _ReplaceRounds(doc, tournament, rd, numbers).run()
+            if rd.errors:
+                raise ImportRefused(rd.errors)
+    except ImportRefused:
+        raise
+    except DatabaseError:
+        log.warning("rounds replace refused by the database", exc_info=True)
+        raise ImportRefused(
+            [_("The file contradicts itself: it can't be stored as a tournament.")]
+        ) from None
+    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
+        log.warning("rounds replace with values of the wrong kind", exc_info=True)
+        raise ImportRefused(
+            [_("The file has values of the wrong kind where the tournament expects others.")]
+        ) from None
+    return tournament
+
+
+class _ReplaceRounds(_Import):
+    """An import of some rounds into an existing tournament whose settings
+    and players are the document's: the players are the stored ones (found
+    by the name and club the document gives their keys)."""
+
+    def __init__(self, doc, tournament: Tournament, rd: _Reader, numbers):
+        super().__init__(doc, tournament.owner, rd)
+        self.target = tournament
+        self.only = set(numbers)
+
+    def run(self) -> Tournament | None:
+        steps = (
+            self.use_stored,
+            self.read_rounds,
+            self.read_round_contents,
+            self.read_table_contents,
+        )
+        for step in steps:
+            if not step():
+                return None
+        self.restore_times()
+        return self.tournament
+
+    def use_stored(self) -> bool:
+        rd, t = self.rd, self.target
+        self.tournament = t
+        Round.objects.filter(tournament=t, number__in=self.only).delete()
+        self.kept_rounds = set(Round.objects.filter(tournament=t).values_list("number", flat=True))
+        stored = {(p.name, p.club): p for p in Player.objects.filter(tournament=t)}
+        for i, d in enumerate(rd.items(self.doc, "players", "", limits.MAX_PLAYERS)):
+            d = rd.obj(d, f"players[{i}]")
+            player = stored.get((d.get("name"), d.get("club", "")))
+            if player is None or isinstance(d.get("key"), bool | None):
+                rd.error(f"players[{i}]", _("not a player of the stored tournament"))
+                return False
+            self.players[d["key"]] = player
+        return True
+
+
+def update_players(*, data, tournament: Tournament) -> list[Player]:
+    """The stored players of ``tournament`` (found by the name and club the
+    document gives them) take the document's ``dropped`` and ``first_round``,
+    checked as an import checks them; nothing else changes. Returns the
+    players changed. A document with any problem raises
+    :class:`ImportRefused` and changes nothing (call it inside the caller's
+    transaction)."""
+    doc = _load(data)
+    rd = _Reader()
+    stored = {(p.name, p.club): p for p in Player.objects.filter(tournament=tournament)}
+    changed = []
+    for i, d in enumerate(rd.items(doc, "players", "", limits.MAX_PLAYERS)):
+        path = f"players[{i}]"
+        d = rd.obj(d, path)
+        player = stored.get((d.get("name"), d.get("club", "")))
+        if player is None:
+            rd.error(path, _("not a player of the stored tournament"))
+            continue
+        before = (player.dropped, player.first_round)
+        rd.fill(player, d, ["dropped", "first_round"], path)
+        rd.clean(player, path, exclude=["tournament", "team"])
+        if (player.dropped, player.first_round) != before:
+            changed.append(player)
+    if rd.errors:
+        raise ImportRefused(rd.errors)
+    Player.objects.bulk_update(changed, ["dropped", "first_round"], batch_size=500)
+    return changed

@@ -66,7 +66,13 @@ OWN = {
     "series_person",
     "series_csv",
     "series_pdf",
+    # follow from home: the account's publishing keys (online), the laptop's link
+    "mirror_keys",
+    "mirror_key_revoke",
+    "mirror_link",
 }
+#: what a paired laptop calls: its publishing key decides, never a session
+KEY_API = {"mirror_api_hello", "mirror_api_publish", "mirror_api_entries"}
 PASSWORD_RESET = {
     "password_reset",
     "password_reset_done",
@@ -175,6 +181,7 @@ def test_the_url_list_is_covered():
         - {"tournament_list", "tournament_create", "password_change", "password_change_done"}
         - {"tournament_import"}
         - OWN
+        - KEY_API
     )
     assert not unchecked, f"views without a permission test: {unchecked}"
 
@@ -263,7 +270,15 @@ def own_world(organizer, tournament):
     series = Series.objects.create(owner=organizer, name="Saison", game="quartett")
     series.tournaments.add(tournament)
     merge = PersonMerge.objects.create(kept=person, merged=merged, by=organizer)
-    return {"series_id": series.pk, "person_id": person.pk, "merge_id": merge.pk}
+    from tournaments.mirror import keys
+
+    key, _shown = keys.key_create(user=organizer)
+    return {
+        "series_id": series.pk,
+        "person_id": person.pk,
+        "merge_id": merge.pk,
+        "key_id": key.pk,
+    }
 
 
 def own_urls(own_world):
@@ -292,6 +307,8 @@ def test_roster_and_series_pages_are_the_organizers_own(client, own_world, other
             reverse("person_merge"),
             reverse("club_export"),
             reverse("club_import"),
+            reverse("mirror_keys"),
+            reverse("mirror_link"),
         ):
             assert response.status_code in (200, 302, 405), url
         else:
@@ -303,3 +320,26 @@ def test_roster_and_series_pages_are_the_organizers_own(client, own_world, other
     assert Person.objects.filter(merged_into__isnull=False).count() == 1
     assert Series.objects.get().tournaments.count() == 1
     assert not Person.objects.filter(owner=other_user).exists()
+    from tournaments.mirror.models import PublishingKey
+
+    assert PublishingKey.objects.get(pk=own_world["key_id"]).revoked_at is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_the_laptops_api_answers_only_a_publishing_key(client, tournament, organizer, method):
+    """A session, even the owner's, is no key: 401 (or 405 for the wrong method)."""
+    urls = [
+        reverse(p.name, kwargs={"online_id": tournament.pk} if "online_id" in p.pattern else {})
+        for p in named_patterns()
+        if p.name in KEY_API
+    ]
+    assert len(urls) == len(KEY_API)
+    for logged_in in (False, True):
+        if logged_in:
+            client.force_login(organizer)
+        for url in urls:
+            response = getattr(client, method)(url)
+            assert response.status_code in (401, 405), url
+            if response.status_code == 401:
+                assert response.json()["error"]

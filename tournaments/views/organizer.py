@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.selectors import event_overview
 from tournaments import limits, selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
+from tournaments.mirror import selectors as mirror_selectors
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.registrations import selectors as registration_selectors
 from tournaments.services import event
@@ -72,6 +73,7 @@ def tournament_detail(request, tournament):
             "role": request.tournament_role,
             "overview": event_overview(tournament),
             "left": registration_selectors.left_by_themselves(tournament),
+            "mirror": mirror_selectors.status(tournament),
         },
     )
 

@@ -1,0 +1,272 @@
+"""Follow from home: what a publication costs. ``python tests/bench/bench_mirror.py``
+(``--sizes 70:7,500:10,2000:30`` players:rounds, ``--at 1,2,5,10,20,30``
+the rounds measured for the largest size; ``DATABASE_URL`` a scratch
+PostgreSQL database, else a SQLite file in a temporary folder).
+
+A public Quartett tournament of tables of 4 is built in bulk round by round
+(published seatings, the clock's start, every table's sheet checked by the
+game and confirmed). After each round measured (the largest size: at the
+rounds ``--at``), as the laptop and the online site do it:
+
+- laptop: the public snapshot built (export, public sections, hashes: CPU
+  ms), the publication of what changed since the last one (the round's and
+  its clock's sections) — raw JSON and gzip bytes, gzip ms — and, for
+  comparison, the whole snapshot's bytes;
+- online: the publication applied (unpacked, checked by the tournament
+  import, the mirrored tournament rebuilt in one transaction: CPU and wall
+  ms);
+- a clock change alone (a pause): its bytes;
+
+and the catch-up after 30 minutes offline (simulated): in the last round
+the clock's pause, every table's result (one change each) and the round's
+end wait while the site is unreachable, then one publication carries the
+newest state: its bytes and its time on both sides. A snapshot replaces the state, so the catch-up costs one publication
+whatever the number of changes waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def setup() -> None:
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["TURNIERLEITER_VAR"] = tempfile.mkdtemp(prefix="bench-mirror-")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+    os.environ.setdefault("CACHE_URL", "locmem://")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def cpu_ms(fn):
+    c0, w0 = time.process_time(), time.perf_counter()
+    out = fn()
+    return out, (time.process_time() - c0) * 1000, (time.perf_counter() - w0) * 1000
+
+
+class Laptop:
+    """A tournament on the "laptop", played in bulk round by round."""
+
+    def __init__(self, players: int, rounds: int, seed: int = 1):
+        from django.contrib.auth import get_user_model
+
+        from games import get_engine
+        from tournaments import services
+        from tournaments.models import Player
+
+        self.rng = random.Random(seed)
+        self.engine = get_engine("quartett")
+        User = get_user_model()
+        tag = uuid.uuid4().hex[:6]
+        self.owner = User.objects.create_user(f"bench-laptop-{tag}", password="x" * 12)
+        self.online = User.objects.create_user(f"bench-online-{tag}", password="x" * 12)
+        self.t = services.tournament_create(
+            owner=self.owner, name=f"Bench {players}", game="quartett", rounds=rounds, public=True
+        )
+        self.players = Player.objects.bulk_create(
+            Player(
+                tournament=self.t, name=f"Spieler {i:04d}", club=f"Club {i % 40}", checked_in=True
+            )
+            for i in range(players)
+        )
+        self.sheets = {}
+
+    def sheet(self, shift: int):
+        counts = [5, 7, 9, 11]
+        sheet = {f"s{i}_cards": counts[(i + shift) % 4] for i in range(4)}
+        key = shift % 4
+        if key not in self.sheets:
+            self.sheets[key] = self.engine.check_sheet(4, sheet, None)
+        return sheet, self.sheets[key]
+
+    def seat(self, number: int):
+        from django.utils import timezone
+
+        from tournaments.models import ClockActivation, Round, Seat, Table
+
+        ids = [p.pk for p in self.players]
+        self.rng.shuffle(ids)
+        now = timezone.now()
+        rnd = Round.objects.create(
+            tournament=self.t,
+            number=number,
+            minutes=45,
+            published=True,
+            status=Round.RUNNING,
+            deadline=now + timezone.timedelta(minutes=45),
+        )
+        tables = Table.objects.bulk_create(
+            Table(round=rnd, number=n + 1) for n in range(len(ids) // 4)
+        )
+        Seat.objects.bulk_create(
+            Seat(table=tables[i // 4], player_id=pid, position=i % 4)
+            for i, pid in enumerate(ids[: len(tables) * 4])
+        )
+        ClockActivation.objects.create(round=rnd, kind=ClockActivation.START, by=self.owner, at=now)
+        return rnd, tables
+
+    def results(self, rnd, tables):
+        from django.utils import timezone
+
+        from scoring.models import Submission
+        from tournaments.models import Round, Table
+
+        subs = []
+        for table in tables:
+            sheet, result = self.sheet(table.number)
+            subs.append(
+                Submission(
+                    table=table,
+                    version=1,
+                    status=Submission.CONFIRMED,
+                    sheet=sheet,
+                    ranks=list(result.ranks),
+                    figures=list(result.figures),
+                    details=json.loads(json.dumps(dict(result.details))),
+                    source="form",
+                    by=self.owner,
+                )
+            )
+        Submission.objects.bulk_create(subs)
+        Table.objects.filter(round=rnd).update(status=Table.DONE)
+        Round.objects.filter(pk=rnd.pk).update(
+            status=Round.COMPLETE, time_called_at=timezone.now(), completed_at=timezone.now()
+        )
+
+    def pause(self, rnd):
+        from django.utils import timezone
+
+        from tournaments.models import ClockActivation, Round
+
+        ClockActivation.objects.create(
+            round=rnd, kind=ClockActivation.PAUSE, by=self.owner, at=timezone.now()
+        )
+        Round.objects.filter(pk=rnd.pk).update(status=Round.PAUSED, remaining_seconds=1200)
+
+
+class Site:
+    """The "online site": publications applied as the API applies them."""
+
+    def __init__(self, laptop: Laptop):
+        self.laptop, self.source, self.version = laptop, uuid.uuid4(), 0
+        self.held: dict = {}
+
+    def publish(self) -> dict:
+        from scoring.exchange import export_tournament
+        from tournaments.mirror import receive, snapshot
+
+        sections, build_cpu, _w = cpu_ms(
+            lambda: snapshot.public_sections(export_tournament(self.laptop.t))
+        )
+        hashes = snapshot.hashes(sections)
+        self.version += 1
+        sent = {n: c for n, c in sections.items() if self.held.get(n) != hashes[n]}
+        envelope = {
+            "format": receive.FORMAT,
+            "source": str(self.source),
+            "version": self.version,
+            "hashes": hashes,
+            "sections": sent,
+        }
+        raw = json.dumps(envelope, ensure_ascii=False).encode()
+        body, gzip_cpu, _w = cpu_ms(lambda: gzip.compress(raw, compresslevel=6))
+        whole = len(gzip.compress(json.dumps(sections, ensure_ascii=False).encode(), 6))
+        answer, apply_cpu, apply_wall = cpu_ms(
+            lambda: receive.apply(owner=self.laptop.online, data=receive.unpack(body))
+        )
+        self.held = answer["hashes"]
+        return {
+            "sections": len(sent),
+            "raw": len(raw),
+            "gzip": len(body),
+            "whole_gzip": whole,
+            "build_ms": build_cpu,
+            "gzip_ms": gzip_cpu,
+            "apply_cpu_ms": apply_cpu,
+            "apply_wall_ms": apply_wall,
+        }
+
+
+def kb(n: int) -> str:
+    return f"{n / 1024:,.1f} KB"
+
+
+def run(players: int, rounds: int, at: set[int] | None) -> None:
+    laptop = Laptop(players, rounds)
+    site = Site(laptop)
+    first = site.publish()
+    print(
+        f"\n{players} players, {rounds} rounds — first publication (players): "
+        f"{kb(first['gzip'])} gzip, build {first['build_ms']:.0f} ms, "
+        f"apply {first['apply_cpu_ms']:.0f} ms CPU"
+    )
+    print(
+        "| round | sections sent | raw | gzip | whole snapshot gzip | laptop build + gzip (CPU) "
+        "| online apply CPU / wall | clock change alone: gzip, apply |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for number in range(1, rounds + 1):
+        rnd, tables = laptop.seat(number)
+        last = number == rounds
+        measure = at is None or number in at or last
+        if measure or last:
+            site.publish()  # the seating, so the round's result is a change of its own
+            laptop.pause(rnd)
+            clock = None if last else site.publish()
+        laptop.results(rnd, tables)
+        if last:
+            # the site was unreachable for the last 30 minutes of the day: the
+            # clock paused, every table's result (one change each) and the
+            # round's end waited; one publication carries them all
+            t0 = time.perf_counter()
+            m = site.publish()
+            took = time.perf_counter() - t0
+            print(
+                f"catch-up after 30 min offline (round {number}: {len(tables) + 2} changes "
+                f"waiting, one publication): {kb(m['gzip'])} gzip, laptop "
+                f"{m['build_ms'] + m['gzip_ms']:.0f} ms CPU, online {m['apply_cpu_ms']:.0f} ms "
+                f"CPU, {took:.1f} s in all"
+            )
+            break
+        m = site.publish()
+        if not measure:
+            continue
+        print(
+            f"| {number} | {m['sections']} | {kb(m['raw'])} | {kb(m['gzip'])} | "
+            f"{kb(m['whole_gzip'])} | {m['build_ms']:.0f} + {m['gzip_ms']:.0f} ms | "
+            f"{m['apply_cpu_ms']:.0f} / {m['apply_wall_ms']:.0f} ms | "
+            f"{kb(clock['gzip'])}, {clock['apply_cpu_ms']:.0f} ms |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sizes", default="70:7,500:10,2000:30")
+    parser.add_argument("--at", default="1,2,5,10,20,30")
+    args = parser.parse_args()
+    setup()
+    sizes = [tuple(int(x) for x in s.split(":")) for s in args.sizes.split(",")]
+    largest = max(p for p, _r in sizes)
+    for players, rounds in sizes:
+        at = {int(x) for x in args.at.split(",")} if players == largest else None
+        run(players, rounds, at)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""Online: a publication from a laptop, checked and applied.
+
+A publication is gzip-compressed JSON::
+
+    {"format": "turnierleiter.mirror", "source": "<the laptop's id for the
+     tournament>", "version": 17, "hashes": {section: hash, ...},
+     "sections": {section: content, ...}}  # only those the site lacks
+
+It is applied only when its version is newer than the one stored: an older
+or replayed one is acknowledged and changes nothing. The sections it carries
+are checked against their hashes, merged with the stored ones, put together
+into an export document and stored through the tournament import's checks
+(``scoring.exchange``): a malformed value refuses the whole publication with
+the import's message, and nothing changes. While the tournament's section
+(settings, players) is unchanged — or only players' drops and first rounds
+changed, which are updated in place — only the rounds whose sections
+changed are rebuilt; otherwise the whole tournament is. A mirrored tournament is found by
+(the key's owner, ``source``), so a publication never reaches another
+organizer's tournament.
+"""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import uuid
+import zlib
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring.exchange import (
+    ImportRefused,
+    import_tournament,
+    replace_rounds,
+    replace_tournament,
+    update_players,
+)
+from tournaments import limits, safejson
+from tournaments.mirror import snapshot
+from tournaments.mirror.models import MirroredTournament, MirrorSection
+
+log = logging.getLogger(__name__)
+
+FORMAT = "turnierleiter.mirror"
+MAX_SECTIONS = 1 + 2 * limits.MAX_ROUNDS
+
+
+class Refused(Exception):
+    """The publication is refused; ``str(exc)`` says why, ``status`` is the
+    HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400, **extra):
+        super().__init__(message)
+        self.status, self.extra = status, extra
+
+
+def unpack(body: bytes) -> dict:
+    """The publication in a gzip body, within the size limits (a small body
+    that unpacks to gigabytes is stopped at the limit)."""
+    if len(body) > limits.MAX_PUBLICATION_BYTES:
+        raise Refused(_("The publication is too large."), status=413)
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        raw = inflater.decompress(body, limits.MAX_PUBLICATION_UNPACKED + 1)
+    except zlib.error:
+        raise Refused(_("The publication is not gzip-compressed JSON.")) from None
+    if len(raw) > limits.MAX_PUBLICATION_UNPACKED or inflater.unconsumed_tail:
+        raise Refused(_("The publication is too large when unpacked."), status=413)
+    try:
+        data = safejson.loads(raw)
+    except safejson.BadJSON as exc:
+        raise Refused(str(exc)) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise Refused(_("This is not a publication of a Turnierleiter laptop."))
+    return data
+
+
+def pack(data: dict) -> bytes:
+    import json
+
+    return gzip.compress(json.dumps(data, ensure_ascii=False).encode(), compresslevel=6)
+
+
+def _envelope(data: dict) -> tuple[uuid.UUID, int, dict, dict]:
+    try:
+        source = uuid.UUID(str(data.get("source")))
+    except ValueError:
+        raise Refused(_("The publication names no tournament.")) from None
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 < version < 2**62:
+        raise Refused(_("The publication has no valid version."))
+    hashes, sections = data.get("hashes"), data.get("sections")
+    if not isinstance(hashes, dict) or not isinstance(sections, dict):
+        raise Refused(_("The publication lacks its sections."))
+    if len(hashes) > MAX_SECTIONS or "tournament" not in hashes:
+        raise Refused(_("The publication lacks its sections."))
+    for name, value in hashes.items():
+        if not snapshot.NAME.match(name) or not isinstance(value, str) or len(value) > 64:
+            raise Refused(_("Unknown section %(name)s.") % {"name": name[:40]})
+    for name, content in sections.items():
+        if name not in hashes:
+            raise Refused(_("Unknown section %(name)s.") % {"name": name[:40]})
+        if snapshot.digest(content) != hashes[name]:
+            raise Refused(_("Section %(name)s does not match its hash.") % {"name": name})
+    return source, version, hashes, sections
+
+
+def _shapes(merged: dict) -> None:
+    """Each section has the shape ``snapshot.assemble`` reads; the values in
+    them are the import's to check."""
+    if not isinstance(merged["tournament"], dict):
+        raise Refused(_("Section %(name)s is malformed.") % {"name": "tournament"})
+    for name, content in merged.items():
+        kind, _sep, number = name.partition(":")
+        if kind == "round" and not (
+            isinstance(content, dict) and content.get("number") == int(number)
+        ):
+            raise Refused(_("Section %(name)s is malformed.") % {"name": name})
+        if kind == "clock" and not (
+            isinstance(content, dict)
+            and isinstance(content.get("round"), dict)
+            and isinstance(content.get("activations"), list)
+            and f"round:{number}" in merged
+        ):
+            raise Refused(_("Section %(name)s is malformed.") % {"name": name})
+
+
+def apply(*, owner, data: dict) -> dict:
+    """Apply a publication of ``owner``'s laptop. Returns what the laptop
+    learns: whether it was applied, the version and section hashes the site
+    holds, and the mirrored tournament's id. Raises :class:`Refused`."""
+    source, version, hashes, sections = _envelope(data)
+    with transaction.atomic():
+        mirror = (
+            MirroredTournament.objects.select_for_update()
+            .filter(owner=owner, source=source)
+            .first()
+        )
+        if mirror is not None and version <= mirror.version:
+            return _answer(mirror, applied=False)
+        held = mirror.hashes if mirror is not None else {}
+        missing = [n for n, h in hashes.items() if n not in sections and held.get(n) != h]
+        if missing:
+            raise Refused(
+                _("The publication lacks sections this site does not have."),
+                status=409,
+                hashes=held,
+                missing=sorted(missing),
+            )
+        players_only = False
+        if mirror is not None and held.get("tournament") != hashes["tournament"]:
+            old = mirror.stored.filter(name="tournament").values_list("content", flat=True)
+            players_only = _only_player_flags(old.first(), sections.get("tournament"))
+        whole = mirror is None or (
+            held.get("tournament") != hashes["tournament"] and not players_only
+        )
+        # settings and players as stored: only the rounds that changed
+        changed = {
+            int(name.partition(":")[2])
+            for name in set(hashes) | set(held)
+            if name != "tournament" and hashes.get(name) != held.get(name)
+        }
+        needed = (
+            set(hashes)
+            if whole
+            else {"tournament"}
+            | {f"{kind}:{n}" for n in changed for kind in ("round", "clock")} & set(hashes)
+        )
+        merged = {n: sections[n] for n in needed if n in sections}
+        if mirror is not None:
+            for row in mirror.stored.filter(name__in=needed - set(merged)):
+                merged[row.name] = row.content
+        _shapes(merged)
+        doc = snapshot.assemble(merged)
+        try:
+            if mirror is None:
+                tournament = import_tournament(data=doc, owner=owner)
+                mirror = MirroredTournament(owner=owner, source=source, tournament=tournament)
+            elif whole:
+                replace_tournament(data=doc, tournament=mirror.tournament)
+            else:
+                if players_only:  # a drop or a late entry's first round
+                    update_players(data=doc, tournament=mirror.tournament)
+                replace_rounds(data=doc, tournament=mirror.tournament, numbers=changed)
+        except ImportRefused as exc:
+            raise Refused(str(exc), status=422, problems=exc.errors) from None
+        mirror.version, mirror.hashes = version, hashes
+        mirror.applied_at = timezone.now()
+        mirror.publications += 1
+        try:
+            with transaction.atomic():
+                mirror.save()
+        except IntegrityError:  # the same first publication applied at the same time
+            raise Refused(_("Another publication is being applied; try again."), 409) from None
+        _keep(mirror, hashes, sections)
+    return _answer(mirror, applied=True)
+
+
+_PLAYER_ID = ("key", "name", "club", "team")
+
+
+def _only_player_flags(old, new) -> bool:
+    """Whether the tournament's section ``new`` differs from ``old`` only in
+    players' flags (dropped, first round): same settings, teams and players."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return False
+    if any(old.get(k) != new.get(k) for k in ("format", "version", "tournament", "teams")):
+        return False
+    before, after = old.get("players"), new.get("players")
+    if not (isinstance(before, list) and isinstance(after, list)) or len(before) != len(after):
+        return False
+    for a, b in zip(before, after, strict=True):
+        if not (isinstance(a, dict) and isinstance(b, dict)):
+            return False
+        if any(a.get(k) != b.get(k) for k in _PLAYER_ID) or set(a) != set(b):
+            return False
+    return True
+
+
+def _keep(mirror: MirroredTournament, hashes: dict, sections: dict) -> None:
+    """The sections the site holds from now on: the ones sent replace theirs,
+    the ones the laptop no longer has are removed."""
+    mirror.stored.exclude(name__in=list(hashes)).delete()
+    mirror.stored.filter(name__in=list(sections)).delete()
+    MirrorSection.objects.bulk_create(
+        MirrorSection(mirror=mirror, name=name, content=content)
+        for name, content in sections.items()
+    )
+
+
+def _answer(mirror: MirroredTournament, *, applied: bool) -> dict:
+    return {
+        "applied": applied,
+        "version": mirror.version,
+        "hashes": mirror.hashes,
+        "tournament": mirror.tournament_id,
+    }

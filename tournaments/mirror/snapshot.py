@@ -1,0 +1,144 @@
+"""What a visitor of the laptop's public pages could see, as sections with a
+content hash each (pure: plain data in, plain data out).
+
+``public_sections(doc)`` takes the tournament's export document
+(``scoring.exchange``) and keeps only what is public: the settings; players'
+names, clubs and teams (only when the tournament's public pages are on);
+seatings once published (tables, seats, byes and why); counted results (the
+confirmed sheet of each table); the clock's activations and deadlines. Never
+a deal secret or seed, a digital table's moves or state, a draft seating,
+who entered what, a reason, an address, a birth year or a rating. Digital
+tables' results are not published: they can only be checked online by
+replaying the moves, which hold hidden cards.
+
+The sections: ``tournament`` (settings, teams, players), ``round:N`` (a
+round, its tables and results) and ``clock:N`` (the round's status, deadline
+and time left, and its clock log), so a start, pause or extension sends the
+small clock section only. ``assemble(sections)`` puts them
+back into an export document the online site imports like a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+CONFIRMED = "confirmed"
+DIGITAL_SOURCE = "digital"
+#: section names a publication may carry
+NAME = re.compile(r"^(tournament|round:[1-9][0-9]?|clock:[1-9][0-9]?)$")
+_PLAYER = ("key", "name", "club", "team", "dropped", "first_round")
+_ROUND = ("number", "published", "minutes", "seating_mode", "seating_teams")
+#: a round's fields the clock changes: in its clock section
+_CLOCK = ("status", "deadline", "remaining_seconds", "starts_at", "time_called_at", "completed_at")
+_TABLE = ("number", "digital", "status", "deadline", "extra_seconds", "time_called_at", "why")
+_SUBMISSION = ("version", "status", "sheet", "ranks", "figures", "details", "source", "by_seat")
+_PRIVATE_STATS = {"seed", "plan_seed", "scores"}
+
+
+def digest(content) -> str:
+    """The content hash of a section: SHA-256 of its canonical JSON."""
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def public_sections(doc: dict) -> dict[str, object]:
+    """The public sections of an export document, by name."""
+    settings = dict(doc["tournament"])
+    public = bool(settings.get("public"))
+    head = {
+        "format": doc["format"],
+        "version": doc["version"],
+        "tournament": settings,
+        "teams": doc["teams"] if public else [],
+        "players": [_player(p) for p in doc["players"]] if public else [],
+    }
+    sections: dict[str, object] = {"tournament": head}
+    for rnd in doc["rounds"] if public else []:
+        n = rnd["number"]
+        sections[f"round:{n}"] = _round(rnd)
+        sections[f"clock:{n}"] = {
+            "round": {name: rnd.get(name) for name in _CLOCK},
+            "activations": [
+                {"kind": c["kind"], "table": c["table"], "seconds": c["seconds"], "at": c["at"]}
+                for c in rnd["clock"]
+            ],
+        }
+    return sections
+
+
+def hashes(sections: dict[str, object]) -> dict[str, str]:
+    return {name: digest(content) for name, content in sections.items()}
+
+
+def _player(p: dict) -> dict:
+    return {name: p.get(name) for name in _PLAYER} | {
+        "checked_in": False,  # the check-in list is the staff's, not public
+        "rating": None,
+        "birth_year": None,
+        "events": [],
+    }
+
+
+def _round(rnd: dict) -> dict:
+    out = {name: rnd.get(name) for name in _ROUND}
+    out["seating_seed"] = 0
+    out["plan_seed"] = None
+    out["seating_scores"] = None
+    out["seating_changes"] = []
+    if not rnd.get("published"):  # a draft seating is nobody's business yet
+        out.update(tables=[], byes=[], seating_stats={}, seating_mode="")
+        return out
+    stats = rnd.get("seating_stats") or {}
+    out["seating_stats"] = {k: v for k, v in stats.items() if k not in _PRIVATE_STATS}
+    out["byes"] = rnd["byes"]
+    out["tables"] = [_table(t) for t in rnd["tables"]]
+    return out
+
+
+def _table(t: dict) -> dict:
+    out = {name: t.get(name) for name in _TABLE}
+    out.update(secret="", seed=0, state=None, actions=[])
+    out["seats"] = [
+        {
+            "position": s["position"],
+            "player": s["player"],
+            "bot": s["bot"],
+            "bot_played": s["bot_played"],
+        }
+        for s in t["seats"]
+    ]
+    out["submissions"] = [
+        {name: s.get(name) for name in _SUBMISSION}
+        | {"from_address": None, "reason": "", "late": s.get("late", False), "at": s["at"]}
+        | {"by": None, "replaces": None, "confirmations": []}
+        for s in t["submissions"]
+        if s.get("status") == CONFIRMED and s.get("source") != DIGITAL_SOURCE
+    ]
+    return out
+
+
+def round_numbers(names) -> list[int]:
+    return sorted({int(n.split(":")[1]) for n in names if n.startswith("round:")})
+
+
+def assemble(sections: dict[str, object]) -> dict:
+    """The export document the sections make (see ``scoring.exchange``)."""
+    head = sections["tournament"]
+    doc = {
+        "format": head.get("format"),
+        "version": head.get("version"),
+        "exported_at": None,
+        "tournament": head.get("tournament"),
+        "teams": head.get("teams", []),
+        "players": head.get("players", []),
+        "rounds": [],
+    }
+    for n in round_numbers(sections):
+        rnd = dict(sections[f"round:{n}"])
+        clock = sections.get(f"clock:{n}") or {}
+        rnd.update(clock.get("round") or {})
+        rnd["clock"] = clock.get("activations", [])
+        doc["rounds"].append(rnd)
+    return doc

@@ -1,0 +1,23 @@
+"""The mirror wing's paths: the laptop's API on the online site
+(``mirror/api/``), the organizer's keys (online) and pairing (laptop), and a
+tournament's publishing page."""
+
+from django.urls import path
+
+from tournaments.mirror.views import api, laptop, online
+
+#: pages of no one tournament, below ``mirror/``
+site_patterns = [
+    path("api/hello/", api.hello, name="mirror_api_hello"),
+    path("api/publish/", api.publish, name="mirror_api_publish"),
+    path("api/tournaments/<int:online_id>/entries/", api.entries, name="mirror_api_entries"),
+    path("keys/", online.key_list, name="mirror_keys"),
+    path("keys/<int:key_id>/revoke/", online.key_revoke, name="mirror_key_revoke"),
+    path("link/", laptop.link, name="mirror_link"),
+]
+
+#: below ``tournaments/<int:tournament_id>/``
+organizer_patterns = [
+    path("mirror/", laptop.tournament_mirror, name="tournament_mirror"),
+    path("mirror/entries/", laptop.entries_fetch, name="mirror_entries_fetch"),
+]
