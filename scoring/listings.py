@@ -480,6 +480,8 @@ CSV_TITLES = {
     "bot_games": pgettext_lazy("CSV column", "bot_games"),
     "total": pgettext_lazy("CSV column", "total"),
     "played": pgettext_lazy("CSV column", "played"),
+    "stage": pgettext_lazy("CSV column", "stage"),
+    "stage_rank": pgettext_lazy("CSV column", "stage_rank"),
 }
 #: a season's per-tournament columns: ``t3`` and ``t3_counts``
 _SEASON_COLUMN = re.compile(r"t([0-9]{1,4})(_counts)?")

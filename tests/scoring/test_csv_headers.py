@@ -61,6 +61,8 @@ GERMAN_HEADERS = {
         "Spiele",
         "Freilose",
         "Ausgeschieden",
+        "Turnierphase",
+        "Platz in der Turnierphase",
         "Bot-Spiele",
     ],
 }
