@@ -514,21 +514,23 @@ def test_a_final_stage_round_is_named_by_its_stage_wherever_its_players_read_it(
     table = rnd.tables.get(number=1)
     first = table.seats.get(position=0).player
     client.force_login(organizer)
-    for lang, round_word, table_word, seat_word in (
-        ("en", "Round", "Table", "Seat"),
-        ("de", "Runde", "Tisch", "Sitz"),
-    ):
+    words = {
+        # the round, table and seat within a sentence and in print
+        "en": ("round", "table", "seat", "Round", "Table", "Seat"),
+        "de": ("Runde", "Tisch", "Sitz", "Runde", "Tisch", "Sitz"),
+    }
+    for lang, (round_, table_, seat_, round_word, table_word, seat_word) in words.items():
         name = names[lang]
         player = Client(HTTP_ACCEPT_LANGUAGE=lang).get(f"/p/{token_for(table, 0)}/")
         assert player.status_code == 200
         page = player.content.decode()
-        assert f"{first.name}: {name}, {table_word.lower()} 1, {seat_word.lower()} 1" in page
-        assert f"<title>{name}, {table_word.lower()} 1 · {t.name}" in page
-        assert f"{round_word} 2" not in page and f"{round_word.lower()} 2" not in page
+        assert f"{first.name}: {name}, {table_} 1, {seat_} 1" in page
+        assert f"<title>{name}, {table_} 1 · {t.name}" in page
+        assert f"{round_} 2" not in page and f"{round_word} 2" not in page
         review = client.get(
             reverse("table_review", args=[t.pk, rnd.number, 1]), HTTP_ACCEPT_LANGUAGE=lang
         ).content.decode()
-        assert f"<h1>{name}, {table_word.lower()} 1:" in review
+        assert f"<h1>{name}, {table_} 1:" in review
         slip = client.get(
             reverse("seat_slip", args=[t.pk, rnd.number, first.pk]), HTTP_ACCEPT_LANGUAGE=lang
         )
