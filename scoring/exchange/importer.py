@@ -259,8 +259,9 @@ class _Import:
         self.only: set[int] | None = None  # the rounds to read (None: all)
         self.kept_rounds: set[int] = set()  # rounds already stored, not read
 
-    def run(self) -> Tournament | None:
-        steps = (
+    def steps(self) -> tuple:
+        """The steps in their order, each True when all it read was sound."""
+        return (
             self.read_tournament,
             self.read_teams,
             self.read_players,
@@ -269,7 +270,9 @@ class _Import:
             self.read_round_contents,
             self.read_table_contents,
         )
-        for step in steps:
+
+    def run(self) -> Tournament | None:
+        for step in self.steps():
             if not step():
                 return None
         self.restore_times()
@@ -661,18 +664,13 @@ class _ReplaceRounds(_Import):
         self.target = tournament
         self.only = set(numbers)
 
-    def run(self) -> Tournament | None:
-        steps = (
+    def steps(self) -> tuple:
+        return (
             self.use_stored,
             self.read_rounds,
             self.read_round_contents,
             self.read_table_contents,
         )
-        for step in steps:
-            if not step():
-                return None
-        self.restore_times()
-        return self.tournament
 
     def use_stored(self) -> bool:
         rd, t = self.rd, self.target
