@@ -461,7 +461,7 @@ def test_the_final_page_saves_settings_refuses_bad_ones_and_seats_the_final(clie
     assert "Qualified: place 1 on points." in page
     german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Qualifiziert: Platz 1 nach Punkten." in german
-    assert "Finale setzen" in german and "Wer sich qualifiziert" in german
+    assert "Finale einteilen" in german and "Wer sich qualifiziert" in german
     response = client.post(reverse("final_stage_seat", args=[t.pk]))
     assert response.status_code == 302
     assert response["Location"] == reverse("round_detail", args=[t.pk, 2])
