@@ -513,6 +513,7 @@ def test_a_final_stage_round_is_named_by_its_stage_wherever_its_players_read_it(
     assert (rnd.number, rnd.stage) == (2, stage)
     table = rnd.tables.get(number=1)
     first = table.seats.get(position=0).player
+    link = f"/p/{token_for(table, 0)}/"
     client.force_login(organizer)
     words = {
         # the round, table and seat within a sentence and in print
@@ -521,7 +522,7 @@ def test_a_final_stage_round_is_named_by_its_stage_wherever_its_players_read_it(
     }
     for lang, (round_, table_, seat_, round_word, table_word, seat_word) in words.items():
         name = names[lang]
-        player = Client(HTTP_ACCEPT_LANGUAGE=lang).get(f"/p/{token_for(table, 0)}/")
+        player = Client(HTTP_ACCEPT_LANGUAGE=lang).get(link)
         assert player.status_code == 200
         page = player.content.decode()
         assert f"{first.name}: {name}, {table_} 1, {seat_} 1" in page
@@ -543,6 +544,12 @@ def test_a_final_stage_round_is_named_by_its_stage_wherever_its_players_read_it(
         assert f"{round_word} 2 · {table_word}" not in sheets
         assert f"{name} · {table_word} 1 · {seat_word} 1" in cards
         assert f"{round_word} 2 · {table_word}" not in cards
+    # a player who has left opens the link: its refusal names the round the same way
+    player_services.player_drop(player=first, by=organizer)
+    for lang in ("en", "de"):
+        refused = Client(HTTP_ACCEPT_LANGUAGE=lang).get(link)
+        assert refused.status_code == 403
+        assert f"{t.name} · {names[lang]}</p>" in refused.content.decode()
 
 
 # -- the full export ------------------------------------------------------------------
