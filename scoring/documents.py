@@ -122,6 +122,7 @@ def render(
         if stage:
             label = gettext("Final") if stage == "final" else gettext("Semi-final")
             info["name"] = f"{tournament.name} · {label}"
+            info["round_name"] = label  # in place of the round's number on sheets and slips
     if kind == "standings":
         return _standings(tournament, info, round_no)
     if kind in ("final", "certificates"):

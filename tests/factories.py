@@ -12,6 +12,8 @@
   published), started and run out through the clock service.
 - ``one_table`` / ``digital_table``: round 1 of a new tournament with one
   table of the given players in registration order.
+- ``LONG_NAMES`` / ``LONG_CLUBS``: real long names and clubs for pages that
+  must hold them; ``DIGITAL_GAMES``: every game with its digital table size.
 
 Nothing here writes a seat, a table or a round by hand (only a deal secret a
 test passes, the way an import brings one).
@@ -28,6 +30,40 @@ from tournaments.models import Player, Round, Seat, Table, Tournament
 from tournaments.services import clock, seating
 
 PASSWORD = "pw-test-12345"
+
+#: a club evening's real long names, nine for three tables of three: the
+#: longest a German club has, letters beyond ASCII, two "Thomas Müller"
+LONG_NAMES = [
+    "Maximilian Freiherr von und zu Übelacker-Schönbrunn",
+    "Iris Täubner",
+    "Thomas Müller",
+    "Łukasz Wiśniewski",
+    "Ayşe Şahin",
+    "Jürgen Groß",
+    "Thomas Müller",
+    "Grete Weiß",
+    "Dieter Ruß",
+]
+#: their clubs (most play for none), one for each of ``LONG_NAMES``
+LONG_CLUBS = [
+    "SV Quartett 1920 Köln-Deutz",
+    "",
+    "Kartenfreunde Bonn",
+    "",
+    "",
+    "",
+    "TSV Ehrenfeld",
+    "",
+    "",
+]
+#: every game with the size of the digital table the tests play it at
+DIGITAL_GAMES = [
+    ("quartett", 2),
+    ("terra_trumpf", 3),
+    ("trumpet", 3),
+    ("monddaemmerung", 4),
+    ("altruismus", 3),
+]
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -22,43 +22,22 @@ from scoring import services as results
 from scoring.models import Series
 from scoring.season import services as series_services
 from scoring.sheet_links import table_token
-from tests.factories import PlayerFactory, TournamentFactory, UserFactory, seated_round
+from tests.factories import (
+    DIGITAL_GAMES,
+    LONG_CLUBS,
+    LONG_NAMES,
+    PlayerFactory,
+    TournamentFactory,
+    UserFactory,
+    digital_table,
+    seated_round,
+)
 from tests.seat_tokens import token_for
 from tournaments.play import bots
 from tournaments.services import roster
 
-NAMES = [
-    "Maximilian Freiherr von und zu Übelacker-Schönbrunn",
-    "Iris Täubner",
-    "Thomas Müller",
-    "Łukasz Wiśniewski",
-    "Ayşe Şahin",
-    "Jürgen Groß",
-    "Thomas Müller",
-    "Grete Weiß",
-    "Dieter Ruß",
-]
-CLUBS = [
-    "SV Quartett 1920 Köln-Deutz",
-    "",
-    "Kartenfreunde Bonn",
-    "",
-    "",
-    "",
-    "TSV Ehrenfeld",
-    "",
-    "",
-]
 #: a finished Quartett game at a table of three: two players out, one holds every card
 FINISHED = {"s0_cards": 30, "s1_out": True, "s1_out_order": 1, "s2_out": True, "s2_out_order": 2}
-#: the games and the size of their digital table
-GAMES = [
-    ("quartett", 2),
-    ("terra_trumpf", 3),
-    ("trumpet", 3),
-    ("monddaemmerung", 4),
-    ("altruismus", 3),
-]
 
 
 @dataclass(frozen=True)
@@ -84,7 +63,7 @@ def _paper_tournament(organizer):
     )
     players = [
         PlayerFactory(tournament=t, name=name, club=club)
-        for name, club in zip(NAMES, CLUBS, strict=True)
+        for name, club in zip(LONG_NAMES, LONG_CLUBS, strict=True)
     ]
     order = [players[k : k + 3] for k in range(0, 9, 3)]
     first = seated_round(t, order=order, start=True)
@@ -105,19 +84,9 @@ def _paper_tournament(organizer):
 
 
 def _digital_table(organizer, game, size):
-    t = TournamentFactory(
-        owner=organizer,
-        name=f"Digitalabend {game}",
-        game=game,
-        digital_tables=True,
-        public=True,
-        allowed_sizes=[size],
-        table_size=size,
+    table = digital_table(
+        organizer, game, size, names=LONG_NAMES[:size], name=f"Digitalabend {game}", public=True
     )
-    for name in NAMES[:size]:
-        PlayerFactory(tournament=t, name=name)
-    rnd = seated_round(t, start=True)
-    table = rnd.tables.get(number=1)
     bots.seat_to_bot(table=table, position=size - 1)
     return table
 
@@ -129,8 +98,8 @@ def build(organizer) -> list[Page]:
     draft = seated_round(
         TournamentFactory(owner=organizer, name="Sitzplan-Entwurf", allowed_sizes=[3, 4]),
         players=7,
-        names=NAMES[:7],
-        club=CLUBS[:7],
+        names=LONG_NAMES[:7],
+        club=LONG_CLUBS[:7],
         publish=False,
     )
     tid, n = t.pk, running.number
@@ -195,7 +164,7 @@ def build(organizer) -> list[Page]:
             staff=False,
         ),
     ]
-    for game, size in GAMES:
+    for game, size in DIGITAL_GAMES:
         table = _digital_table(organizer, game, size)
         dt = table.round.tournament_id
         pages += [

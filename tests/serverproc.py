@@ -8,6 +8,7 @@ and time.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import statistics
@@ -78,23 +79,54 @@ def wait_until_up(port: int, proc: subprocess.Popen, *, path: str = "/", seconds
     raise RuntimeError("the server did not start")
 
 
+def start(cmd: list[str], env: dict, log: Path, *, mode: str = "w") -> subprocess.Popen:
+    """Start ``cmd`` in the checkout with its output into ``log`` (opened
+    with ``mode``: "ab" keeps what an earlier run of it wrote)."""
+    out = open(log, mode)  # noqa: SIM115 - the process writes to it until it stops
+    return subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a process started here: terminate, then kill after 15 s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=5)
+
+
 @contextlib.contextmanager
 def running(cmd: list[str], env: dict, port: int, log: Path, *, path: str = "/"):
     """Start ``cmd`` (a server on ``port``), wait until it answers, stop it after."""
-    with open(log, "w") as out:
-        proc = subprocess.Popen(
-            cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        try:
-            wait_until_up(port, proc, path=path)
-            yield proc
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=5)
+    proc = start(cmd, env, log)
+    try:
+        wait_until_up(port, proc, path=path)
+        yield proc
+    finally:
+        stop(proc)
+
+
+def run_step(module: str, env: dict, *args: str, stdin: str = "", timeout: float = 120) -> dict:
+    """``python -m module args`` in the checkout with ``env`` (a test's step
+    in a process of its own, e.g. with the settings of another site): the
+    JSON its last printed line holds. A step that fails raises with the end
+    of its error output."""
+    done = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if done.returncode:
+        raise RuntimeError(f"{module} {args[0]} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def page_time(port: int, path: str = "/", *, times: int = 15, timeout: float = 60.0) -> float:

@@ -31,13 +31,14 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
+
+from tests import serverproc
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "staff-load-pass-1234"
@@ -67,18 +68,7 @@ def sqlite_env(var_dir: Path, **extra: str) -> dict[str, str]:
 
 
 def _run_step(env: dict, *args: str, stdin: str = "", timeout: float = 120) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.staff_load", *args],
-        cwd=ROOT,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    if done.returncode:
-        raise RuntimeError(f"staff_load {args[0]} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return serverproc.run_step("tests.staff_load", env, *args, stdin=stdin, timeout=timeout)
 
 
 def prepare(

@@ -196,27 +196,44 @@ def import_tournament(*, data, owner) -> Tournament:
     """A NEW tournament owned by ``owner`` from an export (bytes, text or the
     parsed dict). All or nothing: any problem raises :class:`ImportRefused`
     listing them, and nothing is created."""
+    return _all_or_nothing(data, lambda doc, rd: _build(doc, owner, rd), what="tournament import")
+
+
+def _all_or_nothing(data, store, *, what: str, on_refusal=None):
+    """``store(doc, rd)`` on the document of ``data`` in one transaction:
+    its result when ``rd`` found no problem; otherwise nothing stays stored
+    and :class:`ImportRefused` lists the problems (a database refusal or a
+    value of the wrong kind as one plain sentence, never the database's
+    words). ``on_refusal`` runs before a refusal is raised (to reload an
+    object the attempt changed in memory). ``what`` names the attempt in the
+    log."""
     doc = _load(data)
     rd = _Reader()
     try:
         with transaction.atomic():
-            tournament = _build(doc, owner, rd)
+            result = store(doc, rd)
             if rd.errors:
                 raise ImportRefused(rd.errors)
     except ImportRefused:
+        if on_refusal is not None:
+            on_refusal()
         raise
     except DatabaseError:
         # a constraint the checks above don't know: never show the database's words
-        log.warning("tournament import refused by the database", exc_info=True)
+        log.warning("%s refused by the database", what, exc_info=True)
+        if on_refusal is not None:
+            on_refusal()
         raise ImportRefused(
             [_("The file contradicts itself: it can't be stored as a tournament.")]
         ) from None
     except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-        log.warning("tournament import with values of the wrong kind", exc_info=True)
+        log.warning("%s with values of the wrong kind", what, exc_info=True)
+        if on_refusal is not None:
+            on_refusal()
         raise ImportRefused(
             [_("The file has values of the wrong kind where the tournament expects others.")]
         ) from None
-    return tournament
+    return result
 
 
 def _build(doc, owner, rd: _Reader) -> Tournament | None:
@@ -242,8 +259,9 @@ class _Import:
         self.only: set[int] | None = None  # the rounds to read (None: all)
         self.kept_rounds: set[int] = set()  # rounds already stored, not read
 
-    def run(self) -> Tournament | None:
-        steps = (
+    def steps(self) -> tuple:
+        """The steps in their order, each True when all it read was sound."""
+        return (
             self.read_tournament,
             self.read_teams,
             self.read_players,
@@ -252,7 +270,9 @@ class _Import:
             self.read_round_contents,
             self.read_table_contents,
         )
-        for step in steps:
+
+    def run(self) -> Tournament | None:
+        for step in self.steps():
             if not step():
                 return None
         self.restore_times()
@@ -579,28 +599,12 @@ def replace_tournament(*, data, tournament: Tournament) -> Tournament:
     All or nothing: a document with any problem raises :class:`ImportRefused`
     and leaves the tournament as it was. The mirror of a laptop's tournament
     on the online site is kept this way."""
-    doc = _load(data)
-    rd = _Reader()
-    try:
-        with transaction.atomic():
-            _Replace(doc, tournament, rd).run()
-            if rd.errors:
-                raise ImportRefused(rd.errors)
-    except ImportRefused:
-        tournament.refresh_from_db()
-        raise
-    except DatabaseError:
-        log.warning("tournament replace refused by the database", exc_info=True)
-        tournament.refresh_from_db()
-        raise ImportRefused(
-            [_("The file contradicts itself: it can't be stored as a tournament.")]
-        ) from None
-    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-        log.warning("tournament replace with values of the wrong kind", exc_info=True)
-        tournament.refresh_from_db()
-        raise ImportRefused(
-            [_("The file has values of the wrong kind where the tournament expects others.")]
-        ) from None
+    _all_or_nothing(
+        data,
+        lambda doc, rd: _Replace(doc, tournament, rd).run(),
+        what="tournament replace",
+        on_refusal=tournament.refresh_from_db,
+    )
     return tournament
 
 
@@ -642,25 +646,11 @@ def replace_rounds(*, data, tournament: Tournament, numbers) -> Tournament:
     same checks as :func:`import_tournament`; the settings, teams and players
     must be the document's already (they are kept). All or nothing, like
     :func:`replace_tournament`."""
-    doc = _load(data)
-    rd = _Reader()
-    try:
-        with transaction.atomic():
-            _ReplaceRounds(doc, tournament, rd, numbers).run()
-            if rd.errors:
-                raise ImportRefused(rd.errors)
-    except ImportRefused:
-        raise
-    except DatabaseError:
-        log.warning("rounds replace refused by the database", exc_info=True)
-        raise ImportRefused(
-            [_("The file contradicts itself: it can't be stored as a tournament.")]
-        ) from None
-    except (TypeError, ValueError, KeyError, AttributeError, RecursionError):
-        log.warning("rounds replace with values of the wrong kind", exc_info=True)
-        raise ImportRefused(
-            [_("The file has values of the wrong kind where the tournament expects others.")]
-        ) from None
+    _all_or_nothing(
+        data,
+        lambda doc, rd: _ReplaceRounds(doc, tournament, rd, numbers).run(),
+        what="rounds replace",
+    )
     return tournament
 
 
@@ -674,18 +664,13 @@ class _ReplaceRounds(_Import):
         self.target = tournament
         self.only = set(numbers)
 
-    def run(self) -> Tournament | None:
-        steps = (
+    def steps(self) -> tuple:
+        return (
             self.use_stored,
             self.read_rounds,
             self.read_round_contents,
             self.read_table_contents,
         )
-        for step in steps:
-            if not step():
-                return None
-        self.restore_times()
-        return self.tournament
 
     def use_stored(self) -> bool:
         rd, t = self.rd, self.target

@@ -28,7 +28,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, LongTable, PageTemplate, 
 from scoring.printing import fit
 from scoring.printing.fonts import register_fonts
 from scoring.printing.sheets import _player_name, binary_streams
-from scoring.printing.slips import draw_slip
+from scoring.printing.slips import draw_slip, slip_label
 from tournaments.collation import name_key
 
 Gettext = Callable[[str], str] | None
@@ -499,18 +499,32 @@ def render_table_cards(
             c.showPage()
             if number in seat_slips:
                 table = seat_slips[number]
-                _draw_seat_slips(c, name, number, table["players"], _, table.get("round"))
+                _draw_seat_slips(
+                    c,
+                    name,
+                    number,
+                    table["players"],
+                    _,
+                    table.get("round"),
+                    tournament.get("round_name", ""),
+                )
                 c.showPage()
         c.save()
     return buf.getvalue()
 
 
 def _draw_seat_slips(
-    c, tournament_name: str, number: int, players: list, _, round_no: int | None = None
+    c,
+    tournament_name: str,
+    number: int,
+    players: list,
+    _,
+    round_no: int | None = None,
+    round_name: str = "",
 ) -> None:
     """Up to six slips (two columns, three rows) to cut apart: per seat the
     player's name and the QR code of the seat link (which holds for one
-    round: the slip names it)."""
+    round: the slip names it, a final stage's round by ``round_name``)."""
     w, h = A4
     cols, rows = 2, 3
     sw, sh = w / cols, h / rows
@@ -527,12 +541,7 @@ def _draw_seat_slips(
             continue
         col, row = k % cols, k // cols
         seat = player.get("seat", k + 1)
-        if round_no is None:
-            label = _("Table {table} · Seat {seat}").format(table=number, seat=seat)
-        else:
-            label = _("Round {round} · Table {table} · Seat {seat}").format(
-                round=round_no, table=number, seat=seat
-            )
+        label = slip_label(_, round_number=round_no, table=number, seat=seat, round_name=round_name)
         draw_slip(
             c,
             (col * sw, h - (row + 1) * sh, sw, sh),

@@ -435,8 +435,16 @@ class _Layout:
         _ = self._
         top = SHEET_H - MARGIN
         c.setFont(self.bold, 18)
+        # a final stage's round is named by its stage ("Final"), not its number
+        round_name = self.tournament.get("round_name")
+        if round_name:
+            heading = _("{round} · Table {table}").format(round=round_name, table=table["number"])
+        else:
+            heading = _("Round {round} · Table {table}").format(
+                round=self.round_no, table=table["number"]
+            )
         title, size = fit.fit_text(
-            _("Round {round} · Table {table}").format(round=self.round_no, table=table["number"]),
+            heading,
             self.bold,
             18,
             SHEET_W - 2 * MARGIN - QR_SIZE - 12,

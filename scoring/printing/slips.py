@@ -69,6 +69,30 @@ def draw_slip(
     _lines(c, foot, font, HINT, cx, bottom)
 
 
+def slip_label(
+    _,
+    *,
+    round_number: int | None,
+    table: int | None,
+    seat: int | None,
+    round_name: str = "",
+) -> str:
+    """The line a seat slip names its seat with: "Round 3 · Table 2 · Seat 1",
+    or with ``round_name`` (a final stage's round, "Final") in place of the
+    round's number; without a table and seat only the round."""
+    if table is None or seat is None:
+        return round_name or _("Round {round}").format(round=round_number)
+    if round_name:
+        return _("{round} · Table {table} · Seat {seat}").format(
+            round=round_name, table=table, seat=seat
+        )
+    if round_number is None:
+        return _("Table {table} · Seat {seat}").format(table=table, seat=seat)
+    return _("Round {round} · Table {table} · Seat {seat}").format(
+        round=round_number, table=table, seat=seat
+    )
+
+
 def render_seat_slip(
     tournament: dict,
     *,
@@ -78,17 +102,16 @@ def render_seat_slip(
     player_name: str,
     url: str,
     gettext: Callable[[str], str] | None = None,
+    round_name: str = "",
 ) -> bytes:
     """An A6 page: tournament, round, table and seat (when seated), the
-    player's name and the QR code of the seat link, with the link in print."""
+    player's name and the QR code of the seat link, with the link in print.
+    ``round_name``: a final stage's round is named by it, not its number."""
     _ = gettext or (lambda text: text)
     w, h = A6
-    if table_number is not None and seat_number is not None:
-        label = _("Round {round} · Table {table} · Seat {seat}").format(
-            round=round_number, table=table_number, seat=seat_number
-        )
-    else:
-        label = _("Round {round}").format(round=round_number)
+    label = slip_label(
+        _, round_number=round_number, table=table_number, seat=seat_number, round_name=round_name
+    )
     buf = io.BytesIO()
     with binary_streams():
         c = Canvas(buf, pagesize=A6, pageCompression=1)

@@ -21,20 +21,16 @@ server's processes and each one's request threads to compare configurations.
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import loadgen  # noqa: E402
-from tests.bench.bench_venue import free_port, wait_for  # noqa: E402
+from tests.bench.bench_venue import free_port  # noqa: E402
+from tests.bench.prodserver import Production  # noqa: E402
 
-DB_NAME = "tl_bench_live"
 SECONDS = int(os.environ.get("BENCH_SECONDS", "15"))
 WARM_SECONDS = 15
 CLOCK_P95_MS, SEAT_P95_MS, SERVED = 200, 300, 0.99
@@ -49,52 +45,17 @@ def server_command(port: int) -> list[str]:
 
 
 def main() -> int:
-    import psycopg
-    import redis
-
-    server_url = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres")
-    redis_url = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/3")
-    try:
-        with psycopg.connect(server_url, autocommit=True, connect_timeout=3) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-            conn.execute(f"CREATE DATABASE {DB_NAME}")
-        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
-    except (psycopg.Error, redis.RedisError) as exc:
-        print(f"bench_live not run: needs PostgreSQL and Redis ({exc})")
+    prod = Production("bench_live", redis_url="redis://127.0.0.1:6379/3")
+    if not prod.setup():
         return 0
-    database_url = urlparse(server_url)._replace(path=f"/{DB_NAME}").geturl()
-    r = redis.Redis.from_url(redis_url)
-    r.flushdb()
-    tmp = tempfile.TemporaryDirectory(prefix="tl-bench-live-")
-    env = {k: v for k, v in os.environ.items() if k not in ("CACHE_URL", "CELERY_BROKER_URL")} | {
-        "DJANGO_SETTINGS_MODULE": "tournaments.settings",
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-live-secret-key-not-for-production",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "TURNIERLEITER_VAR": tmp.name,
-        "STATIC_ROOT": str(Path(tmp.name) / "static"),
-        "LOG_LEVEL": "WARNING",
-    }
-    os.environ.clear()
-    os.environ.update(env)
-    os.chdir(ROOT)
-    proc = None
     ok = True
     try:
-        import django
-
-        django.setup()
-        from django.core.management import call_command
         from django.db import connection
 
         from tests.bench.event import build
         from tournaments.play import screen as play
         from tournaments.play.links import resolve_seat
 
-        call_command("migrate", "--noinput", verbosity=0)
-        call_command("collectstatic", "--noinput", verbosity=0)
         event = build(players=1100, rounds=2, tables=250, digital=75)
         versions = {}
         seat_paths = []
@@ -106,13 +67,9 @@ def main() -> int:
         clock_paths = event.seat_clock_urls[:1000]
         connection.close()
         port = free_port()
-        cmd = server_command(port)
-        print("server:", shlex.join(cmd[2:]))
-        log = open(Path(tmp.name) / "web.log", "w")  # noqa: SIM115
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = prod.start(server_command(port), port)
         # behind the TLS proxy of production: the proxy says the request was https
         headers = {"X-Forwarded-Proto": "https"}
-        wait_for(port, proc)
         import time
         import urllib.request
 
@@ -164,25 +121,7 @@ def main() -> int:
             ok = ok and good
             print(f"   {name}: {'ok' if good else 'NOT MET'}")
     finally:
-        if proc is not None:
-            proc.terminate()
-            tail = (Path(tmp.name) / "web.log").read_text().splitlines()[-8:]
-            if tail:
-                print("   server log (last lines):", *tail, sep="\n   ")
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:
-            pass
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        r.flushdb()
-        tmp.cleanup()
+        prod.stop()
     return 0 if ok else 1
 
 

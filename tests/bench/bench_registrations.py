@@ -28,11 +28,8 @@ import http.client
 import os
 import random
 import re
-import shlex
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -42,10 +39,9 @@ from urllib.parse import urlencode, urlparse
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench.bench_venue import wait_for  # noqa: E402
+from tests.bench.prodserver import Production  # noqa: E402
 from tests.serverproc import docker_web_command, free_port  # noqa: E402
 
-DB_NAME = "tl_bench_registrations"
 PORTS = range(18500, 18600)
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", "500"))
 SECONDS = float(os.environ.get("BENCH_SECONDS", "60"))
@@ -134,55 +130,22 @@ def summary(name: str, values: list[float]) -> dict:
 
 
 def main() -> int:
-    import psycopg
-    import redis
-
-    server_url = os.environ.get("BENCH_POSTGRES", "postgres://postgres@127.0.0.1:5432/postgres")
-    redis_url = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/5")
-    try:
-        with psycopg.connect(server_url, autocommit=True, connect_timeout=3) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-            conn.execute(f"CREATE DATABASE {DB_NAME}")
-        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
-    except (psycopg.Error, redis.RedisError) as exc:
-        print(f"bench_registrations not run: needs PostgreSQL and Redis ({exc})")
+    prod = Production(
+        "bench_registrations",
+        redis_url="redis://127.0.0.1:6379/5",
+        env={"REGISTRATION_LIMIT": "100000", "REGISTRATION_MIN_SECONDS": "0"},
+    )
+    if not prod.setup():
         return 0
-    database_url = urlparse(server_url)._replace(path=f"/{DB_NAME}").geturl()
-    r = redis.Redis.from_url(redis_url)
-    r.flushdb()
-    tmp = tempfile.TemporaryDirectory(prefix="tl-bench-registrations-")
-    env = {k: v for k, v in os.environ.items() if k not in ("CACHE_URL", "CELERY_BROKER_URL")} | {
-        "DJANGO_SETTINGS_MODULE": "tournaments.settings",
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-registrations-secret-key-not-for-production",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "TURNIERLEITER_VAR": tmp.name,
-        "STATIC_ROOT": str(Path(tmp.name) / "static"),
-        "LOG_LEVEL": "WARNING",
-        "REGISTRATION_LIMIT": "100000",
-        "REGISTRATION_MIN_SECONDS": "0",
-    }
-    os.environ.clear()
-    os.environ.update(env)
-    os.chdir(ROOT)
-    proc = None
     ok = True
     try:
-        import django
-
-        django.setup()
         from django.contrib.auth.models import User
-        from django.core.management import call_command
         from django.db import connection
 
         from tournaments import services
         from tournaments.registrations import services as registrations
         from tournaments.registrations.models import Registration
 
-        call_command("migrate", "--noinput", verbosity=0)
-        call_command("collectstatic", "--noinput", verbosity=0)
         owner = User.objects.create_user("bench-orga", password="bench-orga-pw-12345")
         tournament = services.tournament_create(owner=owner, name="Clubturnier", game="quartett")
         registrations.announcement_save(
@@ -190,11 +153,7 @@ def main() -> int:
         )
         connection.close()
         port = free_port(PORTS)
-        cmd = docker_web_command(port)
-        print("server:", shlex.join(cmd[2:]))
-        log = open(Path(tmp.name) / "web.log", "w")  # noqa: SIM115
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        wait_for(port, proc)
+        prod.start(docker_web_command(port), port)
         load_before = os.getloadavg()
         random.seed(24)
         arrivals = sorted(random.uniform(0, SECONDS) for _ in range(PLAYERS))
@@ -247,25 +206,7 @@ def main() -> int:
             ok = ok and good
             print(f"   {name}: {'ok' if good else 'NOT MET'}")
     finally:
-        if proc is not None:
-            proc.terminate()
-            tail = (Path(tmp.name) / "web.log").read_text().splitlines()[-8:]
-            if tail:
-                print("   server log (last lines):", *tail, sep="\n   ")
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:
-            pass
-        with psycopg.connect(server_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        r.flushdb()
-        tmp.cleanup()
+        prod.stop()
     return 0 if ok else 1
 
 

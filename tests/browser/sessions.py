@@ -1,5 +1,6 @@
-"""A browser context logged in as a user, without going through the login
-form: the test client's session cookie, handed to the browser."""
+"""A browser logged in as a user: a context without going through the login
+form (the test client's session cookie, handed to the browser), or a page
+through the form as the organizer types it."""
 
 from django.conf import settings
 from django.test import Client
@@ -17,3 +18,13 @@ def logged_in_context(browser, live_server, user, **options):
         [{"name": name, "value": client.cookies[name].value, "url": live_server.url}]
     )
     return context
+
+
+def login_with_form(page, base: str) -> None:
+    """Log the ``organizer`` fixture's account in through the login form at
+    ``base`` and wait until the page has left it."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill('input[name="username"]', "orga")
+    page.fill('input[name="password"]', "pw-orga-12345")
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: "/login/" not in url)

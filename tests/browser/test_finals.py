@@ -17,6 +17,7 @@ import pytest
 
 from scoring import services as results
 from scoring.selectors import standings
+from tests.browser.sessions import login_with_form
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import past_deadline
 from tournaments.models import Round, Seat
@@ -56,14 +57,6 @@ def qualifying_rounds(tournament, rng: random.Random) -> None:
         assert rnd.status == Round.COMPLETE
 
 
-def login(page, base):
-    page.goto(f"{base}/accounts/login/")
-    page.fill('input[name="username"]', "orga")
-    page.fill('input[name="password"]', "pw-orga-12345")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/login/" not in url)
-
-
 def pdf_text(data: bytes) -> str:
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         return "\n".join(p.extract_text() or "" for p in pdf.pages)
@@ -94,7 +87,7 @@ def test_a_final_table_on_paper_from_its_settings_to_the_certificates(
     names = dict(t.players.values_list("pk", "name"))
     base = live_server.url
     page.set_viewport_size({"width": 1280, "height": 900})
-    login(page, base)
+    login_with_form(page, base)
 
     # the overview's next step leads to the final page; set up a final table of 4
     page.goto(f"{base}/tournaments/{t.pk}/")

@@ -21,7 +21,14 @@ from scoring.models import PrintJob, Series
 from scoring.season import services as series_services
 from scoring.sheet_links import table_token
 from tests.browser.sessions import logged_in_context
-from tests.factories import PlayerFactory, TournamentFactory, digital_table, seated_round
+from tests.factories import (
+    LONG_CLUBS,
+    LONG_NAMES,
+    PlayerFactory,
+    TournamentFactory,
+    digital_table,
+    seated_round,
+)
 from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.limits import MAX_NAME
@@ -47,28 +54,9 @@ def longest(*words: str) -> str:
 LONGEST_NAME = longest("Maximiliane", "Freifrau", "von", "und", "zu", "Übelacker-Schönbrunn")
 LONGEST_CLUB = longest("Spielvereinigung", "Quartettfreunde", "1920", "Köln-Deutz-Mülheim")
 TOURNAMENT = longest("Quartett-Vereinsturnier", "Januar", "2027", "Kreismeisterschaft")
-NAMES = [
-    "Maximilian Freiherr von und zu Übelacker-Schönbrunn",
-    "Iris Täubner",
-    "Thomas Müller",
-    "Łukasz Wiśniewski",
-    "Ayşe Şahin",
-    "Jürgen Groß",
-    "Thomas Müller",
-    "Grete Weiß",
-    LONGEST_NAME,
-]
-CLUBS = [
-    "SV Quartett 1920 Köln-Deutz",
-    LONGEST_CLUB,
-    "Kartenfreunde Bonn",
-    "",
-    "",
-    "",
-    "TSV Ehrenfeld",
-    "",
-    LONGEST_CLUB,
-]
+#: the club evening's long names, the last one and two clubs the longest allowed
+NAMES = [*LONG_NAMES[:-1], LONGEST_NAME]
+CLUBS = [LONG_CLUBS[0], LONGEST_CLUB, *LONG_CLUBS[2:-1], LONGEST_CLUB]
 GAMES = ["quartett", "terra_trumpf", "trumpet", "monddaemmerung", "altruismus"]
 #: the games whose table has trump or facts to show (Quartett has neither)
 GAMES_WITH_FACTS = [game for game in GAMES if game != "quartett"]

@@ -15,7 +15,13 @@ import pytest
 from scoring import services as results
 from scoring.models import Submission
 from tests.browser.sessions import logged_in_context
-from tests.factories import PlayerFactory, TournamentFactory, seated_round
+from tests.factories import (
+    LONG_CLUBS,
+    LONG_NAMES,
+    PlayerFactory,
+    TournamentFactory,
+    seated_round,
+)
 from tournaments.live import POLL_SECONDS
 from tournaments.models import Round
 from tournaments.services import clock, deadlines
@@ -24,28 +30,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1920, "height": 1080}
-NAMES = [
-    "Maximilian Freiherr von und zu Übelacker-Schönbrunn",
-    "Iris Täubner",
-    "Thomas Müller",
-    "Łukasz Wiśniewski",
-    "Ayşe Şahin",
-    "Jürgen Groß",
-    "Thomas Müller",
-    "Grete Weiß",
-    "Dieter Ruß",
-]
-CLUBS = [
-    "SV Quartett 1920 Köln-Deutz",
-    "",
-    "Kartenfreunde Bonn",
-    "",
-    "",
-    "",
-    "TSV Ehrenfeld",
-    "",
-    "",
-]
 #: a finished game at a table of three: two players out, one holds every card
 QUARTETT_CARDS = 30
 
@@ -67,7 +51,7 @@ def quartett_round(organizer, *, rounds=1, start=False) -> Round:
     )
     players = [
         PlayerFactory(tournament=t, name=name, club=club)
-        for name, club in zip(NAMES, CLUBS, strict=True)
+        for name, club in zip(LONG_NAMES, LONG_CLUBS, strict=True)
     ]
     order = [players[k : k + 3] for k in range(0, 9, 3)]
     return seated_round(t, order=order, publish=True, start=start)

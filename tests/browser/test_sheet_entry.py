@@ -10,6 +10,7 @@ import pytest
 from games import get_engine
 from scoring import services
 from scoring.models import Submission
+from tests.browser.sessions import login_with_form
 from tests.scoring.test_result_entry import make_table, make_tables
 from tournaments.models import Round
 
@@ -22,14 +23,6 @@ SHEETS = [[12, 10, 8], [20, 10, 0], [11, 12, 7], [5, 15, 10], [30, 0, 0]]  # 30 
 @pytest.fixture
 def tables(organizer):
     return make_tables(organizer, "quartett", count=5)
-
-
-def login(page, base):
-    page.goto(f"{base}/accounts/login/")
-    page.fill('input[name="username"]', "orga")
-    page.fill('input[name="password"]', "pw-orga-12345")
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(lambda url: "/login/" not in url)
 
 
 def entry_path(table) -> str:
@@ -51,7 +44,7 @@ def test_five_sheets_by_keyboard_with_save_and_next(page, live_server, organizer
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
     schema = get_engine("quartett").sheet_schema(3, None)
     order = [f"sheet-{spec['name']}" for spec in schema]
-    login(page, live_server.url)
+    login_with_form(page, live_server.url)
     page.goto(live_server.url + entry_path(tables[0]))
     assert no_sideways_scroll(page)
     if size == "phone":
@@ -97,7 +90,7 @@ def test_a_correction_is_saved_with_one_press_after_its_preview(
     table = tables[0]
     sheet = {"s0_cards": 12, "s1_cards": 10, "s2_cards": 8}
     services.result_submit(table=table, sheet=sheet, by=organizer, expected_version=None)
-    login(page, live_server.url)
+    login_with_form(page, live_server.url)
     page.goto(live_server.url + entry_path(table))
     page.fill('input[name="sheet-s0_cards"]', "8")
     page.fill('input[name="sheet-s2_cards"]', "12")
@@ -121,7 +114,7 @@ def test_every_games_result_form_fits_a_phone(page, live_server, organizer):
     from tests.scoring.test_result_entry import GAMES
 
     page.set_viewport_size({"width": 390, "height": 844})
-    login(page, live_server.url)
+    login_with_form(page, live_server.url)
     for game, spec in GAMES.items():
         table = make_table(organizer, game, options=spec["options"])
         page.goto(live_server.url + entry_path(table))
@@ -134,7 +127,7 @@ def test_an_unfinished_game_while_the_round_runs_asks_first(page, live_server, o
     tables = make_tables(organizer, "quartett", count=5, running=True)  # started by the clock
     table = tables[0]
     page.set_viewport_size({"width": 390, "height": 844})
-    login(page, live_server.url)
+    login_with_form(page, live_server.url)
     page.goto(live_server.url + entry_path(table))
     for seat, cards in enumerate([12, 10, 8]):
         page.fill(f'input[name="sheet-s{seat}_cards"]', str(cards))

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from tests.browser.sessions import login_with_form
 from tests.factories import PlayerFactory, digital_table, one_table, seated_round
 from tests.timetravel import past_deadline
 from tournaments import services
@@ -158,13 +159,6 @@ def test_check_in_all_at_the_door(page, live_server, tournament, organizer):
     assert tournament.players.filter(checked_in=True).count() == 4
 
 
-def login(page, base):
-    page.goto(f"{base}/accounts/login/")
-    page.fill('input[name="username"]', "orga")
-    page.fill('input[name="password"]', "pw-orga-12345")
-    page.get_by_role("button", name="Log in").click()
-
-
 @pytest.mark.parametrize(
     "game", ["quartett", "terra_trumpf", "trumpet", "monddaemmerung", "altruismus"]
 )
@@ -187,7 +181,7 @@ def test_result_form_fits_a_phone_without_sideways_scrolling(
     )
     t = table.round.tournament
     page.set_viewport_size({"width": 390, "height": 844})
-    login(page, live_server.url)
+    login_with_form(page, live_server.url)
     page.goto(f"{live_server.url}/tournaments/{t.pk}/rounds/1/tables/1/result/")
     page.wait_for_selector("form.sheet-form")
     page.screenshot(path=f"/tmp/result-{game}.png", full_page=True)

@@ -20,6 +20,7 @@ from games.base import RandomBot
 from scoring import exchange
 from tests.deal_attack import PublicFacts, reproduced
 from tests.factories import (
+    DIGITAL_GAMES,
     PlayerFactory,
     TournamentFactory,
     deal_secret,
@@ -33,15 +34,6 @@ from tournaments.play import tables as digital
 from tournaments.services import clock, deadlines, seating
 
 pytestmark = pytest.mark.django_db
-
-#: the five games with a table size each plays at
-GAMES = [
-    ("quartett", 2),
-    ("terra_trumpf", 3),
-    ("trumpet", 3),
-    ("monddaemmerung", 4),
-    ("altruismus", 3),
-]
 
 
 def _digital_round(owner, game, size, tables, seed=None, name=None):
@@ -74,7 +66,7 @@ def test_no_deal_of_ten_tables_follows_from_public_facts(organizer, capsys):
     of them seated with the organizer's seed 7), attacked with every public
     fact. Before deal secrets an outsider computed all 10."""
     tables = []
-    for k, (game, size) in enumerate(GAMES):
+    for k, (game, size) in enumerate(DIGITAL_GAMES):
         seed = 7 if k % 2 else None
         rnd = _digital_round(organizer, game, size, tables=2, seed=seed)
         tables += _dealt_tables(rnd, organizer_seeds=(7,) if seed else ())
@@ -131,7 +123,7 @@ def _fresh_installation(game, size, organizer_seed):
     return out
 
 
-@pytest.mark.parametrize(("game", "size"), GAMES)
+@pytest.mark.parametrize(("game", "size"), DIGITAL_GAMES)
 def test_two_fresh_installations_with_the_same_public_story_deal_different_cards(
     organizer, game, size
 ):
@@ -150,7 +142,7 @@ def test_two_fresh_installations_with_the_same_public_story_deal_different_cards
                     assert cards != deal_b[zone], f"table {number}: {zone} dealt twice"
 
 
-@pytest.mark.parametrize(("game", "size"), GAMES)
+@pytest.mark.parametrize(("game", "size"), DIGITAL_GAMES)
 def test_the_organizers_seed_seats_but_never_deals(organizer, game, size):
     """Seed 7 in two tournaments of one site: both seat by it, neither
     deal follows from it."""
@@ -217,7 +209,7 @@ def _play(table, engine, moves, chooser):
         digital.table_move(table=table, seat=seat, action=action)
 
 
-@pytest.mark.parametrize(("game", "size"), GAMES)
+@pytest.mark.parametrize(("game", "size"), DIGITAL_GAMES)
 def test_the_stored_record_replays_the_game_exactly(organizer, game, size, monkeypatch):
     """Moves, the clock calling time and the bot's play-out: the record (the
     deal seed from the secret and the logged moves) gives the stored state."""

@@ -14,6 +14,7 @@ import pdfplumber
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import documents, listings
 from scoring import services as results
@@ -23,6 +24,7 @@ from scoring.season import selectors as season_selectors
 from scoring.season import services as series_services
 from scoring.selectors import event_overview, standings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
+from tests.seat_tokens import token_for
 from tournaments.finals import selectors as finals
 from tournaments.finals import services
 from tournaments.models import FinalStage, Round, Seat, Table
@@ -482,6 +484,72 @@ def test_a_scorekeeper_sees_the_final_page_but_cannot_seat(client, organizer, ot
 def _pdf_text(data: bytes) -> str:
     with pdfplumber.open(io.BytesIO(data)) as pdf:
         return "\n".join(page.extract_text() or "" for page in pdf.pages)
+
+
+# -- what the players read ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stage", "names"),
+    [
+        ("final", {"en": "Final", "de": "Finale"}),
+        ("semi", {"en": "Semi-final", "de": "Halbfinale"}),
+    ],
+)
+def test_a_final_stage_round_is_named_by_its_stage_wherever_its_players_read_it(
+    client, organizer, stage, names
+):
+    """The seat link's page, the table's review, the player's slip, the
+    table card's slips and the score sheet say "Final" or "Semi-final"
+    (German "Finale", "Halbfinale"), not "Round 2"."""
+    if stage == "final":
+        t = quartett(organizer, rounds=1, self_report=True)
+        final_of(t)
+    else:
+        t = quartett(organizer, players=12, rounds=1, self_report=True)
+        final_of(t, format=FinalStage.SEMIS, semi_tables=2, semi_size=4, advance=2)
+    play_round(t)
+    rnd = services.final_seat(tournament=t, by=organizer)
+    assert (rnd.number, rnd.stage) == (2, stage)
+    table = rnd.tables.get(number=1)
+    first = table.seats.get(position=0).player
+    link = f"/p/{token_for(table, 0)}/"
+    client.force_login(organizer)
+    words = {
+        # the round, table and seat within a sentence and in print
+        "en": ("round", "table", "seat", "Round", "Table", "Seat"),
+        "de": ("Runde", "Tisch", "Sitz", "Runde", "Tisch", "Sitz"),
+    }
+    for lang, (round_, table_, seat_, round_word, table_word, seat_word) in words.items():
+        name = names[lang]
+        player = Client(HTTP_ACCEPT_LANGUAGE=lang).get(link)
+        assert player.status_code == 200
+        page = player.content.decode()
+        assert f"{first.name}: {name}, {table_} 1, {seat_} 1" in page
+        assert f"<title>{name}, {table_} 1 · {t.name}" in page
+        assert f"{round_} 2" not in page and f"{round_word} 2" not in page
+        review = client.get(
+            reverse("table_review", args=[t.pk, rnd.number, 1]), HTTP_ACCEPT_LANGUAGE=lang
+        ).content.decode()
+        assert f"<h1>{name}, {table_} 1:" in review
+        slip = client.get(
+            reverse("seat_slip", args=[t.pk, rnd.number, first.pk]), HTTP_ACCEPT_LANGUAGE=lang
+        )
+        assert slip.status_code == 200
+        assert f"{name} · {table_word} 1 · {seat_word} 1" in _pdf_text(slip.content)
+        with translation.override(lang):
+            sheets = _pdf_text(documents.render("sheets", t, rnd.number))
+            cards = _pdf_text(documents.render("tables", t, rnd.number))
+        assert f"{name} · {table_word} 1" in sheets
+        assert f"{round_word} 2 · {table_word}" not in sheets
+        assert f"{name} · {table_word} 1 · {seat_word} 1" in cards
+        assert f"{round_word} 2 · {table_word}" not in cards
+    # a player who has left opens the link: its refusal names the round the same way
+    player_services.player_drop(player=first, by=organizer)
+    for lang in ("en", "de"):
+        refused = Client(HTTP_ACCEPT_LANGUAGE=lang).get(link)
+        assert refused.status_code == 403
+        assert f"{t.name} · {names[lang]}</p>" in refused.content.decode()
 
 
 # -- the full export ------------------------------------------------------------------

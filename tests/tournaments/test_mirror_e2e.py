@@ -8,7 +8,6 @@ and everything arrives, in order and once, when it is back."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sqlite3
@@ -50,31 +49,11 @@ def _fresh_database(url: str) -> None:
 
 
 def _step(env: dict, *args: str) -> dict:
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.mirror_e2e", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return serverproc.run_step("tests.mirror_e2e", env, *args)
 
 
 def _start(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
-    out = open(log, "ab")  # noqa: SIM115 - closed with the process
-    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
+    return serverproc.start(cmd, env, log, mode="ab")
 
 
 def _versions(laptop_db: Path, online_url: str) -> tuple[tuple, tuple]:
@@ -179,7 +158,7 @@ def test_the_laptop_publishes_live_and_catches_up_after_an_outage(tmp_path):
         _same_public_pages(_step(laptop_env, "laptop-state"), online)
         page = f"/t/{t}/rounds/2/"
         before = serverproc.page_time(laptop_port, page, times=10)
-        _stop(web)
+        serverproc.stop(web)
         _step(laptop_env, "clock")
         _step(laptop_env, "results", "2")
         offline = serverproc.page_time(laptop_port, page, times=10)
@@ -226,4 +205,4 @@ def test_the_laptop_publishes_live_and_catches_up_after_an_outage(tmp_path):
         )
     finally:
         for proc in reversed(procs):
-            _stop(proc)
+            serverproc.stop(proc)

@@ -34,7 +34,7 @@ from games import rng
 from games.base import RandomBot
 from scoring import listings
 from scoring.models import Series
-from tests.factories import PlayerFactory, TournamentFactory, seated_round
+from tests.factories import DIGITAL_GAMES, PlayerFactory, TournamentFactory, seated_round
 from tests.seat_tokens import token_for
 from tournaments import urls as site_urls
 from tournaments.play import tables as digital
@@ -45,13 +45,6 @@ from tournaments.services import deadlines
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [
-    ("quartett", 2),
-    ("terra_trumpf", 3),
-    ("trumpet", 3),
-    ("monddaemmerung", 4),
-    ("altruismus", 3),
-]
 
 #: Public URLs (by name) this walk leaves out for now. The public review
 #: labels moves with what only the mover knew (fixed on
@@ -271,7 +264,7 @@ def _exports(client, rnd, engine) -> None:
     client.logout()
 
 
-@pytest.mark.parametrize(("game", "size"), GAMES)
+@pytest.mark.parametrize(("game", "size"), DIGITAL_GAMES)
 def test_no_public_or_player_answer_shows_hidden_cards_or_a_deal_secret(
     client, organizer, game, size
 ):

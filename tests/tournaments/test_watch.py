@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import get_engine
-from tests.factories import digital_table
+from tests.factories import DIGITAL_GAMES, digital_table
 from tournaments.models import Table, TableAction
 from tournaments.play import bots
 from tournaments.play import tables as digital
@@ -17,13 +17,6 @@ from tournaments.services import clock
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 
-GAMES = [
-    ("quartett", 2),
-    ("terra_trumpf", 3),
-    ("trumpet", 3),
-    ("monddaemmerung", 4),
-    ("altruismus", 3),
-]
 CARD = re.compile(r'data-card="([^"]*)"')
 
 
@@ -101,7 +94,7 @@ def test_the_spectator_view_of_a_hidden_tournament_is_not_public(client, organiz
     assert client.get(reverse("table_watch", args=[t.pk, 1, 1])).status_code == 404
 
 
-@pytest.mark.parametrize("game,players", GAMES)
+@pytest.mark.parametrize("game,players", DIGITAL_GAMES)
 def test_the_review_shows_every_hand_to_the_organizer_and_none_to_the_public(
     client, organizer, game, players
 ):

@@ -4,11 +4,13 @@ view: shared page data comes from the selectors, shared responses from here.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import qrcode
 import qrcode.image.svg
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
 from django.template.loader import render_to_string
@@ -16,7 +18,7 @@ from django.utils.html import escape
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from tournaments import live
+from tournaments import live, ratelimit
 from tournaments.problems import problem
 from tournaments.services.errors import ServiceError
 
@@ -82,6 +84,42 @@ def status_response(request, entry: dict, status_url: str) -> HttpResponse:
 def client_address(request) -> str | None:
     """The address a request came from (kept with a result that was saved)."""
     return request.META.get("REMOTE_ADDR") or None
+
+
+@dataclass(frozen=True)
+class AddressLimit:
+    """At most ``<setting>_LIMIT`` of something (accounts, registrations)
+    from one address in ``<setting>_WINDOW`` seconds, counted under
+    ``prefix`` (:mod:`tournaments.ratelimit`; the settings are read at each
+    request). ``refusal(minutes)`` words the refusal."""
+
+    prefix: str
+    setting: str
+    refusal: Callable[[int], str]
+
+    def _key(self, request) -> str:
+        return f"{self.prefix}:{client_address(request) or 'unknown'}"
+
+    def left(self, request) -> bool:
+        """Still under the limit (a read, for a quick refusal before the work)."""
+        return ratelimit.left(self._key(request), getattr(settings, f"{self.setting}_LIMIT"))
+
+    def take(self, request) -> bool:
+        """Count one before the work; False when that is over the limit."""
+        return ratelimit.take(
+            self._key(request),
+            getattr(settings, f"{self.setting}_LIMIT"),
+            getattr(settings, f"{self.setting}_WINDOW"),
+        )
+
+    def give_back(self, request) -> None:
+        """What was counted did not happen after all: its place is free."""
+        ratelimit.give_back(self._key(request))
+
+    def refused(self, request):
+        """The page of a request over the limit: when to try again (429)."""
+        minutes = max(1, getattr(settings, f"{self.setting}_WINDOW") // 60)
+        return problem(request, self.refusal(minutes), status=429, title=_("Please wait"))
 
 
 def round_problem(request, value):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
@@ -16,46 +15,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
-from tournaments import ratelimit
 from tournaments.problems import problem
+from tournaments.views._helpers import AddressLimit, client_address
 
-
-def client_address(request) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
-
-
-def _signup_key(request) -> str:
-    return f"signup-count:{client_address(request)}"
-
-
-def _signups_left(request) -> bool:
-    return ratelimit.left(_signup_key(request), settings.SIGNUP_LIMIT)
-
-
-def _take_signup(request) -> bool:
-    """Count one signup against the address' limit before the account is
-    made; False when it is over the limit (atomic: :mod:`tournaments.ratelimit`)."""
-    return ratelimit.take(_signup_key(request), settings.SIGNUP_LIMIT, settings.SIGNUP_WINDOW)
-
-
-def _give_back_signup(request) -> None:
-    """The account was not made after all: its place in the count is free."""
-    ratelimit.give_back(_signup_key(request))
-
-
-def _signup_refused(request):
-    minutes = max(1, settings.SIGNUP_WINDOW // 60)
-    return problem(
-        request,
+#: the accounts one address may create (``SIGNUP_LIMIT`` in ``SIGNUP_WINDOW`` seconds)
+SIGNUPS = AddressLimit(
+    "signup-count",
+    "SIGNUP",
+    lambda minutes: (
         ngettext(
             "Too many accounts were created from this address. Try again in %(n)s minute.",
             "Too many accounts were created from this address. Try again in %(n)s minutes.",
             minutes,
         )
-        % {"n": minutes},
-        status=429,
-        title=_("Please wait"),
-    )
+        % {"n": minutes}
+    ),
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -64,22 +39,22 @@ def signup(request):
     ``SIGNUP_LIMIT`` accounts per address in ``SIGNUP_WINDOW`` seconds."""
     if request.user.is_authenticated:
         return redirect("tournament_list")
-    if request.method == "POST" and not _signups_left(request):
-        return _signup_refused(request)
+    if request.method == "POST" and not SIGNUPS.left(request):
+        return SIGNUPS.refused(request)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if not _take_signup(request):
-            return _signup_refused(request)
+        if not SIGNUPS.take(request):
+            return SIGNUPS.refused(request)
         try:
             # the account and its logged-in session are stored together or not at all
             with transaction.atomic():
                 user = form.save()
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         except IntegrityError:  # the same name was taken a moment ago
-            _give_back_signup(request)
+            SIGNUPS.give_back(request)
             form.add_error("username", form.instance.unique_error_message(User, ["username"]))
         except BaseException:
-            _give_back_signup(request)
+            SIGNUPS.give_back(request)
             raise
         else:
             return redirect("tournament_list")
@@ -93,7 +68,7 @@ def locked_out(request, response=None, credentials=None):
 
     username = (credentials or {}).get("username") or request.POST.get("username", "")
     last = AccessAttempt.objects.filter(
-        Q(username=username) | Q(ip_address=client_address(request))
+        Q(username=username) | Q(ip_address=client_address(request) or "unknown")
     ).aggregate(last=Max("attempt_time"))["last"]
     until = (last or timezone.now()) + (get_cool_off(request) or timedelta(0))
     minutes = max(1, round((until - timezone.now()).total_seconds() / 60))

@@ -61,6 +61,8 @@ def seat_link_refused(request, access: links.SeatAccess):
         "text": text,
         "tournament": link.round.tournament if link else None,
         "round_number": link.round.number if link else None,
+        # a final stage's round is called by its stage ("Final"), not its number
+        "round_stage": link.round.get_stage_display() if link and link.round.stage else "",
     }
     response = render(request, "play/link_state.html", context, status=_STATUS[access.state])
     response["Cache-Control"] = "no-store"

@@ -63,6 +63,7 @@ def seat_slip(request, tournament, number, player_id):
         player_name=player.name,
         url=absolute(links.seat_path(key), request),
         gettext=_,
+        round_name=rnd.get_stage_display() if rnd.stage else "",
     )
     response = HttpResponse(pdf, content_type="application/pdf")
     filename = f"slip-r{rnd.number}-{player.pk}.pdf"

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments import ratelimit
 from tournaments.problems import problem
-from tournaments.views._helpers import client_address
+from tournaments.views._helpers import AddressLimit
 
 #: the session's personal links by tournament (the door's check-in page
 #: sends a phone that opened its link before straight back to it)
@@ -34,37 +32,20 @@ def token_for_form(nonce: str) -> str:
     return digest[:32]
 
 
-def limit_key(request) -> str:
-    return f"registration-count:{client_address(request) or 'unknown'}"
-
-
-def limit_left(request) -> bool:
-    return ratelimit.left(limit_key(request), settings.REGISTRATION_LIMIT)
-
-
-def limit_take(request) -> bool:
-    return ratelimit.take(
-        limit_key(request), settings.REGISTRATION_LIMIT, settings.REGISTRATION_WINDOW
-    )
-
-
-def limit_give_back(request) -> None:
-    ratelimit.give_back(limit_key(request))
-
-
-def limit_refused(request):
-    minutes = max(1, settings.REGISTRATION_WINDOW // 60)
-    return problem(
-        request,
+#: the registrations one address may send (``REGISTRATION_LIMIT`` in
+#: ``REGISTRATION_WINDOW`` seconds)
+LIMIT = AddressLimit(
+    "registration-count",
+    "REGISTRATION",
+    lambda minutes: (
         ngettext(
             "Too many registrations were sent from this address. Try again in %(n)s minute.",
             "Too many registrations were sent from this address. Try again in %(n)s minutes.",
             minutes,
         )
-        % {"n": minutes},
-        status=429,
-        title=_("Please wait"),
-    )
+        % {"n": minutes}
+    ),
+)
 
 
 def bad_link(request):

@@ -40,25 +40,25 @@ def announcement_public(request, tournament_id):
         if closed:
             form.is_valid()
             form.add_error(None, closed)
-        elif not _shared.limit_left(request):
-            return _shared.limit_refused(request)
+        elif not _shared.LIMIT.left(request):
+            return _shared.LIMIT.refused(request)
         elif form.is_valid():
-            if not _shared.limit_take(request):
-                return _shared.limit_refused(request)
+            if not _shared.LIMIT.take(request):
+                return _shared.LIMIT.refused(request)
             token = _shared.token_for_form(form.nonce)
             try:
                 signed = services.register(
                     tournament=tournament, entry=form.entry(), nonce=form.nonce, token=token
                 )
             except ServiceError as exc:
-                _shared.limit_give_back(request)
+                _shared.LIMIT.give_back(request)
                 form.add_error(None, str(exc))
             except BaseException:
-                _shared.limit_give_back(request)
+                _shared.LIMIT.give_back(request)
                 raise
             else:
                 if signed.again:
-                    _shared.limit_give_back(request)
+                    _shared.LIMIT.give_back(request)
                 path = reverse("registration_link", args=[signed.token])
                 mail_link_later(
                     email=form.cleaned_data.get("email") or "",
