@@ -192,7 +192,7 @@ def _load(data) -> dict:
     return data
 
 
-def import_tournament(*, data, owner) -> Tournament:
+def import_tournament(*, data, owner, told_outcomes: bool = False) -> Tournament:
     """A NEW tournament owned by ``owner`` from an export (bytes, text or the
     parsed dict). All or nothing: any problem raises :class:`ImportRefused`
     listing them, and nothing is created."""
@@ -200,7 +200,9 @@ def import_tournament(*, data, owner) -> Tournament:
     rd = _Reader()
     try:
         with transaction.atomic():
-            tournament = _build(doc, owner, rd)
+            imp = _Import(doc, owner, rd)
+            imp.told_outcomes = told_outcomes
+            tournament = imp.run()
             if rd.errors:
                 raise ImportRefused(rd.errors)
     except ImportRefused:
@@ -219,12 +221,6 @@ def import_tournament(*, data, owner) -> Tournament:
     return tournament
 
 
-def _build(doc, owner, rd: _Reader) -> Tournament | None:
-    """The tournament of ``doc`` saved for ``owner``, entity by entity; None
-    (with the problems in ``rd.errors``) as soon as a step finds any."""
-    return _Import(doc, owner, rd).run()
-
-
 class _Import:
     """One import in progress. Each step reads one kind of entity, checks it,
     and stores it when everything read so far is sound; what a later step
@@ -241,6 +237,8 @@ class _Import:
         self.placed: dict[int, set] = {}  # round number → keys seated or on a bye
         self.only: set[int] | None = None  # the rounds to read (None: all)
         self.kept_rounds: set[int] = set()  # rounds already stored, not read
+        #: digital tables' results told, not replayed (``TableContents``)
+        self.told_outcomes = False
 
     def run(self) -> Tournament | None:
         steps = (
@@ -572,7 +570,7 @@ class _Import:
 # -- replacing a tournament's contents -------------------------------------------
 
 
-def replace_tournament(*, data, tournament: Tournament) -> Tournament:
+def replace_tournament(*, data, tournament: Tournament, told_outcomes: bool = False) -> Tournament:
     """``tournament``'s settings and contents replaced by those of an export
     document, through the same checks as :func:`import_tournament` (the
     tournament keeps its id, owner and creation; everything in it is rebuilt).
@@ -583,7 +581,9 @@ def replace_tournament(*, data, tournament: Tournament) -> Tournament:
     rd = _Reader()
     try:
         with transaction.atomic():
-            _Replace(doc, tournament, rd).run()
+            imp = _Replace(doc, tournament, rd)
+            imp.told_outcomes = told_outcomes
+            imp.run()
             if rd.errors:
                 raise ImportRefused(rd.errors)
     except ImportRefused:
@@ -636,7 +636,9 @@ class _Replace(_Import):
         return True
 
 
-def replace_rounds(*, data, tournament: Tournament, numbers) -> Tournament:
+def replace_rounds(
+    *, data, tournament: Tournament, numbers, told_outcomes: bool = False
+) -> Tournament:
     """Only the rounds ``numbers`` of ``tournament`` replaced by the
     document's (a round the document no longer has is removed), through the
     same checks as :func:`import_tournament`; the settings, teams and players
@@ -646,7 +648,9 @@ def replace_rounds(*, data, tournament: Tournament, numbers) -> Tournament:
     rd = _Reader()
     try:
         with transaction.atomic():
-            _ReplaceRounds(doc, tournament, rd, numbers).run()
+            imp = _ReplaceRounds(doc, tournament, rd, numbers)
+            imp.told_outcomes = told_outcomes
+            imp.run()
             if rd.errors:
                 raise ImportRefused(rd.errors)
     except ImportRefused:

@@ -176,14 +176,16 @@ def apply(*, owner, data: dict) -> dict:
         doc = snapshot.assemble(merged)
         try:
             if mirror is None:
-                tournament = import_tournament(data=doc, owner=owner)
+                tournament = import_tournament(data=doc, owner=owner, told_outcomes=True)
                 mirror = MirroredTournament(owner=owner, source=source, tournament=tournament)
             elif whole:
-                replace_tournament(data=doc, tournament=mirror.tournament)
+                replace_tournament(data=doc, tournament=mirror.tournament, told_outcomes=True)
             else:
                 if players_only:  # a drop or a late entry's first round
                     update_players(data=doc, tournament=mirror.tournament)
-                replace_rounds(data=doc, tournament=mirror.tournament, numbers=changed)
+                replace_rounds(
+                    data=doc, tournament=mirror.tournament, numbers=changed, told_outcomes=True
+                )
         except ImportRefused as exc:
             raise Refused(str(exc), status=422, problems=exc.errors) from None
         mirror.version, mirror.hashes = version, hashes

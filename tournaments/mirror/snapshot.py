@@ -7,9 +7,9 @@ names, clubs and teams (only when the tournament's public pages are on);
 seatings once published (tables, seats, byes and why); counted results (the
 confirmed sheet of each table); the clock's activations and deadlines. Never
 a deal secret or seed, a digital table's moves or state, a draft seating,
-who entered what, a reason, an address, a birth year or a rating. Digital
-tables' results are not published: they can only be checked online by
-replaying the moves, which hold hidden cards.
+who entered what, a reason, an address, a birth year or a rating. A digital
+table's counted result is published as its outcome (ranks, figures, rank
+keys), never its moves: the online site checks it by the game's engine.
 
 The sections: ``tournament`` (settings, teams, players), ``round:N`` (a
 round, its tables and results) and ``clock:N`` (the round's status, deadline
@@ -35,6 +35,8 @@ _CLOCK = ("status", "deadline", "remaining_seconds", "starts_at", "time_called_a
 _TABLE = ("number", "digital", "status", "deadline", "extra_seconds", "time_called_at", "why")
 _SUBMISSION = ("version", "status", "sheet", "ranks", "figures", "details", "source", "by_seat")
 _PRIVATE_STATS = {"seed", "plan_seed", "scores"}
+#: what of a digital table's result details is published with its outcome
+_TOLD_DETAILS = ("rank_keys", "bot_seats", "time_called")
 
 
 def digest(content) -> str:
@@ -109,13 +111,24 @@ def _table(t: dict) -> dict:
         }
         for s in t["seats"]
     ]
-    out["submissions"] = [
+    out["submissions"] = [_counted(s) for s in t["submissions"] if s.get("status") == CONFIRMED]
+    return out
+
+
+def _counted(s: dict) -> dict:
+    """A table's counted result. A digital table's is told by its outcome
+    (ranks, figures, and of the details only the rank keys, the seats a bot
+    played and whether time was called): the online site checks it by the
+    game's engine instead of replaying the moves, which stay on the laptop."""
+    out = (
         {name: s.get(name) for name in _SUBMISSION}
         | {"from_address": None, "reason": "", "late": s.get("late", False), "at": s["at"]}
         | {"by": None, "replaces": None, "confirmations": []}
-        for s in t["submissions"]
-        if s.get("status") == CONFIRMED and s.get("source") != DIGITAL_SOURCE
-    ]
+    )
+    if s.get("source") == DIGITAL_SOURCE:
+        details = s.get("details") if isinstance(s.get("details"), dict) else {}
+        out["sheet"] = {}
+        out["details"] = {k: details[k] for k in _TOLD_DETAILS if k in details}
     return out
 
 
