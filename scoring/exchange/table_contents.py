@@ -185,10 +185,11 @@ class TableContents:
         if (sub.source == PLAYER_SOURCE) != (sub.by_seat is not None):
             rd.error(f"{spath}.by_seat", _("a player's report, and only that, names its seat"))
         if sub.source == DIGITAL_SOURCE:
-            if self.told_outcomes and table.digital and table.state is None and at_table:
-                if sub.status == Submission.CONFIRMED:  # a mirror's copy: no moves to replay
-                    checks.told_outcome(self.tournament, len(at_table), s, spath, rd.error)
-                    return
+            told = self.told_outcomes and table.digital and table.state is None
+            if told and at_table and sub.status == Submission.CONFIRMED:
+                # a mirror's copy: the moves stay on the laptop, nothing to replay
+                checks.told_outcome(self.tournament, len(at_table), s, spath, rd.error)
+                return
             if not table.digital or table.state is None:
                 rd.error(f"{spath}.source", _("only a dealt digital table has the engine's result"))
             else:
