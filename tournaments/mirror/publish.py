@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.exchange import export_tournament
-from tournaments.mirror import snapshot
+from tournaments.mirror import selectors, snapshot
 from tournaments.mirror.models import MirrorPublication
 from tournaments.mirror.receive import pack
 
@@ -67,8 +67,10 @@ def client() -> httpx.Client:
 
 
 def build(tournament) -> dict[str, object]:
-    """The tournament's public sections (``snapshot``)."""
-    return snapshot.public_sections(export_tournament(tournament))
+    """The tournament's public sections (``snapshot``), with the public season
+    tables of its series."""
+    seasons = selectors.tournament_seasons(tournament)
+    return snapshot.public_sections(export_tournament(tournament), seasons=seasons)
 
 
 def words(exc: Exception) -> str:

@@ -14,7 +14,9 @@ into an export document and stored through the tournament import's checks
 the import's message, and nothing changes. While the tournament's section
 (settings, players) is unchanged — or only players' drops and first rounds
 changed, which are updated in place — only the rounds whose sections
-changed are rebuilt; otherwise the whole tournament is. A mirrored tournament is found by
+changed are rebuilt; otherwise the whole tournament is. The ``season``
+section (the public season tables of the laptop's series) is checked for
+its shape and kept as sent: the mirrored tournament's season page shows it. A mirrored tournament is found by
 (the key's owner, ``source``), so a publication never reaches another
 organizer's tournament.
 """
@@ -160,7 +162,7 @@ def apply(*, owner, data: dict) -> dict:
         changed = {
             int(name.partition(":")[2])
             for name in set(hashes) | set(held)
-            if name != "tournament" and hashes.get(name) != held.get(name)
+            if ":" in name and hashes.get(name) != held.get(name)
         }
         needed = (
             set(hashes)
@@ -168,6 +170,9 @@ def apply(*, owner, data: dict) -> dict:
             else {"tournament"}
             | {f"{kind}:{n}" for n in changed for kind in ("round", "clock")} & set(hashes)
         )
+        needed.discard("season")  # kept as sent, not part of the tournament
+        if "season" in sections and not snapshot.check_seasons(sections["season"]):
+            raise Refused(_("Section %(name)s is malformed.") % {"name": "season"}, status=422)
         merged = {n: sections[n] for n in needed if n in sections}
         if mirror is not None:
             for row in mirror.stored.filter(name__in=needed - set(merged)):
@@ -183,9 +188,10 @@ def apply(*, owner, data: dict) -> dict:
             else:
                 if players_only:  # a drop or a late entry's first round
                     update_players(data=doc, tournament=mirror.tournament)
-                replace_rounds(
-                    data=doc, tournament=mirror.tournament, numbers=changed, told_outcomes=True
-                )
+                if changed:
+                    replace_rounds(
+                        data=doc, tournament=mirror.tournament, numbers=changed, told_outcomes=True
+                    )
         except ImportRefused as exc:
             raise Refused(str(exc), status=422, problems=exc.errors) from None
         mirror.version, mirror.hashes = version, hashes

@@ -1,10 +1,15 @@
 """The mirror's reads: the entries the online site offers a laptop, the
-publishing state the organizer's overview shows, the keys of an account."""
+publishing state the organizer's overview shows, the keys of an account, and
+a tournament's public season tables (the laptop's, computed; the online
+site's, as the laptop published them)."""
 
 from __future__ import annotations
 
 from django.utils import timezone
 
+from scoring.models import Series
+from scoring.season import selectors as season_selectors
+from tournaments.mirror import snapshot
 from tournaments.mirror.models import (
     MirroredTournament,
     MirrorLink,
@@ -95,3 +100,82 @@ def status(tournament: Tournament) -> dict | None:
         "site_url": pub.link.site_url,
         "publication": pub,
     }
+
+
+SEASON = "season"
+
+
+def _series_of(tournament: Tournament):
+    return Series.objects.filter(tournaments=tournament, public=True).order_by("created_at", "pk")
+
+
+def season_table(series: Series) -> dict:
+    """A series' public season standings as plain data (the shape
+    ``snapshot.check_seasons`` describes): what its public season page shows."""
+    rows, tournaments = season_selectors.series_standings(series)
+    index = {t.pk: i for i, t in enumerate(tournaments)}
+    table = []
+    for row in rows:
+        cells = [None] * len(tournaments)
+        for result in row.results:
+            cells[index[result.event]] = {
+                "points": snapshot.season_points(result.points),
+                "counted": bool(result.counted),
+            }
+        table.append(
+            {
+                "place": row.place,
+                "shared": bool(row.shared),
+                "name": row.person.name,
+                "club": row.person.club,
+                "total": snapshot.season_points(row.total),
+                "played": row.played,
+                "cells": cells,
+            }
+        )
+    return {
+        "name": series.name,
+        "best": series.best,
+        "minimum": series.minimum,
+        "tournaments": [t.name for t in tournaments],
+        "rows": table,
+    }
+
+
+def tournament_seasons(tournament: Tournament) -> list[dict]:
+    """The public season tables of the series ``tournament`` belongs to (only
+    for a public tournament): on the online site the ones its laptop
+    published with it, elsewhere computed from the series here."""
+    mirror = MirroredTournament.objects.filter(tournament=tournament).first()
+    if mirror is not None:
+        stored = mirror.stored.filter(name=SEASON).values_list("content", flat=True).first()
+        return stored or []
+    if not tournament.public:
+        return []
+    return [season_table(series) for series in _series_of(tournament)]
+
+
+def has_seasons(tournament: Tournament) -> bool:
+    """Whether the tournament's public pages have a season page."""
+    mirror = MirroredTournament.objects.filter(tournament=tournament).first()
+    if mirror is not None:
+        return mirror.stored.filter(name=SEASON).exists()
+    return tournament.public and _series_of(tournament).exists()
+
+
+def season_pages(seasons: list[dict]) -> list[dict]:
+    """Season tables in the shape of the season standings' table template."""
+    return [
+        {
+            "series": {"name": s["name"], "best": s["best"], "minimum": s["minimum"]},
+            "tournaments": [{"name": name} for name in s["tournaments"]],
+            "table": [
+                {
+                    "row": {**row, "ranked": row["place"] is not None, "person": row},
+                    "cells": row["cells"],
+                }
+                for row in s["rows"]
+            ],
+        }
+        for s in seasons
+    ]
