@@ -8,8 +8,9 @@ A public Quartett tournament of tables of 4 is built in bulk round by round
 game and confirmed). After each round measured (the largest size: at the
 rounds ``--at``), as the laptop and the online site do it:
 
-- laptop: the public snapshot built (export, public sections, hashes: CPU
-  ms), the publication of what changed since the last one (the round's and
+- laptop: the public snapshot built as the laptop's sender builds it
+  (``publish.build_hashed``: the completed rounds' sections kept while their
+  content version is unchanged; CPU ms), the publication of what changed since the last one (the round's and
   its clock's sections) — raw JSON and gzip bytes, gzip ms — and, for
   comparison, the whole snapshot's bytes;
 - online: the publication applied (unpacked, checked by the tournament
@@ -168,13 +169,9 @@ class Site:
         self.held: dict = {}
 
     def publish(self) -> dict:
-        from scoring.exchange import export_tournament
-        from tournaments.mirror import receive, snapshot
+        from tournaments.mirror import publish, receive
 
-        sections, build_cpu, _w = cpu_ms(
-            lambda: snapshot.public_sections(export_tournament(self.laptop.t))
-        )
-        hashes = snapshot.hashes(sections)
+        (sections, hashes), build_cpu, _w = cpu_ms(lambda: publish.build_hashed(self.laptop.t))
         self.version += 1
         sent = {n: c for n, c in sections.items() if self.held.get(n) != hashes[n]}
         envelope = {

@@ -5,9 +5,10 @@ site's, as the laptop published them)."""
 
 from __future__ import annotations
 
+from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 
-from scoring.models import Series
+from scoring.models import Series, Submission
 from scoring.season import selectors as season_selectors
 from tournaments.mirror import snapshot
 from tournaments.mirror.models import (
@@ -16,7 +17,7 @@ from tournaments.mirror.models import (
     MirrorPublication,
     PublishingKey,
 )
-from tournaments.models import Player, Tournament
+from tournaments.models import Bye, ClockActivation, Player, Round, Seat, Table, Tournament
 from tournaments.registrations import selectors as registration_selectors
 from tournaments.registrations.models import Registration
 
@@ -179,3 +180,66 @@ def season_pages(seasons: list[dict]) -> list[dict]:
         }
         for s in seasons
     ]
+
+
+def completed_round_versions(tournament: Tournament) -> dict[int, tuple]:
+    """Each completed round's content version (round number → a tuple that
+    changes whenever anything in the round's public sections can have
+    changed: the round's fields, its tables, who sits where, its results
+    and their confirmations, its clock, its byes). A handful of grouped
+    queries, whatever the tournament's size."""
+    rounds = {
+        r["id"]: r
+        for r in Round.objects.filter(tournament=tournament, status=Round.COMPLETE).values()
+    }
+    if not rounds:
+        return {}
+    ids = list(rounds)
+
+    def grouped(queryset, field: str, **figures) -> dict:
+        rows = queryset.values(field).annotate(**figures).order_by(field)
+        return {row.pop(field): tuple(sorted(row.items())) for row in rows}
+
+    tables = grouped(
+        Table.objects.filter(round_id__in=ids),
+        "round_id",
+        n=Count("pk"),
+        done=Count("pk", filter=Q(status=Table.DONE)),
+        extra=Sum("extra_seconds"),
+        deadline=Max("deadline"),
+        called=Max("time_called_at"),
+        last=Max("pk"),
+    )
+    seats = grouped(
+        Seat.objects.filter(table__round_id__in=ids),
+        "table__round_id",
+        n=Count("pk"),
+        who=Sum(F("player_id") * (F("position") + 1)),
+        where=Sum(F("player_id") * F("table_id")),
+        bots=Count("pk", filter=Q(bot=True) | Q(bot_played=True)),
+    )
+    results = grouped(
+        Submission.objects.filter(table__round_id__in=ids),
+        "table__round_id",
+        n=Count("pk"),
+        last=Max("pk"),
+        counted=Count("pk", filter=Q(status=Submission.CONFIRMED)),
+        which=Sum("pk", filter=Q(status=Submission.CONFIRMED)),
+    )
+    clock = grouped(
+        ClockActivation.objects.filter(round_id__in=ids), "round_id", n=Count("pk"), last=Max("pk")
+    )
+    byes = grouped(
+        Bye.objects.filter(round_id__in=ids), "round_id", n=Count("pk"), who=Sum("player_id")
+    )
+    return {
+        r["number"]: (
+            tuple(sorted((k, str(v)) for k, v in r.items())),
+            tables.get(pk),
+            seats.get(pk),
+            results.get(pk),
+            clock.get(pk),
+            byes.get(pk),
+        )
+        for pk, r in rounds.items()
+    }
