@@ -707,30 +707,54 @@ class _ReplaceRounds(_Import):
         return True
 
 
-def update_players(*, data, tournament: Tournament) -> list[Player]:
-    """The stored players of ``tournament`` (found by the name and club the
-    document gives them) take the document's ``dropped`` and ``first_round``,
-    checked as an import checks them; nothing else changes. Returns the
-    players changed. A document with any problem raises
-    :class:`ImportRefused` and changes nothing (call it inside the caller's
-    transaction)."""
+def merge_players(*, data, tournament: Tournament, previous: list) -> list[Player]:
+    """The players of ``tournament`` brought to the document's in place: a
+    key of ``previous`` (the document the tournament was last stored from,
+    its players) is the stored player of that name and club, and takes the
+    document's name, club, team and flags; a new key is a new player. Every
+    value is checked as an import checks it (names twice, a team that isn't
+    there, …); a document with any problem raises :class:`ImportRefused` and
+    changes nothing (call it inside the caller's transaction). The caller
+    makes sure no key of ``previous`` is missing from the document. Returns
+    the players changed or added."""
     doc = _load(data)
     rd = _Reader()
+    before = {d.get("key"): (d.get("name"), d.get("club", "")) for d in previous}
     stored = {(p.name, p.club): p for p in Player.objects.filter(tournament=tournament)}
-    changed = []
+    teams = {t.name: t for t in Team.objects.filter(tournament=tournament)}
+    fields = [*PLAYER_FIELDS, "team_id"]
+    changed, added, seen = [], [], set()
     for i, d in enumerate(rd.items(doc, "players", "", limits.MAX_PLAYERS)):
         path = f"players[{i}]"
         d = rd.obj(d, path)
-        player = stored.get((d.get("name"), d.get("club", "")))
+        if not rd.require(d, "key", path) or not rd.require(d, "name", path):
+            continue
+        k = rd.key(d["key"], f"{path}.key")
+        if k is None:
+            continue
+        player = stored.get(before[k]) if k in before else Player(tournament=tournament)
         if player is None:
             rd.error(path, _("not a player of the stored tournament"))
             continue
-        before = (player.dropped, player.first_round)
-        rd.fill(player, d, ["dropped", "first_round"], path)
+        was = [getattr(player, name) for name in fields]
+        rd.fill(player, d, PLAYER_FIELDS, path)
+        player.team = None
+        if d.get("team") is not None:
+            if not isinstance(d["team"], str) or d["team"] not in teams:
+                shown = d["team"] if isinstance(d["team"], str) else "?"
+                rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
+            else:
+                player.team = teams[d["team"]]
         rd.clean(player, path, exclude=["tournament", "team"])
-        if (player.dropped, player.first_round) != before:
+        if (player.name, player.club) in seen:
+            rd.error(path, _("%(name)s is listed twice") % {"name": player})
+        seen.add((player.name, player.club))
+        if player.pk is None:
+            added.append(player)
+        elif [getattr(player, name) for name in fields] != was:
             changed.append(player)
     if rd.errors:
         raise ImportRefused(rd.errors)
-    Player.objects.bulk_update(changed, ["dropped", "first_round"], batch_size=500)
-    return changed
+    Player.objects.bulk_update(changed, fields, batch_size=500)
+    Player.objects.bulk_create(added)
+    return changed + added

@@ -96,3 +96,93 @@ def test_the_published_keys_are_the_players_ids(organizer):
     assert {p["key"] for p in doc["players"]} == set(t.players.values_list("pk", flat=True))
     seated = {s["player"] for table in doc["rounds"][0]["tables"] for s in table["seats"]}
     assert seated <= {p["key"] for p in doc["players"]}
+
+
+# -- online: players updated in place ------------------------------------------
+
+
+def online_pair(organizer, other_user, rounds=2):
+    from tests.tournaments.mirror_helpers import body
+    from tournaments.mirror import keys, receive
+
+    laptop = laptop_tournament(organizer, rounds=rounds)
+    _row, key = keys.key_create(user=other_user, name="laptop")
+    state = {"version": 0, "held": {}}
+
+    def send():
+        sections, hashes = publish.build_hashed(laptop)
+        state["version"] += 1
+        data = {
+            "format": receive.FORMAT,
+            "source": "6f1c1d43-3c1f-4b0c-9a43-0d5a4a6c2b11",
+            "version": state["version"],
+            "hashes": hashes,
+            "sections": {n: c for n, c in sections.items() if state["held"].get(n) != hashes[n]},
+        }
+        answer = receive.apply(owner=other_user, data=receive.unpack(body(data)))
+        state["held"] = answer["hashes"]
+        return data, answer
+
+    return laptop, send
+
+
+def online_state(online):
+    return snapshot.public_sections(export_tournament(online))
+
+
+def test_a_player_added_or_renamed_online_is_updated_in_place(organizer, other_user):
+    from tests.tournaments.test_mirror import standings_rows
+    from tournaments.models import Round, Tournament
+
+    laptop, send = online_pair(organizer, other_user)
+    _data, answer = send()
+    online = Tournament.objects.get(pk=answer["tournament"])
+    rounds = list(Round.objects.filter(tournament=online).values_list("pk", flat=True))
+    renamed = laptop.players.order_by("name").first()
+    online_player = online.players.get(name=renamed.name)
+    renamed.name, renamed.club = "Zora Umbenannt", "SC Süd"
+    renamed.save()
+    services.player_add(tournament=laptop, by=organizer, name="Nachzüglerin", club="SV Nord")
+    data, answer = send()
+    assert set(data["sections"]) == {"tournament"} and answer["applied"]
+    online_player.refresh_from_db()
+    assert (online_player.name, online_player.club) == ("Zora Umbenannt", "SC Süd")
+    assert online.players.filter(name="Nachzüglerin", club="SV Nord").exists()
+    assert list(Round.objects.filter(tournament=online).values_list("pk", flat=True)) == rounds
+    assert online_state(online) == online_state(laptop)
+    assert standings_rows(online) == standings_rows(laptop)
+
+
+def test_two_players_swapping_names_arrive_right(organizer, other_user):
+    from tournaments.models import Tournament
+
+    laptop, send = online_pair(organizer, other_user, rounds=1)
+    online = Tournament.objects.get(pk=send()[1]["tournament"])
+    a, b = laptop.players.order_by("name")[:2]
+    a_name, b_name = a.name, b.name
+    a.name = "Zwischenname"
+    a.save()
+    b.name, a.name = a_name, b_name
+    b.save()
+    a.save()
+    assert send()[1]["applied"]
+    assert online_state(online) == online_state(laptop)
+
+
+def test_a_rename_onto_another_players_name_is_refused_and_changes_nothing(organizer, other_user):
+    from tournaments.mirror import receive
+    from tournaments.models import Tournament
+
+    laptop, send = online_pair(organizer, other_user, rounds=1)
+    data, answer = send()
+    online = Tournament.objects.get(pk=answer["tournament"])
+    before = online_state(online)
+    head = data["sections"]["tournament"]
+    players = head["players"]
+    players[1] = players[1] | {"name": players[0]["name"], "club": players[0]["club"]}
+    forged = data | {"version": 2, "sections": {"tournament": head}}
+    forged["hashes"] = data["hashes"] | {"tournament": snapshot.digest(head)}
+    with pytest.raises(receive.Refused) as refused:
+        receive.apply(owner=other_user, data=forged)
+    assert refused.value.status == 422 and "players[1]" in str(refused.value)
+    assert online_state(online) == before
