@@ -17,6 +17,8 @@ rounds ``--at``), as the laptop and the online site do it:
   import, the mirrored tournament rebuilt in one transaction: CPU and wall
   ms);
 - a clock change alone (a pause): its bytes;
+- after round 10 (or the last but one): a late entry and a renamed player
+  published: bytes, and CPU on both sides;
 
 and the catch-up after 30 minutes offline (simulated): in the last round
 the clock's pause, every table's result (one change each) and the round's
@@ -150,6 +152,25 @@ class Laptop:
             status=Round.COMPLETE, time_called_at=timezone.now(), completed_at=timezone.now()
         )
 
+    def roster_change(self, number: int):
+        """A player renamed, and a late entry registered (at the player limit:
+        another player moved to another club instead). Returns what changed."""
+        from tournaments import limits
+        from tournaments.models import Player
+
+        if Player.objects.filter(tournament=self.t).count() < limits.MAX_PLAYERS:
+            Player.objects.create(tournament=self.t, name=f"Nachzügler {number}", club="Club 99")
+            what = "one added, one renamed"
+        else:
+            moved = self.players[number + 1]
+            moved.club = "Club 99"
+            moved.save()
+            what = "one moved to another club, one renamed"
+        renamed = self.players[number]
+        renamed.name = f"{renamed.name} (umbenannt)"
+        renamed.save()
+        return what
+
     def pause(self, rnd):
         from django.utils import timezone
 
@@ -242,6 +263,14 @@ def run(players: int, rounds: int, at: set[int] | None) -> None:
             )
             break
         m = site.publish()
+        if number == min(10, rounds - 1):
+            what = laptop.roster_change(number)
+            r = site.publish()
+            print(
+                f"players changed after round {number} ({what}): "
+                f"{kb(r['gzip'])} gzip, laptop {r['build_ms']:.0f} ms CPU, online "
+                f"{r['apply_cpu_ms']:.0f} ms CPU / {r['apply_wall_ms']:.0f} ms wall"
+            )
         if not measure:
             continue
         print(
