@@ -139,6 +139,14 @@ def rank_by(keys: list) -> list[int]:
     return [1 + sum(1 for other in keys if other > k) for k in keys]
 
 
+def _comparable(keys: list) -> bool:
+    """Whether per-seat rank keys can be compared: lists of numbers of one length."""
+    lengths = {len(k) for k in keys}
+    return len(lengths) <= 1 and all(
+        isinstance(x, int | float) and not isinstance(x, bool) for k in keys for x in k
+    )
+
+
 #: The record entry for "the tournament clock called time" (seat -1).
 TIME_CALLED = (-1, "call_time")
 
@@ -433,6 +441,73 @@ class Engine:
         ``unfinished(engine, result, players)`` in its ``sheet.py``."""
         check = getattr(self._needed("sheet"), "unfinished", None)
         return check(self, result, players) if check else None
+
+    def check_outcome(self, players: int, ranks, figures, details) -> list[Problem]:
+        """Why a table's outcome told without its game (ranks, figures and
+        ``details`` per seat, as ``result`` gives them) can't be one this game
+        ends with at ``players`` seats; empty when it can. What is checked:
+        ranks in competition style, a figure per seat, a strictly bigger
+        figure never ranking worse, and ranks that are the competition ranking
+        of the ``rank_keys`` when the details give them."""
+        problems: list[Problem] = []
+        whole = all(isinstance(r, int) and not isinstance(r, bool) for r in ranks or [None])
+        if not isinstance(ranks, list) or len(ranks) != players or not whole:
+            return [
+                Problem(
+                    "outcome_ranks",
+                    ("ranks",),
+                    _("expected a whole-number rank for each of the {players} seats"),
+                    {"players": players},
+                )
+            ]
+        if ranks != rank_by([-r for r in ranks]):
+            problems.append(
+                Problem(
+                    "outcome_rank_order",
+                    ("ranks",),
+                    _("ranks must be 1, 2, … with tied seats sharing a rank and the next skipped"),
+                )
+            )
+        numbers = isinstance(figures, list) and all(
+            isinstance(f, int | float) and not isinstance(f, bool) and f == f for f in figures
+        )
+        if not numbers or len(figures) != players:
+            problems.append(
+                Problem(
+                    "outcome_figures",
+                    ("figures",),
+                    _("expected a number for each of the {players} seats"),
+                    {"players": players},
+                )
+            )
+        elif any(
+            figures[i] > figures[j] and ranks[i] > ranks[j]
+            for i in range(players)
+            for j in range(players)
+        ):
+            problems.append(
+                Problem(
+                    "outcome_figure_order",
+                    ("figures",),
+                    _("a seat with a bigger figure can't be ranked below one with a smaller"),
+                )
+            )
+        keys = details.get("rank_keys") if isinstance(details, dict) else None
+        if keys is not None and not (
+            isinstance(keys, list)
+            and len(keys) == players
+            and all(isinstance(k, list) for k in keys)
+            and _comparable(keys)
+            and rank_by([tuple(k) for k in keys]) == ranks
+        ):
+            problems.append(
+                Problem(
+                    "outcome_rank_keys",
+                    ("details",),
+                    _("the ranks are not the ones the game's tie-breaks give"),
+                )
+            )
+        return problems
 
     def bots(self) -> dict[str, type]:
         """Bot classes by name: "random" and the game's "smart" one

@@ -153,6 +153,7 @@ def build(organizer) -> list[Page]:
         Page("projector: tables", f"/t/{tid}/rounds/{n}/projector/?show=tables", staff=False),
         Page("public standings", f"/t/{tid}/standings/", staff=False),
         Page("public season", f"/season/{series.pk}/", staff=False),
+        Page("public tournament season", f"/t/{tid}/season/", staff=False),
         Page(
             "seat at a paper table (self-report)",
             f"/p/{token_for(running.tables.get(number=2), 0)}/",

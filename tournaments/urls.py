@@ -98,6 +98,7 @@ public_patterns = [
     *play_urls.public_patterns,
     *registration_urls.public_patterns,
     *scoring_urls.public_patterns,
+    *mirror_urls.public_patterns,
 ]
 
 #: a player through the signed seat link (no account), below ``p/<str:token>/``

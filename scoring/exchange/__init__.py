@@ -60,9 +60,9 @@ from scoring.exchange.export import export_json, export_tournament
 from scoring.exchange.format import FORMAT, VERSION, ImportRefused
 from scoring.exchange.importer import (
     import_tournament,
+    merge_players,
     replace_rounds,
     replace_tournament,
-    update_players,
 )
 
 __all__ = [
@@ -74,5 +74,5 @@ __all__ = [
     "import_tournament",
     "replace_rounds",
     "replace_tournament",
-    "update_players",
+    "merge_players",
 ]

@@ -144,6 +144,17 @@ def paper_result(tournament, players: int, sheet, path: str, error):
     return None
 
 
+def told_outcome(tournament, players: int, sub: dict, path: str, error) -> None:
+    """A digital table's result told by its ranks, figures and details alone
+    (a mirror's copy: the game's moves hold hidden cards and stay on the
+    laptop) must be one the game can end with (``Engine.check_outcome``)."""
+    problems = tournament.engine.check_outcome(
+        players, sub.get("ranks"), sub.get("figures"), sub.get("details")
+    )
+    for problem in problems:
+        error(f"{path}.{problem.fields[0]}", display(problem.template, problem.params, _))
+
+
 def same_result(sub: dict, ranks, figures, details: dict, path: str, error) -> None:
     """The file's ranks, figures and details must be the ones the rules give."""
     for name, expected in (("ranks", ranks), ("figures", figures), ("details", details)):

@@ -49,11 +49,19 @@ def _value(obj, name):
     return _time(value) if name in DATETIMES else value
 
 
-def export_tournament(tournament: Tournament) -> dict:
+def export_tournament(
+    tournament: Tournament, *, without_rounds=(), keys_by_id: bool = False
+) -> dict:
     """The whole tournament as a JSON-ready dict (see the module docstring).
-    A fixed number of queries whatever its size."""
-    rows = _export_rows(tournament)
-    key = {p.pk: i for i, p in enumerate(rows["players"], 1)}
+    A fixed number of queries whatever its size. ``without_rounds``: round
+    numbers left out (neither read nor written: a caller that has them
+    already); ``keys_by_id``: each player's key is its id here, which stays
+    the same when players are added or renamed (else 1, 2, … by name)."""
+    rows = _export_rows(tournament, set(without_rounds))
+    if keys_by_id:
+        key = {p.pk: p.pk for p in rows["players"]}
+    else:
+        key = {p.pk: i for i, p in enumerate(rows["players"], 1)}
     by = _authors(rows)
     out = {
         "format": FORMAT,
@@ -70,12 +78,20 @@ def export_tournament(tournament: Tournament) -> dict:
     return out
 
 
-def _export_rows(tournament: Tournament) -> dict[str, list]:
+def _export_rows(tournament: Tournament, without_rounds: set) -> dict[str, list]:
     """Every row the export needs, one query per model."""
     of_rounds = {"round__tournament": tournament}
     of_tables = {"table__round__tournament": tournament}
+    rounds = Round.objects.filter(tournament=tournament)
+    of_confs = Confirmation.objects.filter(submission__table__round__tournament=tournament)
+    if without_rounds:
+        rounds = rounds.exclude(number__in=without_rounds)
+        kept = list(rounds.values_list("pk", flat=True))
+        of_rounds = {"round_id__in": kept}
+        of_tables = {"table__round_id__in": kept}
+        of_confs = Confirmation.objects.filter(submission__table__round_id__in=kept)
     return {
-        "rounds": list(Round.objects.filter(tournament=tournament).order_by("number")),
+        "rounds": list(rounds.order_by("number")),
         "tables": list(Table.objects.filter(**of_rounds).order_by("round_id", "number")),
         "players": list(
             Player.objects.filter(tournament=tournament)
@@ -86,11 +102,7 @@ def _export_rows(tournament: Tournament) -> dict[str, list]:
             PlayerEvent.objects.filter(player__tournament=tournament).order_by("at", "pk")
         ),
         "subs": list(Submission.objects.filter(**of_tables).order_by("table_id", "version")),
-        "confs": list(
-            Confirmation.objects.filter(submission__table__round__tournament=tournament).order_by(
-                "at", "pk"
-            )
-        ),
+        "confs": list(of_confs.order_by("at", "pk")),
         "activations": list(ClockActivation.objects.filter(**of_rounds).order_by("at", "pk")),
         "changes": list(SeatingChange.objects.filter(**of_rounds).order_by("at", "pk")),
         "actions": list(TableAction.objects.filter(**of_tables).order_by("table_id", "number")),

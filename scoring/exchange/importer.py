@@ -192,11 +192,20 @@ def _load(data) -> dict:
     return data
 
 
-def import_tournament(*, data, owner) -> Tournament:
+def import_tournament(*, data, owner, told_outcomes: bool = False) -> Tournament:
     """A NEW tournament owned by ``owner`` from an export (bytes, text or the
     parsed dict). All or nothing: any problem raises :class:`ImportRefused`
     listing them, and nothing is created."""
-    return _all_or_nothing(data, lambda doc, rd: _build(doc, owner, rd), what="tournament import")
+    return _all_or_nothing(
+        data, lambda doc, rd: _run(_Import(doc, owner, rd), told_outcomes), what="tournament import"
+    )
+
+
+def _run(imp, told_outcomes: bool):
+    """One import's steps in order; with ``told_outcomes`` a digital table's
+    confirmed result is checked as told (the mirror), not replayed."""
+    imp.told_outcomes = told_outcomes
+    return imp.run()
 
 
 def _all_or_nothing(data, store, *, what: str, on_refusal=None):
@@ -236,12 +245,6 @@ def _all_or_nothing(data, store, *, what: str, on_refusal=None):
     return result
 
 
-def _build(doc, owner, rd: _Reader) -> Tournament | None:
-    """The tournament of ``doc`` saved for ``owner``, entity by entity; None
-    (with the problems in ``rd.errors``) as soon as a step finds any."""
-    return _Import(doc, owner, rd).run()
-
-
 class _Import:
     """One import in progress. Each step reads one kind of entity, checks it,
     and stores it when everything read so far is sound; what a later step
@@ -258,6 +261,8 @@ class _Import:
         self.placed: dict[int, set] = {}  # round number → keys seated or on a bye
         self.only: set[int] | None = None  # the rounds to read (None: all)
         self.kept_rounds: set[int] = set()  # rounds already stored, not read
+        #: digital tables' results told, not replayed (``TableContents``)
+        self.told_outcomes = False
 
     def steps(self) -> tuple:
         """The steps in their order, each True when all it read was sound."""
@@ -592,7 +597,7 @@ class _Import:
 # -- replacing a tournament's contents -------------------------------------------
 
 
-def replace_tournament(*, data, tournament: Tournament) -> Tournament:
+def replace_tournament(*, data, tournament: Tournament, told_outcomes: bool = False) -> Tournament:
     """``tournament``'s settings and contents replaced by those of an export
     document, through the same checks as :func:`import_tournament` (the
     tournament keeps its id, owner and creation; everything in it is rebuilt).
@@ -601,7 +606,7 @@ def replace_tournament(*, data, tournament: Tournament) -> Tournament:
     on the online site is kept this way."""
     _all_or_nothing(
         data,
-        lambda doc, rd: _Replace(doc, tournament, rd).run(),
+        lambda doc, rd: _run(_Replace(doc, tournament, rd), told_outcomes),
         what="tournament replace",
         on_refusal=tournament.refresh_from_db,
     )
@@ -640,7 +645,9 @@ class _Replace(_Import):
         return True
 
 
-def replace_rounds(*, data, tournament: Tournament, numbers) -> Tournament:
+def replace_rounds(
+    *, data, tournament: Tournament, numbers, told_outcomes: bool = False
+) -> Tournament:
     """Only the rounds ``numbers`` of ``tournament`` replaced by the
     document's (a round the document no longer has is removed), through the
     same checks as :func:`import_tournament`; the settings, teams and players
@@ -648,7 +655,7 @@ def replace_rounds(*, data, tournament: Tournament, numbers) -> Tournament:
     :func:`replace_tournament`."""
     _all_or_nothing(
         data,
-        lambda doc, rd: _ReplaceRounds(doc, tournament, rd, numbers).run(),
+        lambda doc, rd: _run(_ReplaceRounds(doc, tournament, rd, numbers), told_outcomes),
         what="rounds replace",
     )
     return tournament
@@ -688,30 +695,54 @@ class _ReplaceRounds(_Import):
         return True
 
 
-def update_players(*, data, tournament: Tournament) -> list[Player]:
-    """The stored players of ``tournament`` (found by the name and club the
-    document gives them) take the document's ``dropped`` and ``first_round``,
-    checked as an import checks them; nothing else changes. Returns the
-    players changed. A document with any problem raises
-    :class:`ImportRefused` and changes nothing (call it inside the caller's
-    transaction)."""
+def merge_players(*, data, tournament: Tournament, previous: list) -> list[Player]:
+    """The players of ``tournament`` brought to the document's in place: a
+    key of ``previous`` (the document the tournament was last stored from,
+    its players) is the stored player of that name and club, and takes the
+    document's name, club, team and flags; a new key is a new player. Every
+    value is checked as an import checks it (names twice, a team that isn't
+    there, …); a document with any problem raises :class:`ImportRefused` and
+    changes nothing (call it inside the caller's transaction). The caller
+    makes sure no key of ``previous`` is missing from the document. Returns
+    the players changed or added."""
     doc = _load(data)
     rd = _Reader()
+    before = {d.get("key"): (d.get("name"), d.get("club", "")) for d in previous}
     stored = {(p.name, p.club): p for p in Player.objects.filter(tournament=tournament)}
-    changed = []
+    teams = {t.name: t for t in Team.objects.filter(tournament=tournament)}
+    fields = [*PLAYER_FIELDS, "team_id"]
+    changed, added, seen = [], [], set()
     for i, d in enumerate(rd.items(doc, "players", "", limits.MAX_PLAYERS)):
         path = f"players[{i}]"
         d = rd.obj(d, path)
-        player = stored.get((d.get("name"), d.get("club", "")))
+        if not rd.require(d, "key", path) or not rd.require(d, "name", path):
+            continue
+        k = rd.key(d["key"], f"{path}.key")
+        if k is None:
+            continue
+        player = stored.get(before[k]) if k in before else Player(tournament=tournament)
         if player is None:
             rd.error(path, _("not a player of the stored tournament"))
             continue
-        before = (player.dropped, player.first_round)
-        rd.fill(player, d, ["dropped", "first_round"], path)
+        was = [getattr(player, name) for name in fields]
+        rd.fill(player, d, PLAYER_FIELDS, path)
+        player.team = None
+        if d.get("team") is not None:
+            if not isinstance(d["team"], str) or d["team"] not in teams:
+                shown = d["team"] if isinstance(d["team"], str) else "?"
+                rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
+            else:
+                player.team = teams[d["team"]]
         rd.clean(player, path, exclude=["tournament", "team"])
-        if (player.dropped, player.first_round) != before:
+        if (player.name, player.club) in seen:
+            rd.error(path, _("%(name)s is listed twice") % {"name": player})
+        seen.add((player.name, player.club))
+        if player.pk is None:
+            added.append(player)
+        elif [getattr(player, name) for name in fields] != was:
             changed.append(player)
     if rd.errors:
         raise ImportRefused(rd.errors)
-    Player.objects.bulk_update(changed, ["dropped", "first_round"], batch_size=500)
-    return changed
+    Player.objects.bulk_update(changed, fields, batch_size=500)
+    Player.objects.bulk_create(added)
+    return changed + added

@@ -1,6 +1,9 @@
 """A table's contents in an import (``scoring.exchange.importer``): its
 seats, moves, results and their confirmations, read and checked, and each
-dealt digital table's moves replayed to the state and result the file gives."""
+dealt digital table's moves replayed to the state and result the file gives.
+With ``told_outcomes`` (the online site's copy of a laptop's tournament) a
+digital table that comes without its game may have its confirmed result told
+by ranks, figures and details, checked by the game's engine instead."""
 
 from __future__ import annotations
 
@@ -30,6 +33,9 @@ class TableContents:
         self.placed, self.table_rows = imp.placed, imp.table_rows
         self.player_of, self.keep_time = imp.player_of, imp.keep_time
         self.digital_subs: list = []  # (table, submission dict, path): the engine's results
+        #: a digital table without its game may have its counted result told
+        #: (ranks, figures, details) instead of replayed: the mirror's copy
+        self.told_outcomes = imp.told_outcomes
 
     def read(self) -> bool:
         seats, actions, subs, confs, replaced = [], [], [], [], []
@@ -179,6 +185,11 @@ class TableContents:
         if (sub.source == PLAYER_SOURCE) != (sub.by_seat is not None):
             rd.error(f"{spath}.by_seat", _("a player's report, and only that, names its seat"))
         if sub.source == DIGITAL_SOURCE:
+            told = self.told_outcomes and table.digital and table.state is None
+            if told and at_table and sub.status == Submission.CONFIRMED:
+                # a mirror's copy: the moves stay on the laptop, nothing to replay
+                checks.told_outcome(self.tournament, len(at_table), s, spath, rd.error)
+                return
             if not table.digital or table.state is None:
                 rd.error(f"{spath}.source", _("only a dealt digital table has the engine's result"))
             else:

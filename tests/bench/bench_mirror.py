@@ -8,14 +8,17 @@ A public Quartett tournament of tables of 4 is built in bulk round by round
 game and confirmed). After each round measured (the largest size: at the
 rounds ``--at``), as the laptop and the online site do it:
 
-- laptop: the public snapshot built (export, public sections, hashes: CPU
-  ms), the publication of what changed since the last one (the round's and
+- laptop: the public snapshot built as the laptop's sender builds it
+  (``publish.build_hashed``: the completed rounds' sections kept while their
+  content version is unchanged; CPU ms), the publication of what changed since the last one (the round's and
   its clock's sections) — raw JSON and gzip bytes, gzip ms — and, for
   comparison, the whole snapshot's bytes;
 - online: the publication applied (unpacked, checked by the tournament
   import, the mirrored tournament rebuilt in one transaction: CPU and wall
   ms);
 - a clock change alone (a pause): its bytes;
+- after round 10 (or the last but one): a late entry and a renamed player
+  published: bytes, and CPU on both sides;
 
 and the catch-up after 30 minutes offline (simulated): in the last round
 the clock's pause, every table's result (one change each) and the round's
@@ -149,6 +152,25 @@ class Laptop:
             status=Round.COMPLETE, time_called_at=timezone.now(), completed_at=timezone.now()
         )
 
+    def roster_change(self, number: int):
+        """A player renamed, and a late entry registered (at the player limit:
+        another player moved to another club instead). Returns what changed."""
+        from tournaments import limits
+        from tournaments.models import Player
+
+        if Player.objects.filter(tournament=self.t).count() < limits.MAX_PLAYERS:
+            Player.objects.create(tournament=self.t, name=f"Nachzügler {number}", club="Club 99")
+            what = "one added, one renamed"
+        else:
+            moved = self.players[number + 1]
+            moved.club = "Club 99"
+            moved.save()
+            what = "one moved to another club, one renamed"
+        renamed = self.players[number]
+        renamed.name = f"{renamed.name} (umbenannt)"
+        renamed.save()
+        return what
+
     def pause(self, rnd):
         from django.utils import timezone
 
@@ -168,13 +190,9 @@ class Site:
         self.held: dict = {}
 
     def publish(self) -> dict:
-        from scoring.exchange import export_tournament
-        from tournaments.mirror import receive, snapshot
+        from tournaments.mirror import publish, receive
 
-        sections, build_cpu, _w = cpu_ms(
-            lambda: snapshot.public_sections(export_tournament(self.laptop.t))
-        )
-        hashes = snapshot.hashes(sections)
+        (sections, hashes), build_cpu, _w = cpu_ms(lambda: publish.build_hashed(self.laptop.t))
         self.version += 1
         sent = {n: c for n, c in sections.items() if self.held.get(n) != hashes[n]}
         envelope = {
@@ -245,6 +263,14 @@ def run(players: int, rounds: int, at: set[int] | None) -> None:
             )
             break
         m = site.publish()
+        if number == min(10, rounds - 1):
+            what = laptop.roster_change(number)
+            r = site.publish()
+            print(
+                f"players changed after round {number} ({what}): "
+                f"{kb(r['gzip'])} gzip, laptop {r['build_ms']:.0f} ms CPU, online "
+                f"{r['apply_cpu_ms']:.0f} ms CPU / {r['apply_wall_ms']:.0f} ms wall"
+            )
         if not measure:
             continue
         print(

@@ -70,3 +70,28 @@ def body(data: dict) -> bytes:
 
 def clock_pause(rnd):
     return clock.round_pause(round=rnd, by=rnd.tournament.owner)
+
+
+def play_digital_round(tournament, *, players=None, seed=0):
+    """Seat and start the next round of a tournament of digital tables; at
+    each table the players play to the game's end from their seats (each
+    move the game's own bot would choose for that seat), and the round closes."""
+    from tournaments.play import tables as digital
+
+    rnd = seated_round(tournament, players=players, start=True)
+    engine = tournament.engine
+    for table in Table.objects.filter(round=rnd).order_by("number"):
+        for move in range(5000):
+            table.refresh_from_db()
+            state = engine.load(table.state)
+            if engine.is_over(state):
+                break
+            seat = engine.to_act(state)[0]
+            bot = engine.bots()["smart"](seed + 97 * table.number + move)
+            action = bot.choose(engine.view(state, seat), engine.legal_actions(state, seat))
+            digital.table_move(table=table, seat=seat, action=action)
+        else:
+            raise AssertionError(f"table {table.number} did not end in 5000 moves")
+    clock.round_close(round=rnd, by=tournament.owner)
+    rnd.refresh_from_db()
+    return rnd

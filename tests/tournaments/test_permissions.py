@@ -38,8 +38,10 @@ PUBLIC = {
     "table_watch_board",
     "table_review_public",
     "round_projector_tables",
-    # a series' season page (public when the organizer makes it so)
+    # a series' season page (public when the organizer makes it so), and a
+    # public tournament's (its public series' standings)
     "season_public",
+    "tournament_season",
     # players register themselves: the announcement, the door, the personal
     # link (its token is the key), leaving from a seat link
     "announcement_public",

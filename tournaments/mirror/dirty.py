@@ -1,7 +1,8 @@
 """Laptop: every commit that changes what a visitor could see bumps the
 version of the tournament's publication and asks Celery to send it.
 
-Saves through the models are caught by their signals; the clock's bulk
+Saves through the models are caught by their signals (a series' too: the
+season section of its tournaments); the clock's bulk
 updates (a close, a table's time called) by ``tournaments.live``'s
 ``round_changed``. Within a transaction the tournaments and rounds touched
 are collected and bumped once, after the commit (a rolled-back change
@@ -17,9 +18,9 @@ import time
 from celery import current_app
 from django.db import connection, transaction
 from django.db.models import F, Q
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from scoring.models import Submission
+from scoring.models import Series, Submission
 from tournaments import live
 from tournaments.mirror.models import MirrorPublication
 from tournaments.models import Bye, ClockActivation, Player, Round, Table, Team, Tournament
@@ -115,6 +116,25 @@ def _of_table(sender, instance, **kwargs):
         mark(round_id=round_id.first())
 
 
+def _series_saved(sender, instance, **kwargs):
+    """A series renamed, made public or private: its tournaments' season
+    sections change."""
+    if anything_published():
+        for tournament_id in instance.tournaments.values_list("pk", flat=True):
+            mark(tournament_id=tournament_id)
+
+
+def _series_tournaments(sender, instance, action, pk_set, **kwargs):
+    """A tournament added to or removed from a series."""
+    if action not in ("post_add", "post_remove", "post_clear") or not anything_published():
+        return
+    if isinstance(instance, Series):
+        for tournament_id in pk_set or instance.tournaments.values_list("pk", flat=True):
+            mark(tournament_id=tournament_id)
+    else:
+        mark(tournament_id=instance.pk)
+
+
 def _round_changed(sender, round_id, **kwargs):
     mark(round_id=round_id)
 
@@ -128,4 +148,8 @@ def connect() -> None:
         for model in (Table, Bye, ClockActivation):
             signal.connect(_of_round, sender=model, dispatch_uid=f"mirror-{model}-{signal}")
         signal.connect(_of_table, sender=Submission, dispatch_uid=f"mirror-sub-{signal}")
+    post_save.connect(_series_saved, sender=Series, dispatch_uid="mirror-series")
+    m2m_changed.connect(
+        _series_tournaments, sender=Series.tournaments.through, dispatch_uid="mirror-series-t"
+    )
     live.round_changed.connect(_round_changed, dispatch_uid="mirror-live")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
+from collections import OrderedDict
 from urllib.parse import urlsplit
 
 import httpx
@@ -24,7 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.exchange import export_tournament
-from tournaments.mirror import snapshot
+from tournaments.mirror import selectors, snapshot
 from tournaments.mirror.models import MirrorPublication
 from tournaments.mirror.receive import pack
 
@@ -66,9 +67,47 @@ def client() -> httpx.Client:
     return httpx.Client(timeout=TIMEOUT, follow_redirects=False, trust_env=False)
 
 
+#: per tournament (the most recently built first out): each completed round's
+#: content version and its two sections with their hashes
+_ROUNDS: OrderedDict[int, dict[int, tuple]] = OrderedDict()
+CACHED_TOURNAMENTS = 8
+
+
 def build(tournament) -> dict[str, object]:
-    """The tournament's public sections (``snapshot``)."""
-    return snapshot.public_sections(export_tournament(tournament))
+    """The tournament's public sections (``snapshot``), with the public season
+    tables of its series."""
+    return build_hashed(tournament)[0]
+
+
+def build_hashed(tournament) -> tuple[dict[str, object], dict[str, str]]:
+    """The tournament's public sections and their hashes. A completed round
+    whose content version is the one built before is not read again: its
+    sections and hashes are the ones kept (in this process, for the last few
+    tournaments), so a publication reads the players, the rounds under way
+    and the counts of the completed ones, whatever the number of rounds."""
+    versions = selectors.completed_round_versions(tournament)
+    kept = _ROUNDS.pop(tournament.pk, {})
+    reuse = {n for n, v in versions.items() if n in kept and kept[n][0] == v}
+    doc = export_tournament(tournament, without_rounds=reuse, keys_by_id=True)
+    sections = snapshot.public_sections(doc, seasons=selectors.tournament_seasons(tournament))
+    hashes = {name: snapshot.digest(content) for name, content in sections.items()}
+    public = bool(doc["tournament"].get("public"))
+    fresh = {}
+    for n, version in versions.items():
+        names = (f"round:{n}", f"clock:{n}")
+        if n in reuse:
+            fresh[n] = kept[n]
+        elif public and names[0] in sections:
+            fresh[n] = (version, [(x, sections[x], hashes[x]) for x in names])
+        else:
+            continue
+        if public:
+            for name, content, digest in fresh[n][1]:
+                sections[name], hashes[name] = content, digest
+    _ROUNDS[tournament.pk] = fresh
+    while len(_ROUNDS) > CACHED_TOURNAMENTS:
+        _ROUNDS.popitem(last=False)
+    return sections, hashes
 
 
 def words(exc: Exception) -> str:
@@ -127,8 +166,7 @@ def send(publication_id: int) -> str:
 def _send_once(http: httpx.Client, pub: MirrorPublication) -> str:
     started = time.monotonic()
     version = pub.version
-    sections = build(pub.tournament)
-    hashes = snapshot.hashes(sections)
+    sections, hashes = build_hashed(pub.tournament)
     acked = pub.acked_hashes or {}
     body = pack(
         {

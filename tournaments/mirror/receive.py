@@ -12,11 +12,14 @@ are checked against their hashes, merged with the stored ones, put together
 into an export document and stored through the tournament import's checks
 (``scoring.exchange``): a malformed value refuses the whole publication with
 the import's message, and nothing changes. While the tournament's section
-(settings, players) is unchanged — or only players' drops and first rounds
-changed, which are updated in place — only the rounds whose sections
-changed are rebuilt; otherwise the whole tournament is. A mirrored tournament is found by
-(the key's owner, ``source``), so a publication never reaches another
-organizer's tournament.
+(settings, players) is unchanged — or only its players changed and none is
+gone: they are updated in place (renamed, moved to another club or team,
+dropped) and the new ones added — only the rounds whose sections changed
+are rebuilt; otherwise the whole tournament is. The ``season`` section
+(the public season tables of the laptop's series) is checked for its shape
+and kept as sent: the mirrored tournament's season page shows it. A
+mirrored tournament is found by (the key's owner, ``source``), so a
+publication never reaches another organizer's tournament.
 """
 
 from __future__ import annotations
@@ -26,16 +29,16 @@ import logging
 import uuid
 import zlib
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.exchange import (
     ImportRefused,
     import_tournament,
+    merge_players,
     replace_rounds,
     replace_tournament,
-    update_players,
 )
 from tournaments import limits, safejson
 from tournaments.mirror import snapshot
@@ -149,18 +152,18 @@ def apply(*, owner, data: dict) -> dict:
                 hashes=held,
                 missing=sorted(missing),
             )
-        players_only = False
+        previous = None  # the players stored, when they can be updated in place
         if mirror is not None and held.get("tournament") != hashes["tournament"]:
             old = mirror.stored.filter(name="tournament").values_list("content", flat=True)
-            players_only = _only_player_flags(old.first(), sections.get("tournament"))
+            previous = _players_in_place(old.first(), sections.get("tournament"))
         whole = mirror is None or (
-            held.get("tournament") != hashes["tournament"] and not players_only
+            held.get("tournament") != hashes["tournament"] and previous is None
         )
         # settings and players as stored: only the rounds that changed
         changed = {
             int(name.partition(":")[2])
             for name in set(hashes) | set(held)
-            if name != "tournament" and hashes.get(name) != held.get(name)
+            if ":" in name and hashes.get(name) != held.get(name)
         }
         needed = (
             set(hashes)
@@ -168,6 +171,9 @@ def apply(*, owner, data: dict) -> dict:
             else {"tournament"}
             | {f"{kind}:{n}" for n in changed for kind in ("round", "clock")} & set(hashes)
         )
+        needed.discard("season")  # kept as sent, not part of the tournament
+        if "season" in sections and not snapshot.check_seasons(sections["season"]):
+            raise Refused(_("Section %(name)s is malformed.") % {"name": "season"}, status=422)
         merged = {n: sections[n] for n in needed if n in sections}
         if mirror is not None:
             for row in mirror.stored.filter(name__in=needed - set(merged)):
@@ -176,14 +182,17 @@ def apply(*, owner, data: dict) -> dict:
         doc = snapshot.assemble(merged)
         try:
             if mirror is None:
-                tournament = import_tournament(data=doc, owner=owner)
+                tournament = import_tournament(data=doc, owner=owner, told_outcomes=True)
                 mirror = MirroredTournament(owner=owner, source=source, tournament=tournament)
             elif whole:
-                replace_tournament(data=doc, tournament=mirror.tournament)
+                replace_tournament(data=doc, tournament=mirror.tournament, told_outcomes=True)
             else:
-                if players_only:  # a drop or a late entry's first round
-                    update_players(data=doc, tournament=mirror.tournament)
-                replace_rounds(data=doc, tournament=mirror.tournament, numbers=changed)
+                if previous is not None:  # players added, renamed, dropped
+                    _merge_players(mirror, doc, previous, hashes, sections)
+                if changed:
+                    replace_rounds(
+                        data=doc, tournament=mirror.tournament, numbers=changed, told_outcomes=True
+                    )
         except ImportRefused as exc:
             raise Refused(str(exc), status=422, problems=exc.errors) from None
         mirror.version, mirror.hashes = version, hashes
@@ -198,25 +207,45 @@ def apply(*, owner, data: dict) -> dict:
     return _answer(mirror, applied=True)
 
 
-_PLAYER_ID = ("key", "name", "club", "team")
-
-
-def _only_player_flags(old, new) -> bool:
-    """Whether the tournament's section ``new`` differs from ``old`` only in
-    players' flags (dropped, first round): same settings, teams and players."""
+def _players_in_place(old, new) -> list | None:
+    """The stored players (``old``'s) when the tournament's section ``new``
+    differs from ``old`` only in its players and keeps every one of them (by
+    key): they are updated in place, the new ones added. None otherwise: the
+    settings or teams changed, or a player is gone, and the whole tournament
+    is rebuilt."""
     if not (isinstance(old, dict) and isinstance(new, dict)):
-        return False
+        return None
     if any(old.get(k) != new.get(k) for k in ("format", "version", "tournament", "teams")):
-        return False
+        return None
     before, after = old.get("players"), new.get("players")
-    if not (isinstance(before, list) and isinstance(after, list)) or len(before) != len(after):
-        return False
-    for a, b in zip(before, after, strict=True):
-        if not (isinstance(a, dict) and isinstance(b, dict)):
-            return False
-        if any(a.get(k) != b.get(k) for k in _PLAYER_ID) or set(a) != set(b):
-            return False
-    return True
+    if not (isinstance(before, list) and isinstance(after, list)):
+        return None
+    if not all(isinstance(p, dict) for p in before + after):
+        return None
+    try:
+        keys_before = {p.get("key") for p in before}
+        keys_after = {p.get("key") for p in after}
+    except TypeError:  # a key that can't be a set member: the import refuses it
+        return None
+    if len(keys_before) != len(before) or not keys_before <= keys_after:
+        return None
+    return before
+
+
+def _merge_players(mirror, doc: dict, previous: list, hashes: dict, sections: dict) -> None:
+    """The players updated in place; when the database can't take the
+    renames one by one (two players swapping names), the whole tournament is
+    rebuilt from the sections held and sent."""
+    try:
+        with transaction.atomic():
+            merge_players(data=doc, tournament=mirror.tournament, previous=previous)
+    except DatabaseError:
+        stored = {row.name: row.content for row in mirror.stored.filter(name__in=list(hashes))}
+        every = {n: c for n, c in (stored | sections).items() if n in hashes and n != "season"}
+        _shapes(every)
+        replace_tournament(
+            data=snapshot.assemble(every), tournament=mirror.tournament, told_outcomes=True
+        )
 
 
 def _keep(mirror: MirroredTournament, hashes: dict, sections: dict) -> None:

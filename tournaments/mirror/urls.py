@@ -1,10 +1,10 @@
 """The mirror wing's paths: the laptop's API on the online site
-(``mirror/api/``), the organizer's keys (online) and pairing (laptop), and a
-tournament's publishing page."""
+(``mirror/api/``), the organizer's keys (online) and pairing (laptop), a
+tournament's publishing page, and its public season page."""
 
 from django.urls import path
 
-from tournaments.mirror.views import api, laptop, online
+from tournaments.mirror.views import api, laptop, online, public
 
 #: pages of no one tournament, below ``mirror/``
 site_patterns = [
@@ -20,4 +20,9 @@ site_patterns = [
 organizer_patterns = [
     path("mirror/", laptop.tournament_mirror, name="tournament_mirror"),
     path("mirror/entries/", laptop.entries_fetch, name="mirror_entries_fetch"),
+]
+
+#: a public tournament's pages, below ``t/<int:tournament_id>/``
+public_patterns = [
+    path("season/", public.tournament_season, name="tournament_season"),
 ]

@@ -7,6 +7,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from tournaments import selectors
+from tournaments.mirror import selectors as mirror_selectors
 from tournaments.permissions import public_tournament
 
 
@@ -22,7 +23,12 @@ def tournament_public(request, tournament_id):
     return render(
         request,
         "tournaments/public.html",
-        {"tournament": tournament, "players": players, "rounds": rounds},
+        {
+            "tournament": tournament,
+            "players": players,
+            "rounds": rounds,
+            "has_season": mirror_selectors.has_seasons(tournament),
+        },
     )
 
 
