@@ -33,6 +33,7 @@ from django.db.models.signals import post_delete, post_save
 from scoring.models import has_result
 from tournaments.clock import from_db
 from tournaments.models import Round, Table, Tournament
+from tournaments.push import bus
 
 #: seconds between an open clock's polls. clock.js counts down locally from
 #: the deadline, so the poll only has to notice a pause, an extension or the
@@ -251,8 +252,10 @@ def format_seconds(seconds: int) -> str:
 
 def clock_changed(round_id: int) -> None:
     """The round's clock or its tables changed: drop the entry now and again
-    after the commit (a poll between the two may have cached the old rows)."""
+    after the commit (a poll between the two may have cached the old rows);
+    the live screens of the round hear of it after the commit."""
     drop(_key(round_id))
+    bus.round_changed(round_id)
 
 
 def _round_saved(sender, instance, **kwargs):
@@ -260,7 +263,13 @@ def _round_saved(sender, instance, **kwargs):
 
 
 def _table_saved(sender, instance, **kwargs):
-    if instance.round_id:
+    if not instance.round_id:
+        return
+    if set(kwargs.get("update_fields") or ()) == {"state"}:
+        # a move: the clock partial is the same; the table's own screens hear
+        # of it from the seat wing's receiver
+        drop(_key(instance.round_id))
+    else:
         clock_changed(instance.round_id)
 
 

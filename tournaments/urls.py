@@ -11,6 +11,7 @@ from django.urls import include, path
 
 from scoring import urls as scoring_urls
 from tournaments.play import urls as play_urls
+from tournaments.push import urls as push_urls
 from tournaments.views import (
     accounts,
     lifecycle,
@@ -89,11 +90,12 @@ public_patterns = [
         name="round_projector_tables",
     ),
     *play_urls.public_patterns,
+    *push_urls.public_patterns,
     *scoring_urls.public_patterns,
 ]
 
 #: a player through the signed seat link (no account), below ``p/<str:token>/``
-player_patterns = play_urls.player_patterns
+player_patterns = play_urls.player_patterns + push_urls.player_patterns
 
 urlpatterns = [
     path("", public.home, name="home"),

@@ -22,6 +22,7 @@ from django.db.models.signals import post_delete, post_save
 
 from tournaments import live
 from tournaments.models import Round, Seat, Table
+from tournaments.push import bus
 
 #: what a seat link's key can look like (tournaments.play.links: 22 URL-safe
 #: characters); anything else never becomes a cache key
@@ -58,6 +59,7 @@ def forget_seats(tokens) -> None:
     """Forget what the cache knows of these seat links (re-issued, or their
     player dropped): their next poll is checked against the database."""
     tokens = list(tokens)
+    bus.links_revoked(tokens)  # their open streams end
     live.forget([f"live:seat:{t}" for t in tokens] + [f"live:seat-table:{t}" for t in tokens])
 
 
@@ -87,11 +89,14 @@ def table_version(table_id: int, round_id: int, compute) -> str | None:
 def _round_saved(sender, instance, **kwargs):
     # a pause or a close changes every digital table's screen
     live.drop(_versions_key(instance.pk))
+    bus.round_changed(instance.pk)
 
 
 def _table_saved(sender, instance, **kwargs):
     if instance.round_id:
         live.drop(_versions_key(instance.round_id))
+        if instance.digital:
+            bus.table_changed(instance.pk)
 
 
 def _seat_saved(sender, instance, **kwargs):
@@ -103,6 +108,7 @@ def _seat_saved(sender, instance, **kwargs):
     round_id = Table.objects.filter(pk=instance.table_id).values_list("round_id", flat=True).first()
     if round_id is not None:
         live.drop(_versions_key(round_id))
+        bus.table_changed(instance.table_id)
 
 
 def connect() -> None:
