@@ -5,8 +5,9 @@ of every digital table of a round.
 Built on the round's shared cache (:mod:`tournaments.live`: Redis in
 production, a file cache on the embedded default, a short copy in each
 process). A link's table and round never change for the link, but a link can
-be revoked: they are kept for a minute and forgotten at once when the link
-is re-issued or its player drops (:func:`forget_seats`). The table versions
+be revoked: they are kept for 60–90 s (drawn per entry, so a room's phones
+don't expire together) and forgotten at once when the link is re-issued or
+its player drops (:func:`forget_seats`). The table versions
 are kept for :data:`tournaments.live.FRESH` seconds and dropped at once by
 any save of the round, one of its tables or a seat's bot flag (the receivers
 below, connected from the app's config).
@@ -14,6 +15,7 @@ below, connected from the app's config).
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
@@ -36,10 +38,22 @@ def seat_round(token: str) -> int | None:
     return live.shared_get(f"live:seat:{token}", live.LOCAL_STABLE_SECONDS)
 
 
+#: seconds a link's entries are kept: drawn for each entry between these, so
+#: the phones of a room that joined in the same minute do not all go back to
+#: the database in the same second a minute later (each phone pays one query
+#: about every 75 s, spread evenly). Short: a link whose seating changed
+#: without a re-issue (a draft taken back) is checked again within 90 s.
+LINK_SECONDS = (60.0, 90.0)
+
+
+def link_seconds() -> float:
+    return random.uniform(*LINK_SECONDS)
+
+
 def remember_seat_round(token: str, round_id: int) -> None:
-    # short: a link revoked meanwhile sees at most the clock for a minute
+    # a link revoked meanwhile is forgotten at once (forget_seats)
     if _TOKEN.fullmatch(token):
-        cache.set(f"live:seat:{token}", round_id, 60)
+        cache.set(f"live:seat:{token}", round_id, link_seconds())
 
 
 def seat_table(token: str) -> tuple[int, int] | None:
@@ -52,7 +66,7 @@ def seat_table(token: str) -> tuple[int, int] | None:
 
 def remember_seat_table(token: str, table_id: int, round_id: int) -> None:
     if _TOKEN.fullmatch(token):
-        cache.set(f"live:seat-table:{token}", (table_id, round_id), 60)
+        cache.set(f"live:seat-table:{token}", (table_id, round_id), link_seconds())
 
 
 def forget_seats(tokens) -> None:

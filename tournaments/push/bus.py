@@ -124,7 +124,7 @@ def publish_now(messages: Iterable[str]) -> None:
             _send_redis(messages)
         else:
             _send_udp(messages)
-    except Exception:  # noqa: BLE001 - the push is best-effort; polling is the truth's fallback
+    except Exception:  # the push is best-effort; polling is the truth's fallback
         log.warning("push: could not publish %s", messages[:3], exc_info=True)
 
 
@@ -199,7 +199,7 @@ async def _listen_redis(on_messages, on_resync) -> None:
                     on_messages(message["data"].decode().split("\n"))
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - Redis restarted or unreachable: try again
+        except Exception:  # Redis restarted or unreachable: try again
             log.warning("push: Redis subscription lost; retrying in %.1f s", pause)
         finally:
             with contextlib.suppress(Exception):

@@ -127,9 +127,9 @@ class Hub:
                 continue
             try:
                 events = await loop.run_in_executor(
-                    self.pool, redraw.redraw, tables, rounds, conns
+                    self.pool, redraw.redraw_in_thread, tables, rounds, conns
                 )
-            except Exception:  # noqa: BLE001 - a failed redraw: the next change or poll shows it
+            except Exception:  # a failed redraw: the next change or poll shows it
                 log.exception("push: redraw failed")
                 continue
             for conn, event, text, shows in events:

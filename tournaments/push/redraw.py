@@ -49,24 +49,28 @@ class Conn:
     waiter: object = None
 
 
+def redraw_in_thread(tables: set[int], rounds: set[int], conns: list[Conn]) -> list:
+    """:func:`redraw` in a push thread, whose database connection is handled
+    as a request's: one the database dropped, or past its age, is opened anew."""
+    close_old_connections()
+    try:
+        return redraw(tables, rounds, conns)
+    finally:
+        close_old_connections()
+
+
 def versions_of_round(round_id: int) -> dict[int, str]:
     """The play-screen versions of a round's tables, read now (one query)."""
     return play.round_table_versions(round_id)
 
 
-def redraw(tables: set[int], rounds: set[int], conns: list[Conn]) -> list[tuple[Conn, str, str, object]]:
+def redraw(
+    tables: set[int], rounds: set[int], conns: list[Conn]
+) -> list[tuple[Conn, str, str, object]]:
     """The events to send: ``(connection, event, text, what it now shows)``
     for every connection among ``conns`` of a changed table (``tables``) or
     round (``rounds``: the clock partial, and any of its tables whose version
     moved) whose screen differs from the one it shows."""
-    close_old_connections()  # a connection the database dropped is opened anew
-    try:
-        return _redraw(tables, rounds, conns)
-    finally:
-        close_old_connections()
-
-
-def _redraw(tables, rounds, conns):
     out = []
     tables = set(tables)
     by_round: dict[int, list[Conn]] = {}
