@@ -114,33 +114,47 @@ class Hub:
             self.flusher = asyncio.get_running_loop().create_task(self._flush())
 
     async def _flush(self) -> None:
-        loop = asyncio.get_running_loop()
         while self.dirty_tables or self.dirty_rounds or self.fresh:
             await asyncio.sleep(GATHER)
             tables, rounds, fresh = self.dirty_tables, self.dirty_rounds, self.fresh
             self.dirty_tables, self.dirty_rounds, self.fresh = set(), set(), set()
             tables = tables | {c.table_id for c in fresh}
-            conns = [c for t in tables for c in self.by_table.get(t, ())]
-            conns += [c for r in rounds for c in self.by_round.get(r, ())]
-            conns = list(dict.fromkeys(c for c in conns if not c.closed))
-            if not conns:
+            if rounds:
+                # first the clocks (one partial per round), then the tables
+                conns = [c for r in rounds for c in self.by_round.get(r, ()) if not c.closed]
+                done = await self._run(redraw.round_pass, rounds, conns)
+                if done is not None:
+                    events, moved = done
+                    self._deliver(events)
+                    tables |= moved
+            # each table on its own, as many at once as there are push threads,
+            # each table's screens sent as soon as they are drawn
+            await asyncio.gather(*(self._table(t) for t in tables))
+
+    async def _table(self, table_id: int) -> None:
+        conns = [c for c in self.by_table.get(table_id, ()) if not c.closed]
+        if conns:
+            self._deliver(await self._run(redraw.table_pass, table_id, conns) or [])
+
+    async def _run(self, work, *args):
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self.pool, redraw.in_thread, work, *args
+            )
+        except Exception:  # a failed redraw: the next change or poll shows it
+            log.exception("push: redraw failed")
+            return None
+
+    def _deliver(self, events) -> None:
+        for conn, event, text, shows in events:
+            if conn.closed:
                 continue
-            try:
-                events = await loop.run_in_executor(
-                    self.pool, redraw.redraw_in_thread, tables, rounds, conns
-                )
-            except Exception:  # a failed redraw: the next change or poll shows it
-                log.exception("push: redraw failed")
-                continue
-            for conn, event, text, shows in events:
-                if conn.closed:
-                    continue
-                if event == "clock":
-                    conn.clock = shows
-                else:
-                    conn.version = shows
-                conn.outbox[event] = (text, shows)
-                self._wake(conn)
+            if event == "clock":
+                conn.clock = shows
+            else:
+                conn.version = shows
+            conn.outbox[event] = (text, shows)
+            self._wake(conn)
 
     @staticmethod
     def _wake(conn: Conn) -> None:

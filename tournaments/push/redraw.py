@@ -49,12 +49,12 @@ class Conn:
     waiter: object = None
 
 
-def redraw_in_thread(tables: set[int], rounds: set[int], conns: list[Conn]) -> list:
-    """:func:`redraw` in a push thread, whose database connection is handled
+def in_thread(work, *args):
+    """``work(*args)`` in a push thread, whose database connection is handled
     as a request's: one the database dropped, or past its age, is opened anew."""
     close_old_connections()
     try:
-        return redraw(tables, rounds, conns)
+        return work(*args)
     finally:
         close_old_connections()
 
@@ -71,8 +71,23 @@ def redraw(
     for every connection among ``conns`` of a changed table (``tables``) or
     round (``rounds``: the clock partial, and any of its tables whose version
     moved) whose screen differs from the one it shows."""
-    out = []
-    tables = set(tables)
+    events, moved = round_pass(rounds, conns)
+    tables = set(tables) | moved
+    by_table: dict[int, list[Conn]] = {}
+    for conn in conns:
+        if conn.table_id in tables:
+            by_table.setdefault(conn.table_id, []).append(conn)
+    for table_id, members in by_table.items():
+        events += table_pass(table_id, members)
+    return events
+
+
+def round_pass(rounds: set[int], conns: list[Conn]) -> tuple[list, set[int]]:
+    """For changed rounds: the clock partial's events, and the tables among
+    ``conns``' whose screens' versions moved (to be redrawn by
+    :func:`table_pass`)."""
+    events: list = []
+    moved: set[int] = set()
     by_round: dict[int, list[Conn]] = {}
     for conn in conns:
         by_round.setdefault(conn.round_id, []).append(conn)
@@ -80,16 +95,16 @@ def redraw(
         members = by_round.get(round_id, [])
         if not members:
             continue
+        events += _clocks(round_id, members)
         versions = versions_of_round(round_id)
-        tables.update(c.table_id for c in members if versions.get(c.table_id) != c.version)
-        out += _clocks(round_id, members)
-    by_table: dict[int, list[Conn]] = {}
-    for conn in conns:
-        if conn.table_id in tables:
-            by_table.setdefault(conn.table_id, []).append(conn)
-    for table_id, members in by_table.items():
-        out += _table(table_id, members)
-    return out
+        moved.update(c.table_id for c in members if versions.get(c.table_id) != c.version)
+    return events, moved
+
+
+def table_pass(table_id: int, members: list[Conn]) -> list:
+    """A changed table's events: its snapshot read once, each seat's own
+    screen and the spectators' board where they differ from what is shown."""
+    return _table(table_id, [c for c in members if c.table_id == table_id])
 
 
 def _table(table_id: int, members: list[Conn]) -> list:
