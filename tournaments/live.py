@@ -192,6 +192,21 @@ def clock_entry(round_id: int) -> dict | None:
     return entry
 
 
+def clock_entry_now(round_id: int) -> dict | None:
+    """The round's entry read from the database now, and kept for the polls:
+    what a push sends after a change, which a copy kept in this process
+    (up to LOCAL_SECONDS old) may predate."""
+    entry = _compute(round_id)
+    key = _key(round_id)
+    if entry is None:
+        forget([key])
+        return None
+    cache.set(key, entry, KEEP)
+    local_put(key, entry)
+    cache.set(_round_key(entry["tournament_id"], entry["number"]), round_id, KEEP)
+    return entry
+
+
 def round_id_of(tournament_id: int, number: int) -> int | None:
     """The round id of a tournament's round number as the cache knows it
     (None: not known yet — the caller asks the database)."""

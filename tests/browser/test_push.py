@@ -2,7 +2,8 @@
 context each) at one digital table, served by the ASGI web server the site
 runs (uvicorn with ``tournaments.asgi``'s handler, in a thread of this test
 process). With the phones' polls blocked, a move on one phone appears on the
-other within 1 s: only the push can have brought it. Then the other phone's
+other within 1 s: only the push can have brought it (under the site's
+Content-Security-Policy, as strict as before). Then the other phone's
 push connection is cut (the server ends its stream, the browser can't open
 a new one): the page falls back to its poll, and the next move appears
 there too."""
@@ -61,11 +62,18 @@ def asgi_server(require_postgres):
     thread.join(10)
 
 
-def phone(browser, url):
+def phone(browser, url, problems: list[str]):
+    """A phone under the site's real Content-Security-Policy (its refusals
+    are collected in ``problems``)."""
     context = browser.new_context(locale="en-GB", viewport=PHONE, is_mobile=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
-    page.goto(url)
+    page.on(
+        "console",
+        lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    response = page.goto(url)
+    assert "default-src 'self'" in response.headers["content-security-policy"]
     return page
 
 
@@ -114,7 +122,8 @@ def test_a_move_reaches_the_other_phone_by_push_and_by_poll_once_push_is_cut(
         bots.seat_to_bot(table=table, position=pos)
     clock.round_start(round=rnd, by=organizer)
     tokens = [token_for(table, pos) for pos in (0, 1)]
-    pages = [phone(browser, f"{asgi_server}/p/{token}/") for token in tokens]
+    problems: list[str] = []
+    pages = [phone(browser, f"{asgi_server}/p/{token}/", problems) for token in tokens]
 
     # polling disabled: every poll of the play partial fails
     for page in pages:
@@ -145,6 +154,7 @@ def test_a_move_reaches_the_other_phone_by_push_and_by_poll_once_push_is_cut(
         polled.append(_move_and_time_the_other(expect, pages, seat, POLL_S))
     table.refresh_from_db()
     assert polled or engine.is_over(engine.load(table.state))
+    assert not problems, problems  # the push works under the policy as strict as before
     pages[1].screenshot(path=f"/tmp/push/{game}-after-fallback.png")
     print(
         f"{game}: push {', '.join(f'{s * 1000:.0f}' for s in pushed)} ms; "

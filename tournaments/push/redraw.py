@@ -156,7 +156,7 @@ def _clock_figures(entry: dict) -> tuple:
 
 
 def _clocks(round_id: int, members: list[Conn]) -> list:
-    entry = live.clock_entry(round_id)
+    entry = live.clock_entry_now(round_id)
     if entry is None:
         return []
     figures = _clock_figures(entry)
