@@ -28,7 +28,9 @@ _MAX_VERSION = 64
 
 
 def _shown(request) -> str:
-    shown = request.GET.get("v") or request.headers.get("Last-Event-ID") or ""
+    """The version the browser shows: the last event's id when it reconnects
+    (newer than the page's), else the page's own."""
+    shown = request.headers.get("Last-Event-ID") or request.GET.get("v") or ""
     return shown[:_MAX_VERSION]
 
 
