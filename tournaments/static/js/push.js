@@ -4,8 +4,9 @@
  * in data-stream. This script opens it (Server-Sent Events): each "panel" or
  * "board" event is the screen anew, each "clock" event the round's clock
  * partial; they replace the element on the page as htmx's poll would. While
- * the stream is open the page's polls (the screen's and the clock's) are
- * skipped; whenever it is not (a proxy that buffers, bad Wi-Fi, a phone that
+ * the stream is open the page's polls (the screen's and the clock's) rest,
+ * but for one in ten (a signal lost on its way shows within 15–30 s);
+ * whenever it is not (a proxy that buffers, bad Wi-Fi, a phone that
  * slept, a server without push: 204), the polls run as before, so nothing is
  * lost. The browser reconnects by itself and sends the version it last got
  * (Last-Event-ID); the server then sends the current screen if it is newer.
@@ -77,14 +78,21 @@
     });
   }
 
-  // while the stream is open, the polls of the live screen and the clock rest
+  // while the stream is open, the polls of the live screen and the clock
+  // rest; every REST_POLLS-th still goes out, a safety net for a signal lost
+  // on its way (the answer is a 204 without a query when nothing changed)
+  var REST_POLLS = 10;
+  var rested = { clock: 0, screen: 0 };
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!live) return;
     var elt = event.detail && event.detail.elt;
     if (!elt || !elt.matches) return;
     var verb = (event.detail.requestConfig && event.detail.requestConfig.verb) || "get";
     if (verb !== "get") return;
-    if (elt.matches("[data-stream], [data-clock]")) event.preventDefault();
+    if (!elt.matches("[data-stream], [data-clock]")) return;
+    var kind = elt.matches("[data-clock]") ? "clock" : "screen";
+    rested[kind] += 1;
+    if (rested[kind] % REST_POLLS !== 0) event.preventDefault();
   });
 
   // a phone waking up: the stream may be dead without an error yet
