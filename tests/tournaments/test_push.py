@@ -380,3 +380,31 @@ def test_versions_in_the_pushed_panel_match_the_poll_so_a_poll_after_a_push_is_2
     assert client.get(url, {"v": version}).status_code == 204
     assert play.seat_version(seat) == version
     assert json.loads(json.dumps(version)) == version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bot_in_the_worker_and_the_clocks_close_signal_too(monkeypatch, settings):
+    """A bot's move (in the Celery worker) and the round's close (beat or a
+    scheduled task) reach the web processes like a player's move."""
+    from tests.timetravel import past_deadline
+    from tournaments.play import bots
+    from tournaments.services import clock
+
+    settings.DIGITAL_BOT_DELAY = 0
+    table = digital_table(game="trumpet", players=4, secret=f"{12:064x}")
+    engine = get_engine("trumpet")
+    state = engine.load(table.state)
+    acting = engine.to_act(state)[0]
+    sent = []
+    monkeypatch.setattr(bus, "publish_now", lambda messages: sent.extend(messages))
+    bots.seat_to_bot(table=table, position=acting)
+    assert f"t:{table.pk}" in sent  # every screen shows the seat's bot tag
+    sent.clear()
+    bots.bot_move(table_id=table.pk)
+    table.refresh_from_db()
+    assert table.actions.filter(by_bot=True).exists()
+    assert f"t:{table.pk}" in sent
+    sent.clear()
+    past_deadline(table.round)
+    assert clock.close_round(table.round_id, via="test")
+    assert f"r:{table.round_id}" in sent
