@@ -34,6 +34,9 @@ PUBLIC = {
     "table_watch_board",
     "table_review_public",
     "round_projector_tables",
+    # the push streams of a seat and of the spectator view
+    "seat_stream",
+    "table_watch_stream",
     # a series' season page (public when the organizer makes it so)
     "season_public",
 }
