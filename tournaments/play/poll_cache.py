@@ -5,9 +5,10 @@ of every digital table of a round.
 Built on the round's shared cache (:mod:`tournaments.live`: Redis in
 production, a file cache on the embedded default, a short copy in each
 process). A link's table and round never change for the link, but a link can
-be revoked: they are kept for 60–90 s (drawn per entry, so a room's phones
-don't expire together) and forgotten at once when the link is re-issued or
-its player drops (:func:`forget_seats`). The table versions
+be revoked: the round is kept for 10–15 minutes and the table for 60–90 s
+(drawn per entry, so a room's phones don't expire together), and both are
+forgotten at once when the link is re-issued or its player drops
+(:func:`forget_seats`). The table versions
 are kept for :data:`tournaments.live.FRESH` seconds and dropped at once by
 any save of the round, one of its tables or a seat's bot flag (the receivers
 below, connected from the app's config).
@@ -38,22 +39,25 @@ def seat_round(token: str) -> int | None:
     return live.shared_get(f"live:seat:{token}", live.LOCAL_STABLE_SECONDS)
 
 
-#: seconds a link's entries are kept: drawn for each entry between these, so
+#: seconds a link's table is kept: drawn for each entry between these, so
 #: the phones of a room that joined in the same minute do not all go back to
 #: the database in the same second a minute later (each phone pays one query
 #: about every 75 s, spread evenly). Short: a link whose seating changed
 #: without a re-issue (a draft taken back) is checked again within 90 s.
 LINK_SECONDS = (60.0, 90.0)
+#: the same for a link's round, which never changes for the link (a
+#: re-issued link or a dropped player is forgotten at once)
+LINK_ROUND_SECONDS = (600.0, 900.0)
 
 
-def link_seconds() -> float:
-    return random.uniform(*LINK_SECONDS)
+def link_seconds(span: tuple[float, float] = LINK_SECONDS) -> float:
+    return random.uniform(*span)
 
 
 def remember_seat_round(token: str, round_id: int) -> None:
     # a link revoked meanwhile is forgotten at once (forget_seats)
     if _TOKEN.fullmatch(token):
-        cache.set(f"live:seat:{token}", round_id, link_seconds())
+        cache.set(f"live:seat:{token}", round_id, link_seconds(LINK_ROUND_SECONDS))
 
 
 def seat_table(token: str) -> tuple[int, int] | None:
