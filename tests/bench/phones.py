@@ -158,6 +158,7 @@ def run(*, port, pid, clock_paths, stream_paths, headers, seconds, rnd, owner, t
         stop.set()
         if changer:
             changer.join(30)
+            time.sleep(2)  # a change made as the pass ended reaches the streams
         title = f"pass {number}: {len(pollers)} phones poll the clock every {POLL_PERIOD:.0f} s"
         if push:
             title += f", {len(stream_paths)} hold their push stream"
