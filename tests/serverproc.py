@@ -22,11 +22,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 #: ports the project's own server tests and benches use (loopback only); each
 #: pytest-xdist worker has ten of its own, so two never pick the same one
+#: (TURNIERLEITER_TEST_PORTS="18800-18899" moves the whole range, for a
+#: machine shared by several checkouts)
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_FIRST = int(os.environ.get("TURNIERLEITER_TEST_PORTS", "18400-").split("-")[0])
 PORTS = (
-    range(18400 + 10 * (int(_WORKER[2:]) % 10), 18410 + 10 * (int(_WORKER[2:]) % 10))
+    range(_FIRST + 10 * (int(_WORKER[2:]) % 10), _FIRST + 10 + 10 * (int(_WORKER[2:]) % 10))
     if _WORKER.startswith("gw") and _WORKER[2:].isdigit()
-    else range(18400, 18500)
+    else range(_FIRST, _FIRST + 100)
 )
 
 

@@ -28,6 +28,7 @@ response is sent from there: it holds no thread while it streams.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import os
 import warnings
@@ -194,11 +195,41 @@ class PooledHandler(ASGIHandler):
             response = await loop.run_in_executor(
                 self.pool, context.run, self.respond, loop, scope, body_file
             )
-            await self.send_response(response, send)
+            if response.streaming:
+                await self._send_until_disconnect(response, send, receive)
+            else:
+                await self.send_response(response, send)
         finally:
             if response is not None and response.streaming:
                 await loop.run_in_executor(self.pool, context.run, response.close)
             body_file.close()
+
+    async def _send_until_disconnect(self, response, send, receive) -> None:
+        """Send a streaming response until it ends or the client leaves: a
+        push stream never ends by itself, and the server drops what is sent
+        to a closed connection without a word, so the client's disconnect
+        (the next message after the body) cancels the sending, and the
+        stream's generator is closed."""
+
+        async def disconnected():
+            while (await receive())["type"] != "http.disconnect":
+                pass
+
+        sender = asyncio.ensure_future(self.send_response(response, send))
+        watcher = asyncio.ensure_future(disconnected())
+        try:
+            await asyncio.wait({sender, watcher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sender, watcher):
+                task.cancel()
+            for task in (sender, watcher):
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            # the view's own generator (Django wraps it anew on each access)
+            stream = getattr(response, "_iterator", None)
+            if response.is_async and hasattr(stream, "aclose"):
+                with contextlib.suppress(Exception):
+                    await stream.aclose()
 
     def respond(self, loop, scope, body_file):
         """In a thread of the pool: the request through the middleware chain

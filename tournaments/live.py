@@ -34,6 +34,7 @@ from django.dispatch import Signal
 from scoring.models import has_result
 from tournaments.clock import from_db
 from tournaments.models import Round, Table, Tournament
+from tournaments.push import bus
 
 #: seconds between an open clock's polls. clock.js counts down locally from
 #: the deadline, so the poll only has to notice a pause, an extension or the
@@ -192,6 +193,21 @@ def clock_entry(round_id: int) -> dict | None:
     return entry
 
 
+def clock_entry_now(round_id: int) -> dict | None:
+    """The round's entry read from the database now, and kept for the polls:
+    what a push sends after a change, which a copy kept in this process
+    (up to LOCAL_SECONDS old) may predate."""
+    entry = _compute(round_id)
+    key = _key(round_id)
+    if entry is None:
+        forget([key])
+        return None
+    cache.set(key, entry, KEEP)
+    local_put(key, entry)
+    cache.set(_round_key(entry["tournament_id"], entry["number"]), round_id, KEEP)
+    return entry
+
+
 def round_id_of(tournament_id: int, number: int) -> int | None:
     """The round id of a tournament's round number as the cache knows it
     (None: not known yet — the caller asks the database)."""
@@ -265,9 +281,11 @@ round_changed = Signal()
 
 def clock_changed(round_id: int) -> None:
     """The round's clock or its tables changed: drop the entry now and again
-    after the commit (a poll between the two may have cached the old rows)."""
+    after the commit (a poll between the two may have cached the old rows);
+    the live screens of the round hear of it after the commit."""
     drop(_key(round_id))
     round_changed.send(sender=None, round_id=round_id)
+    bus.round_changed(round_id)
 
 
 def _round_saved(sender, instance, **kwargs):
@@ -275,7 +293,13 @@ def _round_saved(sender, instance, **kwargs):
 
 
 def _table_saved(sender, instance, **kwargs):
-    if instance.round_id:
+    if not instance.round_id:
+        return
+    if set(kwargs.get("update_fields") or ()) == {"state"}:
+        # a move: the clock partial is the same; the table's own screens hear
+        # of it from the seat wing's receiver
+        drop(_key(instance.round_id))
+    else:
         clock_changed(instance.round_id)
 
 

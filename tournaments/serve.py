@@ -71,6 +71,20 @@ class HeadTimeoutProtocol(H11Protocol):  # type: ignore[misc,valid-type]
         if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self._arm_head_timer()  # the next request on this connection
 
+    def shutdown(self):
+        """The server stops: a push stream, which never completes by itself,
+        is closed at once (its browser reconnects to the next server) instead
+        of holding the shutdown for the whole graceful timeout."""
+        cycle = self.cycle
+        if (
+            cycle is not None
+            and not cycle.response_complete
+            and cycle.scope.get("path", "").endswith("/stream/")
+        ):
+            self.transport.close()
+            return
+        super().shutdown()
+
     def _arm_head_timer(self):
         self._cancel_head_timer()
         self.head_timer = self.loop.call_later(_head_timeout(), self._head_timed_out)

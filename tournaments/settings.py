@@ -298,6 +298,14 @@ else:
         }
     }
 
+# -- push ----------------------------------------------------------------------
+# A change committed anywhere (a web process, the worker's bots, the clock)
+# reaches the web processes holding live screens (tournaments/push/): Redis
+# pub/sub when REDIS_URL is set (every web box subscribes), else a datagram
+# to each web process of this machine, which leave their port in PUSH_DIR.
+PUSH_REDIS_URL = os.environ.get("PUSH_URL") or os.environ.get("REDIS_URL") or ""
+PUSH_DIR = VAR_DIR / "push"
+
 # -- Celery ------------------------------------------------------------------
 _broker = os.environ.get("CELERY_BROKER_URL") or os.environ.get("REDIS_URL")
 if _broker:

@@ -15,6 +15,7 @@ from tournaments.finals import urls as finals_urls
 from tournaments.mirror import urls as mirror_urls
 from tournaments.play import urls as play_urls
 from tournaments.registrations import urls as registration_urls
+from tournaments.push import urls as push_urls
 from tournaments.views import (
     accounts,
     lifecycle,
@@ -97,12 +98,15 @@ public_patterns = [
     ),
     *play_urls.public_patterns,
     *registration_urls.public_patterns,
+    *push_urls.public_patterns,
     *scoring_urls.public_patterns,
     *mirror_urls.public_patterns,
 ]
 
 #: a player through the signed seat link (no account), below ``p/<str:token>/``
-player_patterns = play_urls.player_patterns + registration_urls.seat_patterns
+player_patterns = (
+    play_urls.player_patterns + registration_urls.seat_patterns + push_urls.player_patterns
+)
 
 urlpatterns = [
     path("", public.home, name="home"),

@@ -12,10 +12,19 @@ Targets: clock p95 ≤ 200 ms with ≥ 99 % served, seat p95 ≤ 300 ms, and at 
 the answers per second must not fall below those at 1× (no collapse).
 Bounded: about 15 s of load per phase.
 
+``--phones N`` runs the phones model instead (``tests/bench/phones.py``): N
+phones on the clock, each polling its seat's clock every 3 s, in two
+consecutive passes of ``--pass-seconds`` (120) each; target p95 ≤ 200 ms and
+100 % served in both. ``--push``: the digital players' phones (300) hold
+their push stream instead of polling while the organizer pauses and resumes
+the round every 20 s (each change's time to every stream is printed), and
+afterwards 1,000 idle streams are opened to measure what each costs.
+
 Needs PostgreSQL and Redis: ``BENCH_POSTGRES`` (default
 postgres://postgres@127.0.0.1:5432/postgres) and ``BENCH_REDIS`` (default
 redis://127.0.0.1:6379/3). ``WEB_WORKERS`` / ``WEB_THREADS`` override the
-server's processes and each one's request threads to compare configurations.
+server's processes and each one's request threads to compare configurations;
+``BENCH_PORT`` the server's port on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -45,6 +54,14 @@ def server_command(port: int) -> list[str]:
 
 
 def main() -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phones", type=int, default=0, help="the phones model, N phones")
+    parser.add_argument("--push", action="store_true", help="digital players hold push streams")
+    parser.add_argument("--pass-seconds", type=float, default=120.0)
+    args = parser.parse_args()
+
     prod = Production("bench_live", redis_url="redis://127.0.0.1:6379/3")
     if not prod.setup():
         return 0
@@ -64,9 +81,10 @@ def main() -> int:
             if table_id not in versions:
                 versions[table_id] = play.table_version(table_id)
             seat_paths.append(f"{url}?v={versions[table_id]}")
-        clock_paths = event.seat_clock_urls[:1000]
+        clock_paths = event.seat_clock_urls[: args.phones or 1000]
+        stream_paths = [u.replace("/play/", "/stream/") for u in event.seat_play_urls]
         connection.close()
-        port = free_port()
+        port = int(os.environ.get("BENCH_PORT") or 0) or free_port()
         proc = prod.start(server_command(port), port)
         # behind the TLS proxy of production: the proxy says the request was https
         headers = {"X-Forwarded-Proto": "https"}
@@ -81,6 +99,8 @@ def main() -> int:
                     f"   one request {path[:40]}…: {response.status}, "
                     f"{(time.perf_counter() - t0) * 1000:.1f} ms"
                 )
+        if args.phones:
+            return 0 if phones_model(args, port, proc, clock_paths, stream_paths, headers) else 1
         # phones arrive over a while, not all in the same second: each opens
         # its page once (the first answer of a seat link reads the database)
         warm = loadgen.run(
@@ -123,6 +143,48 @@ def main() -> int:
     finally:
         prod.stop()
     return 0 if ok else 1
+
+
+def phones_model(args, port, proc, clock_paths, stream_paths, headers) -> bool:
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from tests.bench import phones
+    from tournaments.models import Round
+
+    # phones arrive over a while, not all in the same second
+    warm = loadgen.run(
+        [loadgen.Kind("first poll", clock_paths)],
+        port=port,
+        seconds=WARM_SECONDS,
+        period=WARM_SECONDS,
+        headers=headers,
+        server_pid=proc.pid,
+    )
+    loadgen.show(f"warm-up: every phone's first poll, spread over {WARM_SECONDS} s", warm)
+    rnd = Round.objects.filter(status=Round.RUNNING).get()
+    owner = get_user_model().objects.get(username="bench-orga")
+
+    def table_reads() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0) "
+                "FROM pg_stat_user_tables "
+                "WHERE relname LIKE 'tournaments%%' OR relname LIKE 'scoring%%'"
+            )
+            return cursor.fetchone()[0]
+
+    return phones.run(
+        port=port,
+        pid=proc.pid,
+        clock_paths=clock_paths,
+        stream_paths=stream_paths if args.push else [],
+        headers=headers,
+        seconds=args.pass_seconds,
+        rnd=rnd,
+        owner=owner,
+        table_reads=table_reads,
+    )
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ the public tournament, round (with "find your table"), status, projector
   it: the secret's hex digits, the engine seed and the generator's state,
   in decimal and hex.
 
-The public review/replay is walked at every step like the other pages.
+The public review/replay is walked at every step like the other pages; the
+push streams by what they send (the test client is no ASGI server).
 ``NOT_CHECKED_YET`` names a public URL deliberately left out of the walk
 (none today).
 """
@@ -193,8 +194,40 @@ def _urls(rnd, series) -> list[tuple[str, str, object]]:
                 ("seat_play", reverse("seat_play", args=[token]) + "?v=old", (table, seat)),
                 ("seat_clock", reverse("seat_clock", args=[token]), (table, seat)),
                 ("seat_leave", reverse("seat_leave", args=[token]), (table, seat)),
+                ("seat_stream", reverse("seat_stream", args=[token]), (table, seat)),
             ]
+        out.append(
+            (
+                "table_watch_stream",
+                reverse("table_watch_stream", args=[t, n, table.number]),
+                table,
+            )
+        )
     return [u for u in out if u[0] not in NOT_CHECKED_YET]
+
+
+def pushed(view, rnd) -> str:
+    """What a push stream sends now to a browser that shows nothing yet:
+    a seat's own screen and the clock, or the spectator's board (the test
+    client is no ASGI server: the stream's URL itself answers 204)."""
+    from tournaments.push import redraw
+
+    if isinstance(view, tuple):
+        table, seat = view
+        conn = redraw.Conn(
+            kind=redraw.SEAT,
+            table_id=table.pk,
+            round_id=rnd.pk,
+            language="en",
+            position=seat,
+            token=token_for(table, seat),
+            csrf_token="x" * 64,
+        )
+    else:
+        conn = redraw.Conn(kind=redraw.WATCH, table_id=view.pk, round_id=rnd.pk, language="en")
+    events = redraw.redraw({conn.table_id}, {rnd.pk}, [conn])
+    assert events, "a new stream gets its screen"
+    return "\n".join(text for _conn, _event, text, _shows in events)
 
 
 def _never_public(engine, table) -> set[str]:
@@ -240,7 +273,7 @@ def walk(client, rnd, series, engine) -> set[str]:
     for name, url, view in _urls(rnd, series):
         response = client.get(url)
         assert response.status_code in (200, 204, 286), (url, response.status_code)
-        body = response.content.decode()
+        body = pushed(view, rnd) if name.endswith("_stream") else response.content.decode()
         check(body, url, _forbidden(engine, view, tables), title_of, secrets)
         seen.add(name)
     return seen

@@ -38,6 +38,9 @@ PUBLIC = {
     "table_watch_board",
     "table_review_public",
     "round_projector_tables",
+    # the push streams of a seat and of the spectator view
+    "seat_stream",
+    "table_watch_stream",
     # a series' season page (public when the organizer makes it so), and a
     # public tournament's (its public series' standings)
     "season_public",

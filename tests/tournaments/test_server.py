@@ -109,6 +109,33 @@ def test_push_streams_hold_no_thread(test_only_server):
     assert statistics.median(t for _, _, t in answers) <= usual + 0.1
 
 
+def test_a_server_that_stops_ends_its_push_streams_at_once(laptop):
+    """A push stream never ends by itself: the stopping server closes it
+    (its browser reconnects to the next one) instead of waiting the whole
+    graceful timeout (10 s) for it."""
+    tmp, env = laptop
+    env = env | {"DJANGO_SETTINGS_MODULE": "tests.slowserver.settings"}
+    port = serverproc.free_port()
+    with serverproc.running(web_command(f"127.0.0.1:{port}"), env, port, tmp / "stop.log") as proc:
+        streams = []
+        for _ in range(3):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(b"GET /test-only/stream/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            streams.append(s)
+        for s in streams:
+            seen = b""
+            while b"data: 0" not in seen:
+                seen += s.recv(4096)
+        start = time.monotonic()
+        proc.terminate()
+        proc.wait(timeout=30)
+        stopped = time.monotonic() - start
+        for s in streams:
+            s.close()
+    # the test stream alone would run 4.5 s more, the graceful timeout 10 s
+    assert stopped < 3.0
+
+
 def test_make_run_has_debug_off_and_a_key_of_its_own(tmp_path):
     env = laptop_env({"PATH": "/usr/bin"})
     assert env["DEBUG"] == "0"

@@ -5,8 +5,10 @@ of every digital table of a round.
 Built on the round's shared cache (:mod:`tournaments.live`: Redis in
 production, a file cache on the embedded default, a short copy in each
 process). A link's table and round never change for the link, but a link can
-be revoked: they are kept for a minute and forgotten at once when the link
-is re-issued or its player drops (:func:`forget_seats`). The table versions
+be revoked: the round is kept for 10–15 minutes and the table for 60–90 s
+(drawn per entry, so a room's phones don't expire together), and both are
+forgotten at once when the link is re-issued or its player drops
+(:func:`forget_seats`). The table versions
 are kept for :data:`tournaments.live.FRESH` seconds and dropped at once by
 any save of the round, one of its tables or a seat's bot flag (the receivers
 below, connected from the app's config).
@@ -14,6 +16,7 @@ below, connected from the app's config).
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
@@ -22,6 +25,7 @@ from django.db.models.signals import post_delete, post_save
 
 from tournaments import live
 from tournaments.models import Round, Seat, Table
+from tournaments.push import bus
 
 #: what a seat link's key can look like (tournaments.play.links: 22 URL-safe
 #: characters); anything else never becomes a cache key
@@ -35,10 +39,25 @@ def seat_round(token: str) -> int | None:
     return live.shared_get(f"live:seat:{token}", live.LOCAL_STABLE_SECONDS)
 
 
+#: seconds a link's table is kept: drawn for each entry between these, so
+#: the phones of a room that joined in the same minute do not all go back to
+#: the database in the same second a minute later (each phone pays one query
+#: about every 75 s, spread evenly). Short: a link whose seating changed
+#: without a re-issue (a draft taken back) is checked again within 90 s.
+LINK_SECONDS = (60.0, 90.0)
+#: the same for a link's round, which never changes for the link (a
+#: re-issued link or a dropped player is forgotten at once)
+LINK_ROUND_SECONDS = (600.0, 900.0)
+
+
+def link_seconds(span: tuple[float, float] = LINK_SECONDS) -> float:
+    return random.uniform(*span)
+
+
 def remember_seat_round(token: str, round_id: int) -> None:
-    # short: a link revoked meanwhile sees at most the clock for a minute
+    # a link revoked meanwhile is forgotten at once (forget_seats)
     if _TOKEN.fullmatch(token):
-        cache.set(f"live:seat:{token}", round_id, 60)
+        cache.set(f"live:seat:{token}", round_id, link_seconds(LINK_ROUND_SECONDS))
 
 
 def seat_table(token: str) -> tuple[int, int] | None:
@@ -51,13 +70,14 @@ def seat_table(token: str) -> tuple[int, int] | None:
 
 def remember_seat_table(token: str, table_id: int, round_id: int) -> None:
     if _TOKEN.fullmatch(token):
-        cache.set(f"live:seat-table:{token}", (table_id, round_id), 60)
+        cache.set(f"live:seat-table:{token}", (table_id, round_id), link_seconds())
 
 
 def forget_seats(tokens) -> None:
     """Forget what the cache knows of these seat links (re-issued, or their
     player dropped): their next poll is checked against the database."""
     tokens = list(tokens)
+    bus.links_revoked(tokens)  # their open streams end
     live.forget([f"live:seat:{t}" for t in tokens] + [f"live:seat-table:{t}" for t in tokens])
 
 
@@ -87,11 +107,14 @@ def table_version(table_id: int, round_id: int, compute) -> str | None:
 def _round_saved(sender, instance, **kwargs):
     # a pause or a close changes every digital table's screen
     live.drop(_versions_key(instance.pk))
+    bus.round_changed(instance.pk)
 
 
 def _table_saved(sender, instance, **kwargs):
     if instance.round_id:
         live.drop(_versions_key(instance.round_id))
+        if instance.digital:
+            bus.table_changed(instance.pk)
 
 
 def _seat_saved(sender, instance, **kwargs):
@@ -103,6 +126,7 @@ def _seat_saved(sender, instance, **kwargs):
     round_id = Table.objects.filter(pk=instance.table_id).values_list("round_id", flat=True).first()
     if round_id is not None:
         live.drop(_versions_key(round_id))
+        bus.table_changed(instance.table_id)
 
 
 def connect() -> None:

@@ -14,6 +14,7 @@ The per-game labels and summaries live in one small module per game
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import Count, Exists, OuterRef, Subquery
@@ -156,42 +157,117 @@ def _versions(tables) -> dict[int, str]:
     return out
 
 
-def seat_screen(seat: Seat, *, error: str = "") -> dict:
-    """Everything the play partial shows to ``seat`` (read fresh)."""
-    # the state and its version in one statement (see _with_version)
+@dataclass(frozen=True)
+class TableSnapshot:
+    """What every seat of a digital table shares at one version: the table,
+    its round, the seats in order, the clock and the game state loaded once.
+    A seat's screen adds only its own view, hand and legal moves
+    (:func:`seat_part`). Kept in this process for the table's latest version
+    only, and never sent anywhere: it holds the full state."""
+
+    table: Table
+    round: Round
+    seats: list
+    names: list[str]
+    bots: frozenset
+    clock: dict
+    version: str
+    state: dict | None
+    cards: dict | None
+    over: bool
+
+
+#: table id → its latest snapshot in this process (see table_snapshot)
+_SNAPSHOTS: dict[int, TableSnapshot] = {}
+_SNAPSHOTS_MAX = 4000
+
+
+def table_snapshot(table_id: int, version: str | None = None) -> TableSnapshot | None:
+    """The table's shared part: reused when this process already built it at
+    ``version`` (the version a poll or a push knows without a query), else
+    read in two queries — the table with its version in one statement, then
+    its seats — and the state loaded once (None: no such table)."""
+    if version is not None:
+        hit = _SNAPSHOTS.get(table_id)
+        if hit is not None and hit.version == version:
+            return hit
     table = (
-        _with_version(Table.objects.select_related("round__tournament").filter(pk=seat.table_id))
+        _with_version(Table.objects.select_related("round__tournament").filter(pk=table_id))
         .annotate(bot_moved=Exists(TableAction.objects.filter(table=OuterRef("pk"), by_bot=True)))
-        .get()
+        .first()
     )
+    if table is None:
+        return None
     rnd = table.round
-    tournament = rnd.tournament
-    engine = tournament.engine
+    engine = rnd.tournament.engine
     seats = seats_in_order(table)  # after the version: at worst newer than it
-    names = [s.name for s in seats]
+    clock = _clock(table, rnd, from_db(table.db_time))
+    state = engine.load(table.state) if table.state is not None else None
+    snapshot = TableSnapshot(
+        table=table,
+        round=rnd,
+        seats=seats,
+        names=[s.name for s in seats],
+        bots=frozenset(s.position for s in seats if s.bot),
+        clock=clock,
+        # as the poll's version (_versions): a seat given to the bot or handed
+        # back changes every screen of the table
+        version=f"{_version(table, rnd, clock)}.{table.n_bots}",
+        state=state,
+        cards=(
+            card_index(engine, state["players"], state.get("options") or {})
+            if state is not None
+            else None
+        ),
+        over=engine.is_over(state) if state is not None else False,
+    )
+    if len(_SNAPSHOTS) >= _SNAPSHOTS_MAX:
+        _SNAPSHOTS.clear()
+    _SNAPSHOTS[table_id] = snapshot
+    return snapshot
+
+
+def forget_snapshots() -> None:
+    """Forget this process's snapshots (tests)."""
+    _SNAPSHOTS.clear()
+
+
+def seat_screen(seat: Seat, *, error: str = "", version: str | None = None) -> dict:
+    """Everything the play partial shows to ``seat`` (read fresh, or from
+    this process's snapshot of the table at ``version``)."""
+    snapshot = table_snapshot(seat.table_id, version)
+    if snapshot is None:
+        raise Table.DoesNotExist
+    return seat_part(snapshot, seat.position, error=error, me=seat)
+
+
+def seat_part(snapshot: TableSnapshot, position: int, *, error: str = "", me=None) -> dict:
+    """One seat's screen from the table's snapshot: its own view of the game,
+    its hand and its legal moves — nothing of another seat's hidden cards
+    (``engine.view(state, position)`` is the only view of the state used)."""
+    table, rnd = snapshot.table, snapshot.round
+    engine = rnd.tournament.engine
+    names = snapshot.names
+    clock = snapshot.clock
     screen = {
         "table": table,
         "round": rnd,
-        "me": seat,
+        "me": me,
         "names": names,
         "error": error,
-        "started": table.state is not None,
+        "started": snapshot.state is not None,
         "game_name": engine.name,
+        "clock": clock,
+        "version": snapshot.version,
     }
-    clock = _clock(table, rnd, from_db(table.db_time))
-    screen["clock"] = clock
-    # as the poll's version (_versions): a seat given to the bot or handed back
-    # changes every screen of the table
-    screen["version"] = f"{_version(table, rnd, clock)}.{table.n_bots}"
-    bots = {s.position for s in seats if s.bot}
-    if table.state is None:
+    if snapshot.state is None:
         screen["polling"] = True
         return screen
-    state = engine.load(table.state)
-    position = seat.position
+    state = snapshot.state
     view = engine.view(state, position)
-    over = engine.is_over(state)
-    screen["bot"] = seat.position in bots
+    over = snapshot.over
+    bots = snapshot.bots
+    screen["bot"] = position in bots
     screen["seen"] = table.n_actions  # the moves this screen shows
     can_move = not over and (clock["running"] or clock["in_grace"]) and not screen["bot"]
     legal = engine.legal_actions(state, position) if can_move else []
@@ -202,7 +278,7 @@ def seat_screen(seat: Seat, *, error: str = "") -> dict:
         legal=legal,
         seat=position,
         names=names,
-        cards=card_index(engine, state["players"], state.get("options") or {}),
+        cards=snapshot.cards,
         extra={"options": state.get("options") or {}},
     )
     labels = {a: game.action_label(ctx, a) or a for a in legal}

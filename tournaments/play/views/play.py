@@ -45,9 +45,11 @@ def seat_play(request, token):
     seat = access.seat
     table_id, round_id = seat.table_id, seat.table.round_id
     poll_cache.remember_seat_table(token, table_id, round_id)
-    if shown and shown == poll_cache.table_version(table_id, round_id, play.round_table_versions):
+    version = poll_cache.table_version(table_id, round_id, play.round_table_versions)
+    if shown and shown == version:
         return HttpResponse(status=204)
-    screen = play.seat_screen(seat)
+    # what the table's seats share is built once per version in this process
+    screen = play.seat_screen(seat, version=version)
     response = render(request, "play/panel.html", {"play": screen, "play_token": token})
     if not screen.get("polling"):
         response.status_code = 286  # game over: htmx stops polling

@@ -80,6 +80,7 @@
 
   document.addEventListener("DOMContentLoaded", refresh);
   document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("push:swapped", refresh); // a clock partial pushed (push.js)
   document.addEventListener("roundClosed", function () { state.closed = true; render(); });
   setInterval(render, 200);
   if (document.readyState !== "loading") refresh();

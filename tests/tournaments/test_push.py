@@ -1,0 +1,418 @@
+"""Live screens by push: each seat's stream carries its own screen only, the
+spectator's the public view; a change is signalled across processes after
+its commit (never for a rollback); a stream ends when its browser leaves;
+the seat links' cache entries don't expire in step."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import time
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import get_engine
+from tests.factories import TournamentFactory, digital_table, seated_round
+from tests.seat_tokens import token_for
+from tournaments import live
+from tournaments.models import Seat
+from tournaments.play import poll_cache
+from tournaments.play import screen as play
+from tournaments.play.tables import table_move
+from tournaments.push import bus, redraw
+from tournaments.services import deadlines
+
+pytestmark = pytest.mark.django_db
+
+GAMES = ["quartett", "terra_trumpf", "trumpet", "monddaemmerung", "altruismus"]
+CARD = re.compile(r'data-card="([^"]+)"')
+
+
+@pytest.fixture(autouse=True)
+def no_broker(monkeypatch):
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
+
+
+def _conns(table, seats: int) -> list[redraw.Conn]:
+    conns = [
+        redraw.Conn(
+            kind=redraw.SEAT,
+            table_id=table.pk,
+            round_id=table.round_id,
+            language="en",
+            position=pos,
+            token=token_for(table, pos),
+            csrf_token="t" * 64,
+        )
+        for pos in range(seats)
+    ]
+    conns.append(
+        redraw.Conn(kind=redraw.WATCH, table_id=table.pk, round_id=table.round_id, language="en")
+    )
+    return conns
+
+
+def _strings(value) -> set[str]:
+    """Every string anywhere in a JSON-like value."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_strings(v) | _strings(k) for k, v in value.items()), set())
+    if isinstance(value, list | tuple):
+        return set().union(*(_strings(v) for v in value), set())
+    return set()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_seats_push_carries_its_own_view_and_no_other_seats_hidden_cards(game):
+    """After every move each seat's pushed screen shows only cards its own
+    view of the game shows (its hand, the table), never a card held by
+    another seat; the spectator's push only cards of the public view."""
+    seats = 4
+    table = digital_table(game=game, players=seats, secret=f"{77:064x}")
+    engine = get_engine(game)
+    rng = random.Random(3)
+    conns = _conns(table, seats)
+    checked = 0
+    for _ in range(12):
+        table.refresh_from_db()
+        state = engine.load(table.state)
+        if engine.is_over(state):
+            break
+        events = redraw.redraw({table.pk}, set(), conns)
+        assert {conn for conn, *_ in events} == set(conns), "every open screen is redrawn"
+        for conn, event, text, version in events:
+            position = conn.position
+            shown = set(CARD.findall(text))
+            view = engine.view(state, position)  # position None: the public view
+            assert shown <= _strings(view), (conn.kind, position, shown - _strings(view))
+            others = {
+                card
+                for other in range(seats)
+                if other != position
+                for card in engine.view(state, other).get("hand") or []
+            } - _strings(view)
+            assert not shown & others, f"seat {position} was pushed another seat's cards"
+            if conn.kind == redraw.SEAT:
+                assert event == "panel"
+                hand = set(view.get("hand") or [])
+                assert hand <= shown | {""}, "the seat's own hand is on its screen"
+                checked += 1
+            else:
+                assert event == "board"
+            assert version == play.table_snapshot(table.pk).version
+            conn.version = version
+        # nothing changed: nothing is pushed
+        assert redraw.redraw({table.pk}, set(), conns) == []
+        seat = engine.to_act(state)[0]
+        table_move(table=table, seat=seat, action=rng.choice(engine.legal_actions(state, seat)))
+    assert checked >= seats * 3
+
+
+def test_a_seat_push_is_the_seat_page_partial_a_poll_would_get(client):
+    """The pushed panel and the polled one are the same screen (version,
+    moves, the player's own link in the form)."""
+    table = digital_table(game="trumpet", players=4, secret=f"{5:064x}")
+    conn = _conns(table, 4)[1]
+    [(conn_, event, text, version)] = redraw.redraw({table.pk}, set(), [conn])
+    polled = client.get(reverse("seat_play", args=[conn.token])).content.decode()
+    assert f'data-version="{version}"' in polled and f'data-version="{version}"' in text
+    assert reverse("seat_move", args=[conn.token]) in text
+    assert reverse("seat_stream", args=[conn.token]) in text
+    assert set(CARD.findall(text)) == set(CARD.findall(polled))
+
+
+def test_a_round_change_pushes_the_clock_and_the_tables_whose_screens_moved(organizer):
+    from tournaments.services import clock
+
+    table = digital_table(organizer, game="quartett", players=2, secret=f"{9:064x}")
+    conns = _conns(table, 2)
+    for conn in conns:
+        conn.clock = redraw.initial_clock(table.round_id)
+    for conn, _e, _t, version in redraw.redraw({table.pk}, set(), conns):
+        conn.version = version
+    clock.round_pause(round=table.round, by=organizer)
+    events = redraw.redraw(set(), {table.round_id}, conns)
+    kinds = sorted((c.kind, e) for c, e, *_ in events)
+    # the seats get the paused clock and their paused screens, the spectator its board
+    assert kinds == sorted([("seat", "clock")] * 2 + [("seat", "panel")] * 2 + [("watch", "board")])
+    clock_text = next(t for c, e, t, _v in events if e == "clock")
+    assert 'data-status="paused"' in clock_text
+
+
+# -- the signal ---------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_is_signalled_once_after_its_commit_and_never_for_a_rollback(monkeypatch):
+    sent = []
+    monkeypatch.setattr(bus, "publish_now", lambda messages: sent.append(list(messages)))
+    with transaction.atomic():
+        bus.table_changed(1)
+        bus.round_changed(2)
+        bus.table_changed(1)  # a move saves its table more than once
+        assert sent == []  # not before the commit: the screen would read the old rows
+    assert sent == [["t:1", "r:2"]]
+    sent.clear()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        bus.table_changed(3)
+        raise RuntimeError
+    with transaction.atomic():
+        bus.table_changed(4)
+    assert sent == [["t:4"]]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_signals_its_table(monkeypatch):
+    table = digital_table(game="trumpet", players=4, secret=f"{11:064x}")
+    sent = []
+    monkeypatch.setattr(bus, "publish_now", lambda messages: sent.extend(messages))
+    engine = get_engine("trumpet")
+    state = engine.load(table.state)
+    seat = engine.to_act(state)[0]
+    table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
+    assert f"t:{table.pk}" in sent
+    # a move leaves the round's clock as it was: no redraw of the round's other screens
+    assert f"r:{table.round_id}" not in sent
+
+
+def _receive(settings_push, publish, *, seconds=5.0) -> list[str]:
+    received: list[str] = []
+
+    async def run():
+        task = asyncio.ensure_future(bus.listen(received.extend, lambda: None))
+        try:
+            end = time.monotonic() + seconds
+            while time.monotonic() < end and not received:
+                await asyncio.sleep(0.05)
+                await asyncio.get_running_loop().run_in_executor(None, publish)
+        finally:
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+    asyncio.run(run())
+    return received
+
+
+def test_the_laptops_processes_hear_each_other_by_datagram(settings, tmp_path):
+    """The embedded default: no server, a datagram to each listening web
+    process of this machine (their ports in var/push/)."""
+    settings.PUSH_REDIS_URL = ""
+    settings.PUSH_DIR = tmp_path
+    received = _receive(settings, lambda: bus.publish_now(["t:12", "k:abc"]))
+    assert received[:2] == ["t:12", "k:abc"]
+    # the listener's port file is removed when it stops; a stale one is ignored
+    assert not list(tmp_path.glob("*.port"))
+    (tmp_path / "1-9.port").write_text("9")
+    old = time.time() - bus.STALE - 5
+    import os
+
+    os.utime(tmp_path / "1-9.port", (old, old))
+    assert bus.listener_ports(tmp_path) == []
+
+
+def test_web_boxes_hear_each_other_through_redis_pubsub(settings, require_redis):
+    settings.PUSH_REDIS_URL = require_redis
+    received = _receive(settings, lambda: bus.publish_now(["r:7"]))
+    assert received[:1] == ["r:7"]
+    # one channel per Redis database: CI's and a site's never mix
+    assert bus.channel("redis://h:6379/15") != bus.channel("redis://h:6379/9")
+
+
+# -- the stream -----------------------------------------------------------------------
+
+
+def test_a_stream_asked_outside_the_asgi_server_is_204_and_the_page_polls(client):
+    table = digital_table(game="quartett", players=2, secret=f"{4:064x}")
+    response = client.get(reverse("seat_stream", args=[token_for(table, 0)]))
+    assert response.status_code == 204
+    assert client.get(reverse("seat_stream", args=["no-such-link"])).status_code == 204
+
+
+def test_a_stream_ends_when_its_browser_leaves():
+    """The server drops what is sent to a closed connection without a word:
+    the client's disconnect cancels the stream, and its generator closes (a
+    phone that left holds nothing)."""
+    from django.http import StreamingHttpResponse
+
+    from tournaments.asgi import PooledHandler
+
+    closed = []
+
+    async def events():
+        try:
+            while True:
+                yield "data: x\n\n"
+                await asyncio.sleep(0.01)
+        finally:
+            closed.append(True)
+
+    async def run():
+        sent = []
+        leave = asyncio.Event()
+
+        async def send(message):
+            sent.append(message)
+            if len(sent) > 5:
+                leave.set()
+
+        async def receive():
+            await leave.wait()
+            return {"type": "http.disconnect"}
+
+        handler = PooledHandler(1)
+        response = StreamingHttpResponse(events(), content_type="text/event-stream")
+        await asyncio.wait_for(handler._send_until_disconnect(response, send, receive), 5)
+        return sent
+
+    sent = asyncio.run(run())
+    assert len(sent) > 5
+    assert closed == [True]
+
+
+def test_the_hub_fans_a_message_out_to_the_streams_of_that_table_only(monkeypatch):
+    """One message, the streams of its table redrawn in one pass; a revoked
+    link's stream ends."""
+    from tournaments.push import hub as hub_module
+
+    calls = []
+
+    def fake_in_thread(work, *args):
+        if work is hub_module.redraw.round_pass:
+            return [], set()
+        table_id, conns = args
+        calls.append((table_id, len(conns)))
+        return [(c, "panel", f"<section data-version='{c.table_id}'>", "v2") for c in conns]
+
+    async def no_listen(on_messages, on_resync):
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(hub_module.redraw, "in_thread", fake_in_thread)
+    monkeypatch.setattr(hub_module.bus, "listen", no_listen)
+
+    async def run():
+        hub = hub_module.Hub()
+        conns = [
+            redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}{p}")
+            for t in (1, 2)
+            for p in range(3)
+        ]
+        gens = [hub.stream(c) for c in conns]
+        firsts = [await g.__anext__() for g in gens]  # "retry: …", attached
+        assert all(f.startswith("retry:") for f in firsts)
+        pending = [asyncio.ensure_future(g.__anext__()) for g in gens]
+        await asyncio.sleep(0.1)  # the new streams' first check
+        calls.clear()
+        for conn in conns:
+            conn.version = "v1"
+        for task in pending:
+            task.cancel()
+        pending = [asyncio.ensure_future(g.__anext__()) for g in gens[:3]]
+        hub.on_messages(["t:1", "t:99", "bogus", "t:x"])
+        texts = await asyncio.wait_for(asyncio.gather(*pending), 2)
+        assert calls == [(1, 3)]
+        assert all(t.startswith("event: panel\nid: v2\n") for t in texts)
+        hub.on_messages(["k:k20"])
+        with pytest.raises(StopAsyncIteration):
+            await asyncio.wait_for(gens[3].__anext__(), 2)
+        assert hub.count() == 5
+        for g in gens:
+            await g.aclose()
+        assert hub.count() == 0
+        hub.listener.cancel()
+
+    asyncio.run(run())
+
+
+# -- no cache that expires in step ----------------------------------------------------
+
+
+def test_after_a_quiet_minute_most_phones_clock_polls_still_cost_no_query(
+    client, organizer, monkeypatch
+):
+    """Phones that joined together don't go back to the database together:
+    each link's round is kept 10–15 minutes, drawn for it, so 65 s (and 9
+    minutes) later the polls are still answered from the cache, and those
+    that ask after that are spread over five minutes instead of one second."""
+    tournament = TournamentFactory(owner=organizer, allowed_sizes=[2], table_size=2)
+    rnd = seated_round(tournament, players=60, start=True)
+    urls = [
+        reverse("seat_clock", args=[token_for(table, pos)])
+        for table in rnd.tables.all()
+        for pos in range(2)
+    ]
+    random.seed(27)
+    for url in urls:
+        assert client.get(url).status_code == 200
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 65)
+    live.forget_local()  # this process's own copies are long gone by then
+    asked = 0
+    for url in urls:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        asked += any("seatlink" in q["sql"].lower() for q in queries.captured_queries)
+    assert asked == 0, f"{asked} of {len(urls)} phones asked the database"
+    # later, a few at a time: 11 minutes after they joined, about a fifth
+    monkeypatch.setattr(time, "time", lambda: real() + 660)
+    live.forget_local()
+    asked = 0
+    for url in urls:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        asked += any("seatlink" in q["sql"].lower() for q in queries.captured_queries)
+    assert 0 < asked <= len(urls) // 2, f"{asked} of {len(urls)} phones asked the database"
+
+
+def test_a_revoked_links_entries_are_forgotten_at_once(client):
+    table = digital_table(game="quartett", players=2, secret=f"{8:064x}")
+    token = token_for(table, 0)
+    client.get(reverse("seat_clock", args=[token]))
+    assert poll_cache.seat_round(token) == table.round_id
+    poll_cache.forget_seats([token])
+    assert poll_cache.seat_round(token) is None
+
+
+def test_versions_in_the_pushed_panel_match_the_poll_so_a_poll_after_a_push_is_204(client):
+    table = digital_table(game="quartett", players=2, secret=f"{6:064x}")
+    seat = Seat.objects.get(table=table, position=0)
+    conn = _conns(table, 2)[0]
+    [(_c, _e, text, version)] = redraw.redraw({table.pk}, set(), [conn])
+    url = reverse("seat_play", args=[token_for(table, 0)])
+    assert client.get(url, {"v": version}).status_code == 204
+    assert play.seat_version(seat) == version
+    assert json.loads(json.dumps(version)) == version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_bot_in_the_worker_and_the_clocks_close_signal_too(monkeypatch, settings):
+    """A bot's move (in the Celery worker) and the round's close (beat or a
+    scheduled task) reach the web processes like a player's move."""
+    from tests.timetravel import past_deadline
+    from tournaments.play import bots
+    from tournaments.services import clock
+
+    settings.DIGITAL_BOT_DELAY = 0
+    table = digital_table(game="trumpet", players=4, secret=f"{12:064x}")
+    engine = get_engine("trumpet")
+    state = engine.load(table.state)
+    acting = engine.to_act(state)[0]
+    sent = []
+    monkeypatch.setattr(bus, "publish_now", lambda messages: sent.extend(messages))
+    bots.seat_to_bot(table=table, position=acting)
+    assert f"t:{table.pk}" in sent  # every screen shows the seat's bot tag
+    sent.clear()
+    bots.bot_move(table_id=table.pk)
+    table.refresh_from_db()
+    assert table.actions.filter(by_bot=True).exists()
+    assert f"t:{table.pk}" in sent
+    sent.clear()
+    past_deadline(table.round)
+    assert clock.close_round(table.round_id, via="test")
+    assert f"r:{table.round_id}" in sent

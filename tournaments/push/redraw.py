@@ -1,0 +1,186 @@
+"""What a push sends, built in one of the push threads of a web process
+(never in the event loop): each connection's new screen after a change.
+
+A connection asks for one of three things: a seat's play partial (its own
+view only — :func:`tournaments.play.screen.seat_part` reads nothing but
+``engine.view(state, seat)`` of the state), the spectator's board (the public
+view), and the round's clock partial. What every seat of a table shares is
+read once per table and change (:func:`tournaments.play.screen.table_snapshot`);
+a seat adds its own hand and legal moves, and a screen equal to the one the
+connection shows is not sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import close_old_connections
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from tournaments import live
+from tournaments.models import Table
+from tournaments.play import screen as play
+from tournaments.play import watch
+
+SEAT = "seat"
+WATCH = "watch"
+
+
+@dataclass(eq=False)
+class Conn:
+    """One open stream: whose screen it shows and what it shows now."""
+
+    kind: str
+    table_id: int
+    round_id: int
+    language: str
+    position: int | None = None
+    token: str = ""
+    csrf_token: str = ""
+    #: the version of the screen the browser shows ("" unknown)
+    version: str = ""
+    #: the clock partial's figures the browser shows
+    clock: tuple | None = None
+    #: what is waiting to be sent: event name → its text (a newer one replaces it)
+    outbox: dict = field(default_factory=dict)
+    closed: bool = False
+    #: set when there is something to send (the stream's event, in its loop)
+    waiter: object = None
+
+
+def in_thread(work, *args):
+    """``work(*args)`` in a push thread, whose database connection is handled
+    as a request's: one the database dropped, or past its age, is opened anew."""
+    close_old_connections()
+    try:
+        return work(*args)
+    finally:
+        close_old_connections()
+
+
+def versions_of_round(round_id: int) -> dict[int, str]:
+    """The play-screen versions of a round's tables, read now (one query)."""
+    return play.round_table_versions(round_id)
+
+
+def redraw(
+    tables: set[int], rounds: set[int], conns: list[Conn]
+) -> list[tuple[Conn, str, str, object]]:
+    """The events to send: ``(connection, event, text, what it now shows)``
+    for every connection among ``conns`` of a changed table (``tables``) or
+    round (``rounds``: the clock partial, and any of its tables whose version
+    moved) whose screen differs from the one it shows."""
+    events, moved = round_pass(rounds, conns)
+    tables = set(tables) | moved
+    by_table: dict[int, list[Conn]] = {}
+    for conn in conns:
+        if conn.table_id in tables:
+            by_table.setdefault(conn.table_id, []).append(conn)
+    for table_id, members in by_table.items():
+        events += table_pass(table_id, members)
+    return events
+
+
+def round_pass(rounds: set[int], conns: list[Conn]) -> tuple[list, set[int]]:
+    """For changed rounds: the clock partial's events, and the tables among
+    ``conns``' whose screens' versions moved (to be redrawn by
+    :func:`table_pass`)."""
+    events: list = []
+    moved: set[int] = set()
+    by_round: dict[int, list[Conn]] = {}
+    for conn in conns:
+        by_round.setdefault(conn.round_id, []).append(conn)
+    for round_id in rounds:
+        members = by_round.get(round_id, [])
+        if not members:
+            continue
+        events += _clocks(round_id, members)
+        versions = versions_of_round(round_id)
+        moved.update(c.table_id for c in members if versions.get(c.table_id) != c.version)
+    return events, moved
+
+
+def table_pass(table_id: int, members: list[Conn]) -> list:
+    """A changed table's events: its snapshot read once, each seat's own
+    screen and the spectators' board where they differ from what is shown."""
+    return _table(table_id, [c for c in members if c.table_id == table_id])
+
+
+def _table(table_id: int, members: list[Conn]) -> list:
+    snapshot = play.table_snapshot(table_id)
+    if snapshot is None:
+        return []
+    out = []
+    boards: dict[str, str] = {}
+    for conn in members:
+        if conn.version == snapshot.version:
+            continue
+        with translation.override(conn.language):
+            if conn.kind == SEAT:
+                out.append((conn, "panel", seat_panel(snapshot, conn), snapshot.version))
+            else:
+                if conn.language not in boards:
+                    boards[conn.language] = spectator_board(table_id)
+                out.append((conn, "board", boards[conn.language], snapshot.version))
+    return out
+
+
+def seat_panel(snapshot, conn: Conn) -> str:
+    """A seat's play partial: its own screen, nothing of another seat's cards."""
+    context = {
+        "play": play.seat_part(snapshot, conn.position),
+        "play_token": conn.token,
+        "csrf_token": conn.csrf_token,
+    }
+    return render_to_string("play/panel.html", context)
+
+
+def spectator_board(table_id: int) -> str:
+    """The spectator view's board: the public view only."""
+    table = Table.objects.select_related("round__tournament").get(pk=table_id)
+    return render_to_string("play/watch_board.html", {"screen": watch.spectator_screen(table)})
+
+
+def _clock_figures(entry: dict) -> tuple:
+    """What the clock partial shows that changes only with the round (the
+    countdown itself runs in the browser)."""
+    return (
+        entry["status"],
+        entry["deadline_ms"],
+        entry["left"] if entry["left"] is None else round(entry["left"]),
+        entry["tables_done"],
+        entry["tables_total"],
+        tuple(entry["open_tables"]),
+    )
+
+
+def _clocks(round_id: int, members: list[Conn]) -> list:
+    entry = live.clock_entry_now(round_id)
+    if entry is None:
+        return []
+    figures = _clock_figures(entry)
+    out = []
+    rendered: dict[str, str] = {}
+    for conn in members:
+        if conn.kind != SEAT or conn.clock == figures:
+            continue
+        if conn.language not in rendered:
+            with translation.override(conn.language):
+                rendered[conn.language] = clock_partial(entry)
+        out.append((conn, "clock", rendered[conn.language], figures))
+    return out
+
+
+def clock_partial(entry: dict) -> str:
+    """The round's clock partial as the seat page polls it (no request: the
+    link's poll address is filled in by the browser's page)."""
+    context = live.clock_context(entry)
+    return render_to_string(
+        "tournaments/round/status.html", context | {"status_url": "", "big": False}
+    )
+
+
+def initial_clock(round_id: int) -> tuple | None:
+    entry = live.clock_entry(round_id)
+    return _clock_figures(entry) if entry is not None else None
