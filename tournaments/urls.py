@@ -14,8 +14,8 @@ from scoring import urls as scoring_urls
 from tournaments.finals import urls as finals_urls
 from tournaments.mirror import urls as mirror_urls
 from tournaments.play import urls as play_urls
-from tournaments.registrations import urls as registration_urls
 from tournaments.push import urls as push_urls
+from tournaments.registrations import urls as registration_urls
 from tournaments.views import (
     accounts,
     lifecycle,
