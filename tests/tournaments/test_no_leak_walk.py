@@ -157,6 +157,7 @@ def _urls(rnd, series) -> list[tuple[str, str, object]]:
         ("announcement_public", reverse("announcement_public", args=[t]), None),
         ("registration_door", reverse("registration_door", args=[t]), None),
         ("season_public", reverse("season_public", args=[series.pk]), None),
+        ("tournament_season", reverse("tournament_season", args=[t]), None),
         (
             "round_projector",
             reverse("round_projector", args=[t, n]) + "?show=clock,seating,standings,tables",
