@@ -31,8 +31,8 @@ PHONE = {"width": 390, "height": 844}
 GAMES = ["quartett", "terra_trumpf", "trumpet", "monddaemmerung", "altruismus"]
 #: a move shows on the other phone within this long by push …
 PUSH_S = 1.0
-#: … and by the fallback poll (every 1.5 s) within this long
-POLL_S = 2.5
+#: … and by the fallback poll (every 0.8 s) within this long
+POLL_S = 1.0
 
 
 @pytest.fixture

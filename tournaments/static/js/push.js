@@ -5,7 +5,8 @@
  * "board" event is the screen anew, each "clock" event the round's clock
  * partial; they replace the element on the page as htmx's poll would. While
  * the stream is open the page's polls (the screen's and the clock's) rest,
- * but for one in ten (a signal lost on its way shows within 15–30 s);
+ * but for one in ten of the clock's (every 3 s) and one in nineteen of the
+ * screen's (every 0.8 s): a signal lost on its way shows within 15–30 s;
  * whenever it is not (a proxy that buffers, bad Wi-Fi, a phone that
  * slept, a server without push: 204), the polls run as before, so nothing is
  * lost. The browser reconnects by itself and sends the version it last got
@@ -81,7 +82,7 @@
   // while the stream is open, the polls of the live screen and the clock
   // rest; every REST_POLLS-th still goes out, a safety net for a signal lost
   // on its way (the answer is a 204 without a query when nothing changed)
-  var REST_POLLS = 10;
+  var REST_POLLS = { clock: 10, screen: 19 };
   var rested = { clock: 0, screen: 0 };
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (!live) return;
@@ -92,7 +93,7 @@
     if (!elt.matches("[data-stream], [data-clock]")) return;
     var kind = elt.matches("[data-clock]") ? "clock" : "screen";
     rested[kind] += 1;
-    if (rested[kind] % REST_POLLS !== 0) event.preventDefault();
+    if (rested[kind] % REST_POLLS[kind] !== 0) event.preventDefault();
   });
 
   // a phone waking up: the stream may be dead without an error yet
