@@ -307,7 +307,12 @@ def test_the_hub_fans_a_message_out_to_the_streams_of_that_table_only(monkeypatc
         firsts = [await g.__anext__() for g in gens]  # "retry: …", attached
         assert all(f.startswith("retry:") for f in firsts)
         pending = [asyncio.ensure_future(g.__anext__()) for g in gens]
-        await asyncio.sleep(0.1)  # the new streams' first check
+        # the new streams' first check: one redraw pass per table (waited
+        # for, not slept for: a loaded machine may take longer than 0.1 s)
+        for _ in range(500):
+            if {t for t, _n in calls} >= {1, 2}:
+                break
+            await asyncio.sleep(0.01)
         calls.clear()
         for conn in conns:
             conn.version = "v1"

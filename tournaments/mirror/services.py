@@ -5,14 +5,12 @@ wait (with a short timeout); publishing never does (``publish``, Celery)."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 import httpx
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments import csvfile
 from tournaments import selectors as tournament_selectors
 from tournaments.mirror import dirty, publish
 from tournaments.mirror.models import MirrorLink, MirrorPublication
@@ -150,11 +148,11 @@ def _position(entry) -> int:
 
 
 def player_list(entries: list[dict]) -> str:
-    """The entries as a player list the import reads (with its header)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["name", "club", "rating", "birth year"])
-    for e in entries:
-        row = [e.get("name", ""), e.get("club") or "", e.get("rating"), e.get("birth_year")]
-        writer.writerow(["" if v is None else str(v) for v in row])
-    return out.getvalue()
+    """The entries as a player list the import reads (with its header),
+    written by the product's one CSV writer."""
+    columns = ["name", "club", "rating", "birth_year"]
+    rows = [{k: e.get(k) for k in columns} for e in entries]
+    text = csvfile.write_csv(
+        rows, columns, language="en", titles=["name", "club", "rating", "birth year"]
+    )
+    return text.decode("utf-8-sig")
