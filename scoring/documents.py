@@ -112,17 +112,7 @@ def render(
     ``url_for_seat(seat key)`` gives the table cards' seat QR codes.
     Raises :class:`PrintError` for a document that can't be printed."""
     _check(kind, tournament, round_no)
-    info = {"name": tournament.name}
-    if round_no is not None:  # a final stage's round says so on every print of it
-        stage = (
-            Round.objects.filter(tournament=tournament, number=round_no)
-            .values_list("stage", flat=True)
-            .first()
-        )
-        if stage:
-            label = gettext("Final") if stage == "final" else gettext("Semi-final")
-            info["name"] = f"{tournament.name} · {label}"
-            info["round_name"] = label  # in place of the round's number on sheets and slips
+    info = _round_info(tournament, round_no)
     if kind == "standings":
         return _standings(tournament, info, round_no)
     if kind in ("final", "certificates"):
@@ -158,7 +148,28 @@ def render(
     if kind == "tables":
         _add_seat_links(tournament, tables, url_for_table, url_for_seat)
         return render_table_cards(info, tables, gettext=gettext)
-    # score sheets
+    return _score_sheets(tournament, info, round_no, tables, url_for_table, progress)
+
+
+def _round_info(tournament: Tournament, round_no: int | None) -> dict:
+    """The heading every print of the document shows: the tournament's name,
+    and a final stage's round says so on every print of it."""
+    info = {"name": tournament.name}
+    if round_no is not None:
+        stage = (
+            Round.objects.filter(tournament=tournament, number=round_no)
+            .values_list("stage", flat=True)
+            .first()
+        )
+        if stage:
+            label = gettext("Final") if stage == "final" else gettext("Semi-final")
+            info["name"] = f"{tournament.name} · {label}"
+            info["round_name"] = label  # in place of the round's number on sheets and slips
+    return info
+
+
+def _score_sheets(tournament, info, round_no, tables, url_for_table, progress) -> bytes:
+    """The round's score sheets; refused when a table's size isn't the game's."""
     engine = tournament.engine
     bad = sorted(
         {

@@ -489,11 +489,7 @@ def _submit(
     deadline = table_plays_to(table, rnd)
     now = db_now()
     after_time = _after_time(table, rnd, now)
-    if by_seat is not None:
-        grace = timedelta(seconds=tournament.grace_seconds)
-        late = deadline is not None and now >= deadline + grace
-    else:
-        late = bool(handed_in_late)
+    late = _is_late(tournament, by_seat, deadline, now, handed_in_late)
     if confirmed is not None and by_seat is not None:
         raise ServiceError(
             _("This table's result is confirmed; only the Turnierleitung can correct it.")
@@ -530,6 +526,15 @@ def _submit(
     elif not tournament.confirmation_required:
         _confirm(sub)
     return sub
+
+
+def _is_late(tournament, by_seat, deadline, now, handed_in_late) -> bool:
+    """A player's report is late when it comes after the table's deadline and
+    the grace; the staff say whether the sheet they type was handed in late."""
+    if by_seat is not None:
+        grace = timedelta(seconds=tournament.grace_seconds)
+        return deadline is not None and now >= deadline + grace
+    return bool(handed_in_late)
 
 
 def result_confirm(*, submission: Submission, by=None, by_seat: int | None = None) -> Submission:

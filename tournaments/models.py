@@ -628,67 +628,6 @@ class TableAction(models.Model):
         return f"{self.table} #{self.number}: {self.action}"
 
 
-class Person(models.Model):
-    """A person of an organizer's club roster: registered once, linked to the
-    entries (:class:`Player`) in many of the organizer's tournaments. A person
-    merged into another keeps its row (``merged_into``) so the merge can be
-    undone."""
-
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="roster"
-    )
-    name = models.CharField(_("name"), max_length=200)
-    club = models.CharField(_("club"), max_length=200, blank=True)
-    birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
-    notes = models.CharField(
-        _("notes"),
-        max_length=500,
-        blank=True,
-        help_text=_("For the organizer only; no contact details."),
-    )
-    merged_into = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="merged"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["name", "club"]
-        verbose_name = _("person")
-        verbose_name_plural = _("people")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["owner", "name", "club"],
-                condition=models.Q(merged_into__isnull=True),
-                name="person_name_club_unique",
-            )
-        ]
-
-    def __str__(self):
-        return f"{self.name} ({self.club})" if self.club else self.name
-
-
-class PersonMerge(models.Model):
-    """Append-only log of merges of two roster entries that were one person:
-    which entry went into which, and which tournament entries moved with it
-    (so the merge can be undone)."""
-
-    kept = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="merges_kept")
-    merged = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="merges_merged")
-    players = models.JSONField(default=list)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    at = models.DateTimeField(auto_now_add=True)
-    undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-
-    class Meta:
-        ordering = ["-at", "-pk"]
-
-    def __str__(self):
-        return f"{self.merged} → {self.kept}"
-
-
 # the wings' models (the final stage's settings, the seat link), each defined
 # with its code (tournaments/finals/, tournaments/play/) and registered with
 # this app here, where Django looks for the app's models
@@ -710,3 +649,6 @@ from tournaments.registrations.models import (  # noqa: E402, F401
     Registration,
     RegistrationEvent,
 )
+
+# the club roster's models (tournaments/roster_models.py), likewise
+from tournaments.roster_models import Person, PersonMerge  # noqa: E402, F401

@@ -144,42 +144,9 @@ def apply(*, owner, data: dict) -> dict:
         if mirror is not None and version <= mirror.version:
             return _answer(mirror, applied=False)
         held = mirror.hashes if mirror is not None else {}
-        missing = [n for n, h in hashes.items() if n not in sections and held.get(n) != h]
-        if missing:
-            raise Refused(
-                _("The publication lacks sections this site does not have."),
-                status=409,
-                hashes=held,
-                missing=sorted(missing),
-            )
-        previous = None  # the players stored, when they can be updated in place
-        if mirror is not None and held.get("tournament") != hashes["tournament"]:
-            old = mirror.stored.filter(name="tournament").values_list("content", flat=True)
-            previous = _players_in_place(old.first(), sections.get("tournament"))
-        whole = mirror is None or (
-            held.get("tournament") != hashes["tournament"] and previous is None
-        )
-        # settings and players as stored: only the rounds that changed
-        changed = {
-            int(name.partition(":")[2])
-            for name in set(hashes) | set(held)
-            if ":" in name and hashes.get(name) != held.get(name)
-        }
-        needed = (
-            set(hashes)
-            if whole
-            else {"tournament"}
-            | {f"{kind}:{n}" for n in changed for kind in ("round", "clock")} & set(hashes)
-        )
-        needed.discard("season")  # kept as sent, not part of the tournament
-        if "season" in sections and not snapshot.check_seasons(sections["season"]):
-            raise Refused(_("Section %(name)s is malformed.") % {"name": "season"}, status=422)
-        merged = {n: sections[n] for n in needed if n in sections}
-        if mirror is not None:
-            for row in mirror.stored.filter(name__in=needed - set(merged)):
-                merged[row.name] = row.content
-        _shapes(merged)
-        doc = snapshot.assemble(merged)
+        _require_sections(hashes, sections, held)
+        previous, whole, changed = _plan(mirror, held, hashes, sections)
+        doc = _document(mirror, held, hashes, sections, whole=whole, changed=changed)
         try:
             if mirror is None:
                 tournament = import_tournament(data=doc, owner=owner, told_outcomes=True)
@@ -187,24 +154,85 @@ def apply(*, owner, data: dict) -> dict:
             elif whole:
                 replace_tournament(data=doc, tournament=mirror.tournament, told_outcomes=True)
             else:
-                if previous is not None:  # players added, renamed, dropped
-                    _merge_players(mirror, doc, previous, hashes, sections)
-                if changed:
-                    replace_rounds(
-                        data=doc, tournament=mirror.tournament, numbers=changed, told_outcomes=True
-                    )
+                _replace_in_part(mirror, doc, previous, changed, hashes, sections)
         except ImportRefused as exc:
             raise Refused(str(exc), status=422, problems=exc.errors) from None
-        mirror.version, mirror.hashes = version, hashes
-        mirror.applied_at = timezone.now()
-        mirror.publications += 1
-        try:
-            with transaction.atomic():
-                mirror.save()
-        except IntegrityError:  # the same first publication applied at the same time
-            raise Refused(_("Another publication is being applied; try again."), 409) from None
-        _keep(mirror, hashes, sections)
+        _record(mirror, version, hashes, sections)
     return _answer(mirror, applied=True)
+
+
+def _require_sections(hashes: dict, sections: dict, held: dict) -> None:
+    """Every section the site does not hold is in the publication; else a
+    409 that names the missing ones and the hashes held."""
+    missing = [n for n, h in hashes.items() if n not in sections and held.get(n) != h]
+    if missing:
+        raise Refused(
+            _("The publication lacks sections this site does not have."),
+            status=409,
+            hashes=held,
+            missing=sorted(missing),
+        )
+
+
+def _plan(mirror, held: dict, hashes: dict, sections: dict) -> tuple[list | None, bool, set]:
+    """What the publication rebuilds: the players stored when they can be
+    updated in place (else None), whether the whole tournament is rebuilt,
+    and the numbers of the rounds whose sections changed."""
+    previous = None
+    if mirror is not None and held.get("tournament") != hashes["tournament"]:
+        old = mirror.stored.filter(name="tournament").values_list("content", flat=True)
+        previous = _players_in_place(old.first(), sections.get("tournament"))
+    whole = mirror is None or (held.get("tournament") != hashes["tournament"] and previous is None)
+    # settings and players as stored: only the rounds that changed
+    changed = {
+        int(name.partition(":")[2])
+        for name in set(hashes) | set(held)
+        if ":" in name and hashes.get(name) != held.get(name)
+    }
+    return previous, whole, changed
+
+
+def _document(mirror, held: dict, hashes: dict, sections: dict, *, whole: bool, changed: set):
+    """The export document of the sections the rebuild needs, the ones sent
+    taking the place of the ones held; the season section checked for its
+    shape (kept as sent, not part of the tournament)."""
+    needed = (
+        set(hashes)
+        if whole
+        else {"tournament"}
+        | {f"{kind}:{n}" for n in changed for kind in ("round", "clock")} & set(hashes)
+    )
+    needed.discard("season")  # kept as sent, not part of the tournament
+    if "season" in sections and not snapshot.check_seasons(sections["season"]):
+        raise Refused(_("Section %(name)s is malformed.") % {"name": "season"}, status=422)
+    merged = {n: sections[n] for n in needed if n in sections}
+    if mirror is not None:
+        for row in mirror.stored.filter(name__in=needed - set(merged)):
+            merged[row.name] = row.content
+    _shapes(merged)
+    return snapshot.assemble(merged)
+
+
+def _replace_in_part(mirror, doc, previous, changed, hashes: dict, sections: dict) -> None:
+    """The settings kept: the players updated in place when they changed,
+    and only the rounds that changed rebuilt."""
+    if previous is not None:  # players added, renamed, dropped
+        _merge_players(mirror, doc, previous, hashes, sections)
+    if changed:
+        replace_rounds(data=doc, tournament=mirror.tournament, numbers=changed, told_outcomes=True)
+
+
+def _record(mirror: MirroredTournament, version: int, hashes: dict, sections: dict) -> None:
+    """The mirror's version, hashes and sections as of this publication."""
+    mirror.version, mirror.hashes = version, hashes
+    mirror.applied_at = timezone.now()
+    mirror.publications += 1
+    try:
+        with transaction.atomic():
+            mirror.save()
+    except IntegrityError:  # the same first publication applied at the same time
+        raise Refused(_("Another publication is being applied; try again."), 409) from None
+    _keep(mirror, hashes, sections)
 
 
 def _players_in_place(old, new) -> list | None:
