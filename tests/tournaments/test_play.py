@@ -293,7 +293,7 @@ def test_time_called_then_the_bot_finishes_and_the_result_shows(client, organize
         key=lambda r: (int(r[0]), r[1]),
     )
     # a finished game stops polling
-    assert 'hx-trigger="every 1500ms"' not in html
+    assert 'hx-trigger="every 800ms"' not in html
 
 
 def test_before_the_round_starts_the_page_waits_and_polls(client, organizer):
@@ -302,7 +302,7 @@ def test_before_the_round_starts_the_page_waits_and_polls(client, organizer):
     html = unescape(response.content.decode())
     assert response.status_code == 200
     assert "The game starts when the organizer starts the round." in html
-    assert 'hx-trigger="every 1500ms"' in html
+    assert 'hx-trigger="every 800ms"' in html
     assert "Report your table" not in html
     clock.round_start(round=rnd, by=organizer)
     html = unescape(client.get(play_url(table, 1)).content.decode())
