@@ -245,6 +245,44 @@ def _all_or_nothing(data, store, *, what: str, on_refusal=None):
     return result
 
 
+def player_entries(rd: _Reader, doc: dict):
+    """Each player entry of ``doc`` as (path, entry, key); an entry without
+    a key or a name, or with a bad key, is reported in ``rd`` and skipped."""
+    for i, d in enumerate(rd.items(doc, "players", "", limits.MAX_PLAYERS)):
+        path = f"players[{i}]"
+        d = rd.obj(d, path)
+        if not rd.require(d, "key", path) or not rd.require(d, "name", path):
+            continue
+        k = rd.key(d["key"], f"{path}.key")
+        if k is not None:
+            yield path, d, k
+
+
+def fill_player(rd: _Reader, player: Player, d: dict, path: str, *, teams: dict, seen: set):
+    """``player`` takes the entry's values, each checked as the player form
+    checks it (lengths, rating range, a team that exists, a name and club
+    listed once: ``seen`` holds those read so far); problems go to ``rd``."""
+    rd.fill(player, d, PLAYER_FIELDS, path)
+    player.team = None
+    if d.get("team") is not None:
+        if not isinstance(d["team"], str) or d["team"] not in teams:
+            shown = d["team"] if isinstance(d["team"], str) else "?"
+            rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
+        else:
+            player.team = teams[d["team"]]
+    rd.clean(player, path, exclude=["tournament", "team"])
+    rating = player.rating
+    if isinstance(rating, int) and not limits.MIN_RATING <= rating <= limits.MAX_RATING:
+        rd.error(
+            f"{path}.rating",
+            _("not between %(min)s and %(max)s")
+            % {"min": limits.MIN_RATING, "max": limits.MAX_RATING},
+        )
+    if (player.name, player.club) in seen:
+        rd.error(path, _("%(name)s is listed twice") % {"name": player})
+    seen.add((player.name, player.club))
+
+
 class _Import:
     """One import in progress. Each step reads one kind of entity, checks it,
     and stores it when everything read so far is sound; what a later step
@@ -375,34 +413,12 @@ class _Import:
     def read_players(self) -> bool:
         rd, players, teams = self.rd, self.players, self.teams
         player_rows, seen = [], set()
-        for i, d in enumerate(rd.items(self.doc, "players", "", limits.MAX_PLAYERS)):
-            path = f"players[{i}]"
-            d = rd.obj(d, path)
-            if not rd.require(d, "key", path) or not rd.require(d, "name", path):
-                continue
-            k = rd.key(d["key"], f"{path}.key")
-            if k is None:
-                continue
+        for path, d, k in player_entries(rd, self.doc):
             if k in players:
                 rd.error(f"{path}.key", _("key %(k)s is used twice") % {"k": k})
                 continue
-            p = rd.fill(Player(tournament=self.tournament), d, PLAYER_FIELDS, path)
-            if d.get("team") is not None:
-                if not isinstance(d["team"], str) or d["team"] not in teams:
-                    shown = d["team"] if isinstance(d["team"], str) else "?"
-                    rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
-                else:
-                    p.team = teams[d["team"]]
-            rd.clean(p, path, exclude=["tournament", "team"])
-            if isinstance(p.rating, int) and not limits.MIN_RATING <= p.rating <= limits.MAX_RATING:
-                rd.error(
-                    f"{path}.rating",
-                    _("not between %(min)s and %(max)s")
-                    % {"min": limits.MIN_RATING, "max": limits.MAX_RATING},
-                )
-            if (p.name, p.club) in seen:
-                rd.error(path, _("%(name)s is listed twice") % {"name": p})
-            seen.add((p.name, p.club))
+            p = Player(tournament=self.tournament)
+            fill_player(rd, p, d, path, teams=teams, seen=seen)
             players[k] = p
             player_rows.append((p, d, path))
         if rd.errors:

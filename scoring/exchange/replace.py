@@ -10,7 +10,15 @@ from django.utils.translation import gettext as _
 from games import ENGINES
 from scoring.exchange import checks
 from scoring.exchange.format import PLAYER_FIELDS, TOURNAMENT_FIELDS, ImportRefused
-from scoring.exchange.importer import _all_or_nothing, _Import, _load, _Reader, _run
+from scoring.exchange.importer import (
+    _all_or_nothing,
+    _Import,
+    _load,
+    _Reader,
+    _run,
+    fill_player,
+    player_entries,
+)
 from tournaments import limits
 from tournaments.models import Player, Round, Team, Tournament
 
@@ -130,31 +138,13 @@ def merge_players(*, data, tournament: Tournament, previous: list) -> list[Playe
     teams = {t.name: t for t in Team.objects.filter(tournament=tournament)}
     fields = [*PLAYER_FIELDS, "team_id"]
     changed, added, seen = [], [], set()
-    for i, d in enumerate(rd.items(doc, "players", "", limits.MAX_PLAYERS)):
-        path = f"players[{i}]"
-        d = rd.obj(d, path)
-        if not rd.require(d, "key", path) or not rd.require(d, "name", path):
-            continue
-        k = rd.key(d["key"], f"{path}.key")
-        if k is None:
-            continue
+    for path, d, k in player_entries(rd, doc):
         player = stored.get(before[k]) if k in before else Player(tournament=tournament)
         if player is None:
             rd.error(path, _("not a player of the stored tournament"))
             continue
         was = [getattr(player, name) for name in fields]
-        rd.fill(player, d, PLAYER_FIELDS, path)
-        player.team = None
-        if d.get("team") is not None:
-            if not isinstance(d["team"], str) or d["team"] not in teams:
-                shown = d["team"] if isinstance(d["team"], str) else "?"
-                rd.error(f"{path}.team", _("no team named %(name)s") % {"name": shown})
-            else:
-                player.team = teams[d["team"]]
-        rd.clean(player, path, exclude=["tournament", "team"])
-        if (player.name, player.club) in seen:
-            rd.error(path, _("%(name)s is listed twice") % {"name": player})
-        seen.add((player.name, player.club))
+        fill_player(rd, player, d, path, teams=teams, seen=seen)
         if player.pk is None:
             added.append(player)
         elif [getattr(player, name) for name in fields] != was:

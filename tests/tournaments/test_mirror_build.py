@@ -186,3 +186,26 @@ def test_a_rename_onto_another_players_name_is_refused_and_changes_nothing(organ
         receive.apply(owner=other_user, data=forged)
     assert refused.value.status == 422 and "players[1]" in str(refused.value)
     assert online_state(online) == before
+
+
+def test_a_player_updated_in_place_is_checked_like_an_import(organizer, other_user):
+    """The in-place update refuses what the import refuses: a rating out of
+    range, a team that isn't there; nothing changes."""
+    from tournaments import limits
+    from tournaments.mirror import receive
+    from tournaments.models import Tournament
+
+    laptop, send = online_pair(organizer, other_user, rounds=1)
+    data, answer = send()
+    online = Tournament.objects.get(pk=answer["tournament"])
+    before = online_state(online)
+    for bad in ({"rating": limits.MAX_RATING + 1}, {"team": "Niemand"}):
+        head = data["sections"]["tournament"]
+        head = head | {"players": [dict(p) for p in head["players"]]}
+        head["players"][1] = head["players"][1] | {"name": "Neu Benannt"} | bad
+        forged = data | {"version": 2, "sections": {"tournament": head}}
+        forged["hashes"] = data["hashes"] | {"tournament": snapshot.digest(head)}
+        with pytest.raises(receive.Refused) as refused:
+            receive.apply(owner=other_user, data=forged)
+        assert refused.value.status == 422 and "players[1]" in str(refused.value)
+        assert online_state(online) == before
