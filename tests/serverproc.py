@@ -70,16 +70,29 @@ def get(port: int, path: str = "/", *, host: str | None = None, timeout: float =
     return status, data.partition(b"\r\n\r\n")[2], seconds
 
 
-def wait_until_up(port: int, proc: subprocess.Popen, *, path: str = "/", seconds: float = 60):
+def wait_until_up(
+    port: int,
+    proc: subprocess.Popen,
+    *,
+    path: str = "/",
+    seconds: float = 60,
+    log: Path | None = None,
+):
+    """Until ``path`` answers on ``port``; a server that stops or doesn't
+    answer in ``seconds`` raises, with the end of its ``log`` when given."""
+
+    def tail() -> str:
+        return ":\n" + log.read_text(errors="replace")[-3000:] if log is not None else ""
+
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"the server stopped at its start (exit {proc.returncode})")
+            raise RuntimeError(f"the server stopped at its start (exit {proc.returncode}){tail()}")
         status, _, _ = get(port, path, timeout=5)
         if status:
             return
         time.sleep(0.2)
-    raise RuntimeError("the server did not start")
+    raise RuntimeError(f"the server did not answer in {seconds:g} s{tail()}")
 
 
 def start(cmd: list[str], env: dict, log: Path, *, mode: str = "w") -> subprocess.Popen:

@@ -21,7 +21,6 @@ lost or duplicated write.
 from __future__ import annotations
 
 import argparse
-import http.client
 import re
 import signal
 import subprocess
@@ -40,21 +39,6 @@ PORTS = range(18550, 18560)
 
 def free_port() -> int:
     return serverproc.free_port(PORTS)
-
-
-def wait_for(port: int, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"runall stopped at its start; see {log}")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/accounts/login/")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.3)
-    raise SystemExit(f"the server did not answer in 60 s; see {log}")
 
 
 def main() -> int:
@@ -80,7 +64,7 @@ def main() -> int:
             stderr=subprocess.STDOUT,
         )
         try:
-            wait_for(port, proc, log)
+            serverproc.wait_until_up(port, proc, path="/accounts/login/", seconds=60, log=log)
             before = staff_load.verify(env, plan)["bots"]
             start = time.monotonic()
             staff = staff_load.run_staff(port, plan, args.seconds)

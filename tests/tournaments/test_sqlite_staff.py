@@ -7,13 +7,9 @@ PostgreSQL; the server runs without it, as ``make run`` does.)
 ``tests/bench/bench_sqlite_staff.py`` is the long version: eight sessions
 beside ten digital tables of bots, for two minutes."""
 
-import http.client
 import sqlite3
 import subprocess
-import time
 from pathlib import Path
-
-import pytest
 
 from tests import serverproc, staff_load
 from tournaments.management.commands.runall import web_command
@@ -26,21 +22,6 @@ SECONDS = 20
 
 def free_port() -> int:
     return serverproc.free_port(PORTS)
-
-
-def wait_for(port: int, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail("the server stopped at its start:\n" + log.read_text()[-3000:])
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/accounts/login/")
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.2)
-    pytest.fail("the server did not answer in 30 s:\n" + log.read_text()[-3000:])
 
 
 def test_four_scorekeepers_writing_at_once_on_sqlite_get_no_error_and_lose_nothing(tmp_path):
@@ -57,7 +38,7 @@ def test_four_scorekeepers_writing_at_once_on_sqlite_get_no_error_and_lose_nothi
             stderr=subprocess.STDOUT,
         )
         try:
-            wait_for(port, proc, log)
+            serverproc.wait_until_up(port, proc, path="/accounts/login/", seconds=30, log=log)
             staff = staff_load.run_staff(port, plan, SECONDS)
         finally:
             proc.terminate()
