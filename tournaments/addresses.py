@@ -1,7 +1,11 @@
 """The addresses phones reach this site at: every printed QR code and every
 link a player opens carries :func:`origin` — ``SITE_URL`` when set, else the
 host the organizer used, a loopback host replaced by this laptop's LAN
-address (README, "At the venue")."""
+address (README, "At the venue").
+
+And the address a request came from, :func:`client_address`: the one every
+limit (signups, registrations, django-axes' login lockout) counts under and
+a saved result keeps."""
 
 from __future__ import annotations
 
@@ -14,6 +18,23 @@ from django.http.request import split_domain_port
 from django.urls import reverse
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback"}
+
+
+def client_address(request) -> str | None:
+    """The address the request came from, the one reader of it: the
+    connection's, or behind a proxy named in ``TRUSTED_PROXIES`` the client's
+    that proxy forwarded (uvicorn's proxy-headers middleware puts it in the
+    request's scope: ``tournaments/asgi.py``). Written the one way (an IPv4
+    address in IPv6 clothes as IPv4), so no spelling of it counts apart;
+    None when it is not an IP address."""
+    raw = request.META.get("REMOTE_ADDR") or ""
+    try:
+        address = ipaddress.ip_address(raw.strip().strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return str(address)
 
 
 def is_loopback(host: str) -> bool:

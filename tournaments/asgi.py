@@ -23,6 +23,10 @@ response is sent from there: it holds no thread while it streams.
   connection); a chunked body without a length is read only up to the limit;
 - at most ``MAX_HEADER_FIELDS`` header fields, and a request target of at
   most ``MAX_REQUEST_LINE`` bytes, a head of at most ``MAX_HEAD_BYTES``.
+
+Behind a proxy named in ``TRUSTED_PROXIES`` (:func:`behind_proxies`) a
+request's address is the client's that proxy forwarded, never one a client
+wrote in a header of its own.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import django
 from asgiref.sync import SyncToAsync
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -260,6 +265,23 @@ django.setup(set_prefix=False)
 #: connection waiting for its request or its answer holds none)
 THREADS = int(os.environ.get("WEB_THREADS", "8"))
 application = RequestGuard(PooledHandler(THREADS))
+
+
+def behind_proxies(app, proxies: list[str]):
+    """``app`` with the client's address (and scheme) of a request that came
+    through one of ``proxies`` (``TRUSTED_PROXIES``): uvicorn's proxy-headers
+    middleware believes ``X-Forwarded-For`` and ``X-Forwarded-Proto`` from
+    those peers only, taking the nearest address in the chain that is not one
+    of them, and leaves every other request as it came. Without proxies: the
+    connection's address, whatever a request's headers say."""
+    if not proxies:
+        return app
+    from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+    return ProxyHeadersMiddleware(app, trusted_hosts=proxies)
+
+
+application = behind_proxies(application, settings.TRUSTED_PROXIES)
 
 # One cache object per process for every request's thread (Django keeps them
 # per context, and each request runs in a context of its own): the Redis

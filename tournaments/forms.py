@@ -22,6 +22,7 @@ from tournaments.models import (
 )
 from tournaments.player_import import UnreadableFile, decode_upload
 from tournaments.services.tournaments import game_defaults
+from tournaments.widgets import DateInput
 
 SIZE_CHOICES = [(n, str(n)) for n in range(2, 7)]
 MAX_DECK_BYTES = 512 * 1024
@@ -81,7 +82,7 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        widgets = {"event_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        widgets = {"event_date": DateInput}
         fields = [
             "name",
             "event_date",

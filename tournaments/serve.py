@@ -148,8 +148,9 @@ def main(argv: list[str] | None = None) -> None:
         timeout_keep_alive=args.keep_alive,
         timeout_graceful_shutdown=args.graceful_timeout,
         lifespan="off",
-        # the client's address is the connection's: behind a proxy, axes is
-        # told the real one (README, "Limits and safety"), never a header
+        # uvicorn's own default believes X-Forwarded-For from 127.0.0.1: the
+        # application does it for the proxies in TRUSTED_PROXIES only
+        # (tournaments/asgi.py), whichever server runs it
         proxy_headers=False,
         server_header=False,
         access_log=args.access_log,

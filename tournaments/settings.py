@@ -14,7 +14,9 @@
 | DATABASE_STATEMENT_TIMEOUT | REQUEST_TIME_BUDGET | PostgreSQL: seconds one statement may take (0: none) |
 | SITE_URL | none | the address printed in QR codes and links (else the LAN address) |
 | CACHE_URL | REDIS_URL, else a file cache in var/cache | the shared cache (tournaments/live.py) |
-| REGISTRATION_LIMIT, REGISTRATION_WINDOW | 20 per 3600 s | players' registrations per address |
+| TRUSTED_PROXIES | none | comma separated addresses or networks of the proxies in front; only their X-Forwarded-For is believed |
+| REGISTRATION_LIMIT, REGISTRATION_WINDOW | 100 per 3600 s | players' registrations per address |
+| REGISTRATION_PERSON_LIMIT | 10 per REGISTRATION_WINDOW | registrations per name and per e-mail address |
 | REGISTRATION_MIN_SECONDS | 3 | a registration form sent back sooner is refused (bots) |
 | EMAIL_HOST (EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS, DEFAULT_FROM_EMAIL) | none: no mail | SMTP for mailing a registration's personal link |
 """
@@ -80,6 +82,29 @@ VENUE_HOSTS = list(ALLOWED_HOSTS)
 if DEBUG or LAPTOP:
     ALLOWED_HOSTS.append("*")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+
+def trusted_proxies(name: str) -> list[str]:
+    """The proxies in front of the site (addresses or networks, comma
+    separated): only a connection from one of them has its
+    ``X-Forwarded-For`` believed (tournaments/asgi.py). A wrong entry stops
+    the start instead of trusting nobody, or somebody else, without a word."""
+    import ipaddress
+
+    proxies = env_list(name)
+    for entry in proxies:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {entry!r} is not an IP address or network (e.g. 10.0.0.5, 172.18.0.0/16)"
+            ) from None
+    return proxies
+
+
+#: empty (the laptop, a site without a proxy): a request's address is its
+#: connection's (tournaments.addresses.client_address)
+TRUSTED_PROXIES = trusted_proxies("TRUSTED_PROXIES")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -218,10 +243,13 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 4000
 DATA_UPLOAD_MAX_NUMBER_FILES = 5
 
 # -- login throttling (django-axes) ----------------------------------------------
-# After AXES_FAILURE_LIMIT wrong passwords for one username, or from one
-# address, that username / address is locked for AXES_COOLOFF_TIME; the
-# lockout page says until when. A successful login resets the count. The limit
-# is not lower because a venue's scorekeepers share one address (NAT).
+# After AXES_FAILURE_LIMIT wrong passwords for one username from one address,
+# that username is locked from that address for AXES_COOLOFF_TIME; the
+# lockout page says until when. Its owner still logs in from elsewhere, and
+# the others behind the same address (a club's or a venue's Wi-Fi, NAT) log
+# in as before. A successful login resets the count. The address is the one
+# every limit reads (tournaments.addresses.client_address: behind a proxy,
+# the client's, see TRUSTED_PROXIES).
 AUTHENTICATION_BACKENDS = [
     "tournaments.auth_backends.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -229,7 +257,8 @@ AUTHENTICATION_BACKENDS = [
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "tournaments.addresses.client_address"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournaments.views.accounts.locked_out"
 AXES_VERBOSE = False
@@ -385,10 +414,13 @@ LOGGING = {
     | {"axes": {"level": os.environ.get("AXES_LOG_LEVEL", "WARNING")}},
 }
 
-#: players' registrations: at most REGISTRATION_LIMIT per address per
-#: REGISTRATION_WINDOW seconds; a form sent back sooner than
-#: REGISTRATION_MIN_SECONDS after it was handed out is refused (bots)
-REGISTRATION_LIMIT = int(os.environ.get("REGISTRATION_LIMIT", "20"))
+#: players' registrations: at most REGISTRATION_LIMIT per address (high
+#: enough for a club's members on one Wi-Fi) and REGISTRATION_PERSON_LIMIT
+#: per name and per e-mail address per REGISTRATION_WINDOW seconds; a form
+#: sent back sooner than REGISTRATION_MIN_SECONDS after it was handed out is
+#: refused (bots)
+REGISTRATION_LIMIT = int(os.environ.get("REGISTRATION_LIMIT", "100"))
+REGISTRATION_PERSON_LIMIT = int(os.environ.get("REGISTRATION_PERSON_LIMIT", "10"))
 REGISTRATION_WINDOW = int(os.environ.get("REGISTRATION_WINDOW", "3600"))
 REGISTRATION_MIN_SECONDS = int(os.environ.get("REGISTRATION_MIN_SECONDS", "3"))
 #: mail: only where an SMTP host is configured (EMAIL_HOST & co.); without

@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 
 from scoring import selectors, services
 from scoring.forms import EntryMetaForm, SheetForm
+from tournaments.addresses import client_address
 from tournaments.models import Seat
 from tournaments.params import parse_int
 from tournaments.problems import problem
 from tournaments.selectors import seats_in_order
-from tournaments.views._helpers import client_address
 
 
 def paper_seat_page(request, seat: Seat, token: str):

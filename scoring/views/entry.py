@@ -21,9 +21,10 @@ from scoring import selectors, services, sheet_links
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
 from tournaments import clock as pure_clock
+from tournaments.addresses import client_address
 from tournaments.permissions import may, tournament_view
 from tournaments.selectors import round_or_404, seats_in_order
-from tournaments.views._helpers import client_address, service_error_as_message
+from tournaments.views._helpers import service_error_as_message
 
 # -- staff pages ---------------------------------------------------------------
 

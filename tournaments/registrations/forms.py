@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments import limits
 from tournaments.registrations.models import MAX_NOTE, Announcement
 from tournaments.registrations.services import Entry
+from tournaments.widgets import DateInput, DateTimeInput, TimeInput
 
 _SALT = "registration-form"
 #: the oldest form accepted (a phone left open overnight is fine)
@@ -38,19 +39,15 @@ def form_stamp(nonce: str | None = None, at: float | None = None) -> str:
 
 
 class AnnouncementForm(forms.ModelForm):
-    event_date = forms.DateField(
-        label=_("date"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    event_date = forms.DateField(label=_("date"), required=False, widget=DateInput)
     venue = forms.CharField(label=_("venue"), max_length=limits.MAX_NAME, required=False)
 
     class Meta:
         model = Announcement
         fields = ["open", "start_time", "deadline", "cap", "note", "public_names"]
         widgets = {
-            "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-            "deadline": forms.DateTimeInput(
-                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
-            ),
+            "start_time": TimeInput,
+            "deadline": DateTimeInput,
             "note": forms.Textarea(attrs={"rows": 4, "maxlength": MAX_NOTE}),
         }
 

@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from tournaments import live, ratelimit
+from tournaments.addresses import client_address
 from tournaments.problems import problem
 from tournaments.services.errors import ServiceError
 
@@ -79,11 +80,6 @@ def status_response(request, entry: dict, status_url: str) -> HttpResponse:
     if context["finished"]:
         response.status_code = 286
     return response
-
-
-def client_address(request) -> str | None:
-    """The address a request came from (kept with a result that was saved)."""
-    return request.META.get("REMOTE_ADDR") or None
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from tournaments.addresses import client_address
 from tournaments.problems import problem
-from tournaments.views._helpers import AddressLimit, client_address
+from tournaments.views._helpers import AddressLimit
 
 #: the accounts one address may create (``SIGNUP_LIMIT`` in ``SIGNUP_WINDOW`` seconds)
 SIGNUPS = AddressLimit(
@@ -67,18 +68,21 @@ def locked_out(request, response=None, credentials=None):
     from axes.models import AccessAttempt
 
     username = (credentials or {}).get("username") or request.POST.get("username", "")
-    last = AccessAttempt.objects.filter(
-        Q(username=username) | Q(ip_address=client_address(request) or "unknown")
-    ).aggregate(last=Max("attempt_time"))["last"]
+    address = client_address(request)
+    # the lock is the name's from this address (AXES_LOCKOUT_PARAMETERS)
+    attempts = AccessAttempt.objects.filter(
+        Q(ip_address=address) if address else Q(ip_address__isnull=True), username=username
+    )
+    last = attempts.aggregate(last=Max("attempt_time"))["last"]
     until = (last or timezone.now()) + (get_cool_off(request) or timedelta(0))
     minutes = max(1, round((until - timezone.now()).total_seconds() / 60))
     when = formats.time_format(timezone.localtime(until), "TIME_FORMAT")
     return problem(
         request,
         ngettext(
-            "Too many failed logins for this name or from this address. "
+            "Too many failed logins for this name from this address. "
             "Try again at %(time)s (in %(n)s minute).",
-            "Too many failed logins for this name or from this address. "
+            "Too many failed logins for this name from this address. "
             "Try again at %(time)s (in %(n)s minutes).",
             minutes,
         )

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments import ratelimit, roster
 from tournaments.problems import problem
 from tournaments.views._helpers import AddressLimit
 
@@ -33,8 +35,8 @@ def token_for_form(nonce: str) -> str:
 
 
 #: the registrations one address may send (``REGISTRATION_LIMIT`` in
-#: ``REGISTRATION_WINDOW`` seconds)
-LIMIT = AddressLimit(
+#: ``REGISTRATION_WINDOW`` seconds: enough for a club's members on its Wi-Fi)
+ADDRESS_LIMIT = AddressLimit(
     "registration-count",
     "REGISTRATION",
     lambda minutes: (
@@ -46,6 +48,69 @@ LIMIT = AddressLimit(
         % {"n": minutes}
     ),
 )
+
+
+def _person_refusal(request):
+    minutes = max(1, settings.REGISTRATION_WINDOW // 60)
+    text = ngettext(
+        "Too many registrations were sent for this name or e-mail address. "
+        "Try again in %(n)s minute.",
+        "Too many registrations were sent for this name or e-mail address. "
+        "Try again in %(n)s minutes.",
+        minutes,
+    ) % {"n": minutes}
+    return problem(request, text, status=429, title=_("Please wait"))
+
+
+class RegistrationLimit:
+    """A registration counts against its address (``ADDRESS_LIMIT``) and
+    against its name and e-mail address (``REGISTRATION_PERSON_LIMIT`` each
+    in ``REGISTRATION_WINDOW``; the name as the roster folds it, so
+    "Juergen Gross" is "Jürgen Groß"). The counts are kept under keyed hashes,
+    never the name or address itself."""
+
+    def left(self, request) -> bool:
+        """The address is still under its limit (before the form is read)."""
+        return ADDRESS_LIMIT.left(request)
+
+    def refused(self, request):
+        return ADDRESS_LIMIT.refused(request)
+
+    @staticmethod
+    def _person_keys(form) -> list[str]:
+        data = form.cleaned_data
+        values = [f"name:{roster.folded(data.get('name') or '')}"]
+        if data.get("email"):
+            values.append(f"mail:{data['email'].strip().lower()}")
+        return [
+            "registration-person:" + salted_hmac("registration-limit", v).hexdigest()[:32]
+            for v in values
+        ]
+
+    def take(self, request, form):
+        """Count one before the work: None, or the page of a refusal (429)."""
+        if not ADDRESS_LIMIT.take(request):
+            return ADDRESS_LIMIT.refused(request)
+        taken = []
+        for key in self._person_keys(form):
+            if not ratelimit.take(
+                key, settings.REGISTRATION_PERSON_LIMIT, settings.REGISTRATION_WINDOW
+            ):
+                ADDRESS_LIMIT.give_back(request)
+                for earlier in taken:
+                    ratelimit.give_back(earlier)
+                return _person_refusal(request)
+            taken.append(key)
+        return None
+
+    def give_back(self, request, form) -> None:
+        """The registration did not happen after all: its places are free."""
+        ADDRESS_LIMIT.give_back(request)
+        for key in self._person_keys(form):
+            ratelimit.give_back(key)
+
+
+LIMIT = RegistrationLimit()
 
 
 def bad_link(request):

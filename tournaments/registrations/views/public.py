@@ -43,22 +43,23 @@ def announcement_public(request, tournament_id):
         elif not _shared.LIMIT.left(request):
             return _shared.LIMIT.refused(request)
         elif form.is_valid():
-            if not _shared.LIMIT.take(request):
-                return _shared.LIMIT.refused(request)
+            refused = _shared.LIMIT.take(request, form)
+            if refused is not None:
+                return refused
             token = _shared.token_for_form(form.nonce)
             try:
                 signed = services.register(
                     tournament=tournament, entry=form.entry(), nonce=form.nonce, token=token
                 )
             except ServiceError as exc:
-                _shared.LIMIT.give_back(request)
+                _shared.LIMIT.give_back(request, form)
                 form.add_error(None, str(exc))
             except BaseException:
-                _shared.LIMIT.give_back(request)
+                _shared.LIMIT.give_back(request, form)
                 raise
             else:
                 if signed.again:
-                    _shared.LIMIT.give_back(request)
+                    _shared.LIMIT.give_back(request, form)
                 path = reverse("registration_link", args=[signed.token])
                 mail_link_later(
                     email=form.cleaned_data.get("email") or "",
