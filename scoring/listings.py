@@ -57,16 +57,24 @@ def figure_label(tournament: Tournament) -> str:
 def standings_rows(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:
     """The standings (best first, a final stage's order applied:
     :func:`scoring.selectors.standings`) of the players with a counted game
-    as dicts: the fields of :class:`scoring.standings.Row` plus ``club``
-    and ``bot_games``."""
+    as dicts: the fields of :class:`scoring.standings.Row` plus ``club``,
+    ``bot_games`` and ``rating_unconfirmed`` (the player typed a rating the
+    organizer has not confirmed: it counts as none)."""
     rows = standings(tournament, up_to_round=up_to_round, played_only=True)
-    clubs = dict(tournament.players.values_list("pk", "club"))
+    clubs, unconfirmed = {}, set()
+    for pk, club, rating, confirmed in tournament.players.values_list(
+        "pk", "club", "rating", "rating_confirmed"
+    ):
+        clubs[pk] = club
+        if rating is not None and not confirmed:
+            unconfirmed.add(pk)
     bot_games = _bot_games(tournament, up_to_round)
     out = []
     for row in rows:
         d = row.as_dict()
         d["club"] = clubs.get(row.player_id, "")
         d["bot_games"] = bot_games.get(row.player_id, 0)
+        d["rating_unconfirmed"] = row.player_id in unconfirmed
         out.append(d)
     return out
 

@@ -11,7 +11,6 @@ from django.utils.translation import gettext, ngettext
 
 from scoring import listings
 from scoring.printing.lists import format_value
-from scoring.selectors import unconfirmed_ratings
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
 from tournaments.views._helpers import round_problem
@@ -134,8 +133,10 @@ def standings_page(request, tournament):
     except BadRound as exc:
         return round_problem(request, exc.args[0])
     context["role"] = request.tournament_role
-    if "rating" in context["order"]:  # a player's own number decides nothing yet
-        unconfirmed = unconfirmed_ratings(tournament)
+    if any(
+        h["key"] == "rating" for h in context["heads"]
+    ):  # a player's own number decides nothing yet
+        unconfirmed = sum(1 for row in context["rows"] if row["rating_unconfirmed"])
         if unconfirmed:
             context["unconfirmed_text"] = unconfirmed_text(unconfirmed)
     return render(request, "scoring/standings.html", context)

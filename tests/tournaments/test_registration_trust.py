@@ -206,6 +206,30 @@ def test_a_folded_spelling_is_possibly_the_same_person_too(client, staff, announ
     assert Player.objects.count() == 2
 
 
+def test_a_waiting_registration_moved_up_or_confirmed_waits_for_the_decision_too(
+    staff, announced, organizer
+):
+    for n in range(3):
+        services.register(tournament=announced, entry=Entry(f"S{n}"))
+    added = player_services.player_add(tournament=announced, by=organizer, name="Anna", club="SC")
+    waiting = services.register(tournament=announced, entry=Entry("Anna", "SC")).registration
+    assert waiting.status == Registration.WAITLISTED
+    page = action(staff, announced, waiting, "confirm").content.decode()
+    assert "Vielleicht dieselbe Person wie Anna (SC): Entscheiden Sie unten." in page
+    waiting.refresh_from_db()
+    assert waiting.status == Registration.CONFIRMED and waiting.player is None
+    assert waiting.twin == added
+    # moved up by a withdrawal: the same
+    services.registration_reject(registration=waiting, by=organizer)
+    bert = player_services.player_add(tournament=announced, by=organizer, name="Bert")
+    second = services.register(tournament=announced, entry=Entry("Bert")).registration
+    assert second.status == Registration.WAITLISTED
+    services.registration_withdraw(registration=Registration.objects.get(name="S0"))
+    second.refresh_from_db()
+    assert second.status == Registration.CONFIRMED and second.player is None
+    assert second.twin == bert and kinds(second)[-2:] == ["promoted", "twin"]
+
+
 def test_a_registration_waiting_for_the_decision_checks_in_at_the_desk(
     client, announced, organizer
 ):

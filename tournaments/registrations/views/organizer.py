@@ -74,6 +74,15 @@ def announcement_edit(request, tournament):
     )
 
 
+def _ask_about_twin(request, reg: Registration) -> None:
+    """A registration made a player of no one yet: the organizer decides."""
+    if reg.twin is not None and reg.player_id is None:
+        messages.warning(
+            request,
+            _("Possibly the same person as %(player)s: decide below.") % {"player": reg.twin},
+        )
+
+
 def _registration(tournament, registration_id) -> Registration:
     return get_object_or_404(Registration, pk=registration_id, tournament_id=tournament.pk)
 
@@ -87,8 +96,9 @@ def registration_action(request, tournament, registration_id, action):
     reg = _registration(tournament, registration_id)
     with service_error_as_message(request):
         if action == "confirm":
-            services.registration_confirm(registration=reg, by=request.user)
+            reg = services.registration_confirm(registration=reg, by=request.user)
             messages.success(request, _("%(name)s is confirmed.") % {"name": reg.name})
+            _ask_about_twin(request, reg)
         elif action == "reject":
             services.registration_reject(registration=reg, by=request.user)
             messages.success(request, _("%(name)s is rejected.") % {"name": reg.name})
@@ -138,12 +148,7 @@ def registration_add(request, tournament):
                     "url": url,
                 },
             )
-            if signed.registration.twin is not None:
-                messages.warning(
-                    request,
-                    _("Possibly the same person as %(player)s: decide below.")
-                    % {"player": signed.registration.twin},
-                )
+            _ask_about_twin(request, signed.registration)
             return _list(tournament)
     return registration_list.__wrapped__(request, tournament, add_form=form, status=400)
 
