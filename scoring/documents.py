@@ -291,19 +291,24 @@ def _standings(
             "planned": tournament.planned_rounds,
             "rounds": [r for r in rounds if round_no is None or r["number"] <= round_no],
         }
-    order = tournament.tiebreaks or ["points", "figures", "opponents", "wins"]
-    # head-to-head and rating only split rare ties: left off the paper
+    # every tiebreak of the order, each with the value that decided (head-to-
+    # head and the rating only where they applied): the paper hides none
     labels = {
         "points": gettext("Points"),
         "figures": gettext("Figures"),
         "opponents": gettext("Opp. avg"),
         "wins": gettext("Wins"),
+        "head_to_head": gettext("H2H"),
+        "rating": gettext("Rating"),
     }
+    numbers = listings.standings_columns(tournament)
     columns = [("place", gettext("Place")), ("name", gettext("Player"))]
     if final or any(row["club"] for row in rows):
         columns.append(("club", gettext("Club")))
-    columns += [(key, labels[key]) for key in order if key in labels]
+    columns += [(key, labels[key]) for key in numbers]
     columns.append(("games", gettext("Games")))
+    for row in rows:
+        row["rating"] = listings.standings_value(row, "rating")
     if any(row["stage"] for row in rows):  # finalists first: their stage and place there
         columns.insert(2, ("final", gettext("Final stage")))
         stage_names = {"final": gettext("Final"), "semi": gettext("Semi-final")}

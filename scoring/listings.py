@@ -28,6 +28,7 @@ from scoring.points import as_number
 from scoring.printing.lists import format_value
 from scoring.selectors import players_data, results_data, standings, with_a_game
 from scoring.standings import prepare
+from scoring.tiebreaks import check_order
 from tournaments.collation import name_key
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
 
@@ -56,18 +57,55 @@ def figure_label(tournament: Tournament) -> str:
 def standings_rows(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:
     """The standings (best first, a final stage's order applied:
     :func:`scoring.selectors.standings`) of the players with a counted game
-    as dicts: the fields of :class:`scoring.standings.Row` plus ``club``
-    and ``bot_games``."""
+    as dicts: the fields of :class:`scoring.standings.Row` plus ``club``,
+    ``bot_games`` and ``rating_unconfirmed`` (the player typed a rating the
+    organizer has not confirmed: it counts as none)."""
     rows = standings(tournament, up_to_round=up_to_round, played_only=True)
-    clubs = dict(tournament.players.values_list("pk", "club"))
+    clubs, unconfirmed = {}, set()
+    for pk, club, rating, confirmed in tournament.players.values_list(
+        "pk", "club", "rating", "rating_confirmed"
+    ):
+        clubs[pk] = club
+        if rating is not None and not confirmed:
+            unconfirmed.add(pk)
     bot_games = _bot_games(tournament, up_to_round)
     out = []
     for row in rows:
         d = row.as_dict()
         d["club"] = clubs.get(row.player_id, "")
         d["bot_games"] = bot_games.get(row.player_id, 0)
+        d["rating_unconfirmed"] = row.player_id in unconfirmed
         out.append(d)
     return out
+
+
+#: the standings' columns of results the order may not use: shown anyway
+_RESULT_COLUMNS = ("points", "figures", "opponents", "wins")
+
+
+def standings_columns(tournament: Tournament) -> list[str]:
+    """The standings' number columns, on every page and print: each
+    tiebreak of the tournament's order in that order (so every one that
+    can decide a place is seen), then the results' numbers the order does
+    not use."""
+    order = check_order(tournament.tiebreaks or None)
+    return [*order, *(key for key in _RESULT_COLUMNS if key not in order)]
+
+
+#: shown for a player without a rating where the rating was looked at
+NO_RATING = "–"
+
+
+def standings_value(row: dict, key: str):
+    """What a standings row shows under ``key``: head-to-head and the rating
+    only where they applied to the player (level with someone on every
+    tiebreak before), the rating there as "–" when the player has none (a
+    rating a player typed counts only once confirmed)."""
+    if key == "rating":
+        if "rating" not in row.get("applied", ()):
+            return None
+        return NO_RATING if row["rating"] is None else row["rating"]
+    return row[key]
 
 
 def last_complete_round(tournament: Tournament) -> int | None:

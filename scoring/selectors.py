@@ -29,13 +29,22 @@ from tournaments.models import (
 
 
 def players_data(tournament: Tournament) -> list[dict]:
-    """Every registered player as ``{"id", "name", "rating", "dropped"}``."""
+    """Every registered player as ``{"id", "name", "rating", "dropped"}``.
+    ``rating`` is the confirmed rating only (``Player.rating_confirmed``): a
+    number a player typed on the registration form breaks no tie until the
+    organizer has confirmed it."""
     return [
-        {"id": pk, "name": name, "rating": rating, "dropped": dropped}
-        for pk, name, rating, dropped in tournament.players.order_by("name", "club").values_list(
-            "pk", "name", "rating", "dropped"
-        )
+        {"id": pk, "name": name, "rating": rating if confirmed else None, "dropped": dropped}
+        for pk, name, rating, confirmed, dropped in tournament.players.order_by(
+            "name", "club"
+        ).values_list("pk", "name", "rating", "rating_confirmed", "dropped")
     ]
+
+
+def unconfirmed_ratings(tournament: Tournament) -> int:
+    """How many players' ratings are their own word, not yet confirmed by
+    the organizer (they count as no rating)."""
+    return tournament.players.filter(rating__isnull=False, rating_confirmed=False).count()
 
 
 def results_data(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:

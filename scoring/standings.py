@@ -56,7 +56,10 @@ class Row:
     """One line of the standings. Numbers are ``int`` or ``Decimal`` (at most
     3 decimals; ``opponents`` is rounded, the order uses the exact value).
     ``head_to_head`` is None unless the player was in a tie group when that
-    tiebreak applied. With a final stage (``tournaments.finals.ordering``):
+    tiebreak applied. ``applied``: the names of the order that applied to
+    the player — the player was level with someone on every name before
+    it, so this one was looked at (a page shows head-to-head and the rating
+    only there). With a final stage (``tournaments.finals.ordering``):
     ``stage`` is the last stage the player played ("final", "semi"; "" for
     none), ``stage_rank`` the rank at that stage's table and ``settled`` what
     decided the place there."""
@@ -77,6 +80,7 @@ class Row:
     stage: str = ""
     stage_rank: int | None = None
     settled: str = ""
+    applied: tuple = ()
 
     def as_dict(self) -> dict:
         # every field is a number, a string or None: a shallow copy is the same
@@ -387,6 +391,7 @@ def rows_of(prep: Prepared, order: Sequence[str] | None = None) -> list[Row]:
         opp = {p: keys["opponents"] for p, _, keys in ranked}
     else:
         opp = opponents(data, list(data))
+    applied = _applied(ranked, order)
     rows = []
     for p, place, keys in ranked:
         d = data[p]
@@ -407,6 +412,29 @@ def rows_of(prep: Prepared, order: Sequence[str] | None = None) -> list[Row]:
                 games=d.played,
                 byes=d.byes,
                 dropped=d.dropped,
+                applied=applied[p],
             )
         )
     return rows
+
+
+def _applied(ranked: list[tuple], order: Sequence[str]) -> dict:
+    """Per player the names of ``order`` that applied to him: those reached
+    while he was still level with someone on every name before. The ranking
+    keeps players level on a prefix of the order next to each other, so the
+    groups are runs of ``ranked``, split name by name."""
+    out: dict = {p: [] for p, _, _ in ranked}
+    groups = [(0, len(ranked))] if len(ranked) > 1 else []
+    for name in order:
+        split = []
+        for start, end in groups:
+            for p, _, _ in ranked[start:end]:
+                out[p].append(name)
+            first = start
+            for i in range(start + 1, end + 1):
+                if i == end or ranked[i][2][name] != ranked[first][2][name]:
+                    if i - first > 1:
+                        split.append((first, i))
+                    first = i
+        groups = split
+    return {p: tuple(names) for p, names in out.items()}

@@ -264,14 +264,20 @@ class TournamentForm(forms.ModelForm):
 
 
 class PlayerForm(forms.ModelForm):
+    """The organizer's player: a rating typed here is the organizer's word
+    (confirmed); editing a player shows whether the rating is confirmed (a
+    player's own number from the registration form is not, until ticked)."""
+
     class Meta:
         model = Player
-        fields = ["name", "club", "rating", "birth_year", "team"]
+        fields = ["name", "club", "rating", "rating_confirmed", "birth_year", "team"]
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         self.instance.tournament = tournament
         self.tournament = tournament
+        if self.instance.pk is None:  # added by the organizer: confirmed
+            del self.fields["rating_confirmed"]
         rating = self.fields["rating"]
         rating.min_value, rating.max_value = limits.MIN_RATING, limits.MAX_RATING
         rating.validators += [
@@ -297,6 +303,8 @@ class PlayerForm(forms.ModelForm):
                     else gettext("%(name)s is already registered.")
                 )
                 raise forms.ValidationError(message % {"name": name, "club": club})
+        if "rating" in self.changed_data and "rating_confirmed" in self.fields:
+            data["rating_confirmed"] = True  # the organizer typed the number
         return data
 
 

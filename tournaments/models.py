@@ -257,6 +257,15 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=200)
     club = models.CharField(_("club"), max_length=200, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
+    #: the rating is the organizer's word (entered or imported by the
+    #: organizer, or confirmed): only then does it break a tie or seed round
+    #: 1. A rating the player typed on the registration form is not, until
+    #: the organizer confirms it.
+    rating_confirmed = models.BooleanField(
+        _("rating confirmed"),
+        default=True,
+        help_text=_("Only a confirmed rating breaks a tie or seeds round 1 by rating."),
+    )
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
     team = models.ForeignKey(
         Team,

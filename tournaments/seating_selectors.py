@@ -99,8 +99,15 @@ def round1_ratings(tournament: Tournament) -> dict[int, float | None]:
     conservative value; README "A club season"), those ratings are used and
     the others count as unrated — the rating entered with a player is on
     another scale and is not mixed in. Without any club rating, the rating
-    entered with the player (``Player.rating``) is used."""
-    players = list(tournament.players.values_list("pk", "rating", "person_id"))
+    entered with the player (``Player.rating``) is used when it is the
+    organizer's word (``rating_confirmed``): a number the player typed on the
+    registration form seeds nothing until the organizer has confirmed it."""
+    players = [
+        (pk, rating if confirmed else None, person)
+        for pk, rating, confirmed, person in tournament.players.values_list(
+            "pk", "rating", "rating_confirmed", "person_id"
+        )
+    ]
     linked = {pid: person for pid, _rating, person in players if person}
     if linked:
         club = season_selectors.ratings(tournament.owner, tournament.game)

@@ -58,6 +58,8 @@ organizer_patterns = [
     path(_PLAYER + "check-out/", players.player_check_out, name="player_check_out"),
     path(_PLAYER + "drop/", players.player_drop, name="player_drop"),
     path(_PLAYER + "readd/", players.player_readd, name="player_readd"),
+    path(_PLAYER + "rating-confirm/", players.player_rating_confirm, name="player_rating_confirm"),
+    path("players/ratings-confirm/", players.players_rating_confirm, name="players_rating_confirm"),
     # rounds and seating
     path("rounds/", seating.round_list, name="round_list"),
     path("rounds/seat/", seating.round_seat, name="round_seat"),

@@ -31,7 +31,16 @@ TOURNAMENT_FIELDS = [
     "close_when_done",
     "rounds_side_by_side",
 ]
-PLAYER_FIELDS = ["name", "club", "rating", "birth_year", "checked_in", "dropped", "first_round"]
+PLAYER_FIELDS = [
+    "name",
+    "club",
+    "rating",
+    "rating_confirmed",  # absent in older files: confirmed (the organizer's list)
+    "birth_year",
+    "checked_in",
+    "dropped",
+    "first_round",
+]
 ROUND_FIELDS = [
     "number",
     "status",

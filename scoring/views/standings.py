@@ -14,6 +14,7 @@ from scoring.printing.lists import format_value
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
 from tournaments.views._helpers import round_problem
+from tournaments.views._ratings import unconfirmed_text
 
 
 class BadRound(Exception):
@@ -38,13 +39,36 @@ def _number(decimal_separator: str):
     return partial(format_value, decimal_separator=decimal_separator)
 
 
-def standings_body(rows: list[dict], *, history_url: str | None) -> str:
+def standings_heads(tournament) -> list[dict]:
+    """The header of each number column (:func:`listings.standings_columns`):
+    ``{"key", "label", "title"}``, translated."""
+    heads = {
+        "points": (gettext("Points"), ""),
+        "figures": (gettext("Figures"), gettext(listings.figure_label(tournament))),
+        "opponents": (gettext("Opp. avg"), gettext("Opponents' average points")),
+        "wins": (gettext("Wins"), ""),
+        "head_to_head": (gettext("H2H"), gettext("Head-to-head")),
+        "rating": (gettext("Rating"), gettext("Rating / seed")),
+    }
+    return [
+        {"key": key, "label": heads[key][0], "title": heads[key][1]}
+        for key in listings.standings_columns(tournament)
+    ]
+
+
+def standings_body(
+    rows: list[dict], *, history_url: str | None, columns: list[str] | None = None
+) -> str:
     """The standings table's rows as HTML, built in one pass: a page of 1,000
     players would otherwise spend most of its time in the template engine
     (a variable lookup, localization and escaping per cell, a ``{% url %}``
     per row). ``history_url``: a player's history page with ``0`` for the
-    id (None: no links, the public page)."""
+    id (None: no links, the public page). ``columns``: the number columns
+    (:func:`listings.standings_columns`; without it the results' numbers and
+    head-to-head)."""
     fmt = _number(formats.get_format("DECIMAL_SEPARATOR"))
+    columns = columns or ["points", "figures", "opponents", "wins", "head_to_head"]
+    value = listings.standings_value
     dropped = escape(gettext("dropped"))
     bot = escape(gettext("bot"))
     stages = {"final": gettext("Final"), "semi": gettext("Semi-final")}
@@ -76,12 +100,8 @@ def standings_body(rows: list[dict], *, history_url: str | None) -> str:
             f'<tr id="standing-{pid}"{css}>'
             f'<td class="num">{row["place"]}{"=" if row["shared"] else ""}</td>'
             f"<td>{name}{club}{tag}</td>"
-            f'<td class="num">{fmt(row["points"])}</td>'
-            f'<td class="num">{fmt(row["figures"])}</td>'
-            f'<td class="num">{fmt(row["opponents"])}</td>'
-            f'<td class="num">{row["wins"]}</td>'
-            f'<td class="num">{fmt(row["head_to_head"])}</td>'
-            f'<td class="num">{row["games"]}</td>'
+            + "".join(f'<td class="num">{fmt(value(row, key))}</td>' for key in columns)
+            + f'<td class="num">{row["games"]}</td>'
             f'<td class="num">{row["byes"]}</td></tr>'
         )
     return mark_safe("\n".join(out))
@@ -90,10 +110,13 @@ def standings_body(rows: list[dict], *, history_url: str | None) -> str:
 def _context(tournament, after, *, links: bool):
     rows = listings.standings_rows(tournament, up_to_round=after)
     history = reverse("player_history", args=[tournament.pk, 0]) if links else None
+    heads = standings_heads(tournament)
     return {
         "tournament": tournament,
         "rows": rows,
-        "body": standings_body(rows, history_url=history),
+        "heads": heads,
+        "width": len(heads) + 4,
+        "body": standings_body(rows, history_url=history, columns=[h["key"] for h in heads]),
         "no_game": listings.players_without_game(tournament, up_to_round=after),
         "after": after,
         "round_numbers": listings.round_numbers(tournament),
@@ -110,6 +133,12 @@ def standings_page(request, tournament):
     except BadRound as exc:
         return round_problem(request, exc.args[0])
     context["role"] = request.tournament_role
+    if any(
+        h["key"] == "rating" for h in context["heads"]
+    ):  # a player's own number decides nothing yet
+        unconfirmed = sum(1 for row in context["rows"] if row["rating_unconfirmed"])
+        if unconfirmed:
+            context["unconfirmed_text"] = unconfirmed_text(unconfirmed)
     return render(request, "scoring/standings.html", context)
 
 

@@ -112,7 +112,11 @@ SHARED_SOURCES = (
 PLAYER_MESSAGES = {
     # the registration form (its module also holds the organizer's
     # announcement form) and the refusals a player's own link meets
-    "Optional, e.g. your DWZ.": "the registration form",
+    (
+        "Optional: a number for your playing strength, if the organizer asks for one. "
+        "The number counts only once the organizer has confirmed it: then it may seed "
+        "round 1 and decide a tie that nothing else decides."
+    ): "the registration form",
     "We send your personal link there once; the address is not stored.": ("the registration form"),
     "This form has expired. Please check your entries and send it again.": (
         "the registration form"
@@ -121,6 +125,9 @@ PLAYER_MESSAGES = {
         "the registration form"
     ),
     "Check-in is not open. Ask at the desk.": "self check-in from a personal link",
+    "Your registration still waits for the organizer. Ask at the desk.": (
+        "self check-in while the organizer decides on a possible twin"
+    ),
     "You have left the tournament.": "a personal link after leaving",
     "You have left the tournament. Ask at the desk.": "self check-in after leaving",
     "Round %(n)s is being played: you can leave once it has ended.": (

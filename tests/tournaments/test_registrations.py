@@ -544,13 +544,17 @@ def test_the_service_itself_refuses_overlong_names_and_ratings(announced, organi
     assert not Registration.objects.exists() and not Player.objects.exists()
 
 
-def test_a_player_the_organizer_added_is_joined_when_registering(announced, organizer):
+def test_a_player_the_organizer_added_is_joined_only_by_the_organizer(announced, organizer):
+    """Issue 33: a registration never binds to the organizer's entry by
+    itself (it waits as "possibly the same person"); the organizer joins."""
     from tournaments import services as tournament_services
 
     added = tournament_services.player_add(
         tournament=announced, by=organizer, name="Anna", club="SC"
     )
     reg = services.register(tournament=announced, entry=Entry("Anna", "SC")).registration
+    assert reg.player is None and reg.twin == added and Player.objects.count() == 1
+    reg = services.registration_join(registration=reg, by=organizer)
     assert reg.player == added and Player.objects.count() == 1
     # a second registration can't take the same player
     reg.status = Registration.WITHDRAWN

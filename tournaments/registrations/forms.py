@@ -26,7 +26,7 @@ from tournaments.widgets import DateInput, DateTimeInput, TimeInput
 
 _SALT = "registration-form"
 #: the oldest form accepted (a phone left open overnight is fine)
-_MAX_AGE = 7 * 24 * 3600
+FORM_MAX_AGE = 7 * 24 * 3600
 MIN_BIRTH_YEAR = 1900
 
 
@@ -75,7 +75,11 @@ class RegistrationForm(forms.Form):
         required=False,
         min_value=limits.MIN_RATING,
         max_value=limits.MAX_RATING,
-        help_text=_("Optional, e.g. your DWZ."),
+        help_text=_(
+            "Optional: a number for your playing strength, if the organizer asks for one. "
+            "The number counts only once the organizer has confirmed it: then it may seed "
+            "round 1 and decide a tie that nothing else decides."
+        ),
     )
     consent_public = forms.BooleanField(
         label=_("Show my name and club on the public list"), required=False
@@ -85,7 +89,10 @@ class RegistrationForm(forms.Form):
         super().__init__(*args, **kwargs)
         if organizer:  # the organizer's page speaks of the player
             self.fields["consent_public"].label = _("The player agreed to the public list")
-            self.fields["rating"].help_text = ""
+            self.fields["rating"].help_text = _(
+                "Entered by you, it counts as confirmed: it may seed round 1 and break "
+                "the last tie."
+            )
         year = timezone.localdate().year
         self.fields["birth_year"].validators += [
             MinValueValidator(MIN_BIRTH_YEAR),
@@ -131,6 +138,12 @@ class SignUpForm(RegistrationForm):
             self.initial["stamp"] = form_stamp()
         self.nonce = None
 
+    def renew_stamp(self) -> None:
+        """Hand the form out again with a new stamp (its entries kept): the
+        one it came with was used by another sender."""
+        self.data = self.data.copy()
+        self.data["stamp"] = form_stamp()
+
     def clean_website(self):
         if self.cleaned_data.get("website"):
             raise forms.ValidationError(_("This form could not be sent. Please try again."))
@@ -138,7 +151,7 @@ class SignUpForm(RegistrationForm):
 
     def clean_stamp(self):
         try:
-            data = signing.loads(self.cleaned_data["stamp"], salt=_SALT, max_age=_MAX_AGE)
+            data = signing.loads(self.cleaned_data["stamp"], salt=_SALT, max_age=FORM_MAX_AGE)
             nonce, at = str(data["n"]), int(data["t"])
         except (signing.BadSignature, KeyError, TypeError, ValueError):
             raise forms.ValidationError(

@@ -117,6 +117,9 @@ class Registration(models.Model):
     club = models.CharField(_("club"), max_length=200, blank=True)
     birth_year = models.PositiveSmallIntegerField(_("birth year"), null=True, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
+    #: the rating is the organizer's word (added by hand, or changed by the
+    #: organizer); one the player typed is not, until confirmed on the player
+    rating_confirmed = models.BooleanField(default=False)
     #: name and club folded as the roster folds them ("Juergen Gross" and
     #: "Jürgen Groß" alike): a duplicate is found by an index, not a scan
     name_key = models.CharField(max_length=400, default="", editable=False)
@@ -132,6 +135,19 @@ class Registration(models.Model):
         null=True,
         blank=True,
         related_name="registration",
+    )
+    #: the registration created its player (False: the organizer joined it
+    #: to an entry of their own, which its link never changes or removes)
+    owns_player = models.BooleanField(default=True)
+    #: a player the organizer entered who is possibly the same person: the
+    #: registration waits, without a player, for the organizer to join them
+    #: or keep them apart (never bound to an existing entry by itself)
+    twin = models.ForeignKey(
+        "tournaments.Player",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     person = models.ForeignKey(
         "tournaments.Person",
@@ -164,6 +180,20 @@ class Registration(models.Model):
     def active(self) -> bool:
         return self.status in self.ACTIVE
 
+    @property
+    def waits_for_decision(self) -> bool:
+        """Confirmed without a player: possibly the same person as an entry
+        of the organizer (``twin``), or that entry was removed meanwhile."""
+        return self.status == self.CONFIRMED and self.player_id is None
+
+    @property
+    def rating_counts(self) -> bool:
+        """The registration's rating is the organizer's word: typed or
+        changed by the organizer, or confirmed on the player it created."""
+        if self.rating_confirmed:
+            return True
+        return bool(self.owns_player and self.player_id and self.player.rating_confirmed)
+
 
 class RegistrationEvent(models.Model):
     """Append-only log of a registration: what happened, who did it (an
@@ -187,6 +217,7 @@ class RegistrationEvent(models.Model):
         "no_show",
         "left",
     )
+    TWIN, JOINED, KEPT_APART = "twin", "joined", "kept_apart"
     KINDS = [
         (REGISTERED, _("registered")),
         (WAITLISTED, _("joined the waitlist")),
@@ -202,6 +233,9 @@ class RegistrationEvent(models.Model):
         (PRESENT, _("present at the door (waitlist)")),
         (NO_SHOW, _("dropped: did not come")),
         (LEFT, _("left the tournament")),
+        (TWIN, _("possibly the same person as an entry of the organizer")),
+        (JOINED, _("joined to the organizer's entry")),
+        (KEPT_APART, _("kept apart: a player of its own")),
     ]
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=KINDS)

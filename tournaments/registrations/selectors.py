@@ -93,7 +93,7 @@ def organizer_list(tournament: Tournament) -> list[dict]:
     the roster, the roster's people of the same name after folding as a hint."""
     regs = list(
         Registration.objects.filter(tournament_id=tournament.pk)
-        .select_related("player", "person")
+        .select_related("player", "person", "twin")
         .order_by("position")
     )
     events: dict = {}

@@ -58,6 +58,11 @@ class Signed:
     again: bool = False  # the same form sent twice: the first one's registration
 
 
+class SentAlready(ServiceError):
+    """The form's one-time id was used by another sender (or for another
+    tournament): the registration made with it is not theirs."""
+
+
 def _log(reg: Registration, kind: str, by=None, detail: str = "") -> None:
     Event.objects.create(registration=reg, kind=kind, by=author(by), detail=detail[:300])
 
@@ -123,17 +128,52 @@ def _roster_person(tournament: Tournament, entry: Entry) -> Person | None:
     return None
 
 
-def _make_player(reg: Registration, by, *, started: bool | None = None) -> None:
-    """The confirmed registration becomes a player of the tournament, or is
-    joined to the player of that name and club the organizer added. Before
-    the tournament begins — every registration through the public page, with
-    the announcement's lock held — the player is inserted at once (round 1,
-    nothing to log); once it has begun the player services make it a late
-    entry."""
+#: what :func:`_make_player` sets on the registration
+_PLAYER_FIELDS = ("player", "owns_player", "twin")
+
+
+def _twin(reg: Registration) -> Player | None:
+    """A player the organizer entered (by hand or imported: no registration
+    holds it) who is possibly the same person: the same name after the
+    roster's folding and the same club after folding, or no club on one
+    side — as :func:`_duplicate` compares registrations."""
+    name, club = reg.name_key or roster.folded(reg.name), reg.club_key or roster.folded(reg.club)
+    for player in (
+        Player.objects.filter(tournament_id=reg.tournament_id, registration__isnull=True)
+        .only("pk", "name", "club")
+        .order_by("pk")
+    ):
+        if roster.folded(player.name) != name:
+            continue
+        other = roster.folded(player.club)
+        if other == club or not other or not club:
+            return player
+    return None
+
+
+def _make_player(
+    reg: Registration, by, *, started: bool | None = None, apart: bool = False
+) -> None:
+    """The confirmed registration becomes a player of the tournament of its
+    own (``reg.owns_player``). A registration never binds to an entry the
+    organizer made by itself: when one is possibly the same person
+    (:func:`_twin`) the registration keeps its place without a player and
+    waits for the organizer (``reg.twin``; :func:`registration_join`,
+    :func:`registration_keep_apart`, whose ``apart`` skips the question).
+    Before the tournament begins — every registration through the public
+    page, with the announcement's lock held — the player is inserted at once
+    (round 1, nothing to log); once it has begun the player services make it
+    a late entry."""
+    if not apart:
+        twin = _twin(reg)
+        if twin is not None:
+            reg.player, reg.twin = None, twin
+            return
     fields = {
         "name": reg.name,
         "club": reg.club,
         "rating": reg.rating,
+        "rating_confirmed": reg.rating_confirmed or reg.rating is None,
         "birth_year": reg.birth_year,
         "person": reg.person,
     }
@@ -143,49 +183,65 @@ def _make_player(reg: Registration, by, *, started: bool | None = None) -> None:
         with transaction.atomic():
             if started:
                 reg.player = player_services.player_add(tournament=reg.tournament, by=by, **fields)
-                return
-            message = limits.players_message(
-                Player.objects.filter(tournament_id=reg.tournament_id).count()
-            )
-            if message:
-                raise ServiceError(message)
-            reg.player = Player.objects.create(tournament_id=reg.tournament_id, **fields)
+            else:
+                message = limits.players_message(
+                    Player.objects.filter(tournament_id=reg.tournament_id).count()
+                )
+                if message:
+                    raise ServiceError(message)
+                reg.player = Player.objects.create(tournament_id=reg.tournament_id, **fields)
+            reg.owns_player, reg.twin = True, None
             return
     except (IntegrityError, ServiceError) as exc:
         refusal = exc
-    # this name and club is a player already: the organizer's own entry is
-    # joined, one of another registration is a duplicate
-    existing = (
-        Player.objects.filter(tournament_id=reg.tournament_id, name=reg.name, club=reg.club)
-        .exclude(registration__isnull=False)
-        .first()
-    )
+    # this name and club is a player already: an entry of the organizer's
+    # (entered meanwhile) waits for the organizer's decision; one of another
+    # registration is a duplicate
+    existing = Player.objects.filter(
+        tournament_id=reg.tournament_id, name=reg.name, club=reg.club
+    ).first()
     if existing is None:
-        if (
-            isinstance(refusal, ServiceError)
-            and not Player.objects.filter(
-                tournament_id=reg.tournament_id, name=reg.name, club=reg.club
-            ).exists()
-        ):
+        if isinstance(refusal, ServiceError):
             raise refusal
         raise ServiceError(_duplicate_message(reg)) from None
-    reg.player = existing
-    if existing.dropped:
-        player_services.player_readd(player=existing, by=by)
+    if apart:
+        raise ServiceError(_same_name_message(existing)) from None
+    if Registration.objects.filter(player=existing).exists():
+        raise ServiceError(_duplicate_message(reg)) from None
+    reg.player, reg.twin = None, existing
+
+
+def _same_name_message(player: Player) -> str:
+    return _(
+        "%(player)s is already on the players page with this name and club: "
+        "change the name or club of one of them first."
+    ) % {"player": player}
+
+
+def _log_waiting(reg: Registration, by) -> None:
+    """Log that the registration waits for the organizer's decision."""
+    if reg.twin_id is not None and reg.player_id is None:
+        _log(reg, Event.TWIN, by, str(reg.twin))
 
 
 def _release_player(reg: Registration, by) -> None:
     """The registration is no longer confirmed: its player leaves (removed
-    before the tournament started, dropped after)."""
+    before the tournament started, dropped after). An entry the organizer
+    made and joined to it is only unlinked before the start: a registration
+    removes only what it created."""
     player = reg.player
+    reg.twin = None
     if player is None:
+        reg.save(update_fields=["twin"])
         return
     if _started(reg.tournament):
         player_services.player_drop(player=player, by=by)
+        reg.save(update_fields=["twin"])
     else:
         reg.player = None
-        reg.save(update_fields=["player"])
-        player.delete()
+        reg.save(update_fields=["player", "twin"])
+        if reg.owns_player:
+            player.delete()
 
 
 def _promote(announcement: Announcement, by=None, *, present_only: bool = False) -> list:
@@ -207,8 +263,9 @@ def _promote(announcement: Announcement, by=None, *, present_only: bool = False)
         reg.tournament = tournament
         reg.status = Registration.CONFIRMED
         _make_player(reg, by)
-        reg.save(update_fields=["status", "player"])
+        reg.save(update_fields=["status", *_PLAYER_FIELDS])
         _log(reg, Event.PROMOTED, by)
+        _log_waiting(reg, by)
         if present_only and reg.player is not None:
             player_services.player_set_checked_in(player=reg.player, checked_in=True, by=by)
         moved.append(reg)
@@ -295,8 +352,8 @@ def register(
                 earlier.tournament_id != tournament.pk
                 or token is None
                 or earlier.token_hash != token_hash(token)
-            ):
-                raise ServiceError(_("This form was sent already."))
+            ):  # another sender's: its link is not theirs to see
+                raise SentAlready(_("This form was sent already."))
             return Signed(earlier, token, again=True)
     started = _started(tournament)
     if by is None:
@@ -318,6 +375,7 @@ def register(
         birth_year=entry.birth_year,
         rating=entry.rating,
         consent_public=entry.consent_public,
+        rating_confirmed=by is not None,
         name_key=_keys(entry)[0],
         club_key=_keys(entry)[1],
         status=Registration.WAITLISTED if full else Registration.CONFIRMED,
@@ -332,6 +390,7 @@ def register(
     _log(reg, Event.ADDED if by is not None else Event.REGISTERED, by)
     if full:
         _log(reg, Event.WAITLISTED, by)
+    _log_waiting(reg, by)
     return Signed(reg, token)
 
 
@@ -365,20 +424,26 @@ def registration_change(*, registration: Registration, entry: Entry, by=None) ->
         return reg
     reg.name, reg.club, reg.birth_year, reg.rating, reg.consent_public = after
     reg.name_key, reg.club_key = _keys(entry)
+    if before[3] != after[3]:  # a new number is the word of whoever typed it
+        reg.rating_confirmed = by is not None
     reg.save(
         update_fields=[
             "name",
             "club",
             "birth_year",
             "rating",
+            "rating_confirmed",
             "consent_public",
             "name_key",
             "club_key",
         ]
     )
-    if reg.player is not None and not _started(reg.tournament):
+    new_twin = False
+    if reg.player is not None and reg.owns_player and not started:
+        # a link changes only the player its registration created
         player = reg.player
         player.name, player.club, player.birth_year, player.rating = after[:4]
+        player.rating_confirmed = reg.rating_confirmed or player.rating is None
         if (
             Player.objects.filter(
                 tournament_id=reg.tournament_id, name=player.name, club=player.club
@@ -387,7 +452,13 @@ def registration_change(*, registration: Registration, entry: Entry, by=None) ->
             .exists()
         ):
             raise ServiceError(_duplicate_message(reg))
-        player.save(update_fields=["name", "club", "birth_year", "rating"])
+        player.save(update_fields=["name", "club", "birth_year", "rating", "rating_confirmed"])
+    elif reg.player is None and reg.status == Registration.CONFIRMED and not started:
+        # waiting for the organizer: a new name may be someone else's, or nobody's
+        waited_for = reg.twin_id
+        _make_player(reg, by, started=started)
+        reg.save(update_fields=list(_PLAYER_FIELDS))
+        new_twin = reg.twin_id != waited_for
     changed = [
         label
         for label, old, new in zip(
@@ -399,6 +470,8 @@ def registration_change(*, registration: Registration, entry: Entry, by=None) ->
         if old != new
     ]
     _log(reg, Event.CHANGED, by, ", ".join(str(c) for c in changed))
+    if new_twin:
+        _log_waiting(reg, by)
     return reg
 
 
@@ -439,8 +512,50 @@ def registration_confirm(*, registration: Registration, by) -> Registration:
         raise ServiceError(_("Only a registration on the waitlist can be confirmed."))
     reg.status = Registration.CONFIRMED
     _make_player(reg, by)
-    reg.save(update_fields=["status", "player"])
+    reg.save(update_fields=["status", *_PLAYER_FIELDS])
     _log(reg, Event.CONFIRMED, by)
+    _log_waiting(reg, by)
+    return reg
+
+
+def _waiting_for_decision(registration: Registration) -> tuple[Announcement, Registration]:
+    announcement, reg = _locked_registration(registration)
+    if reg.status != Registration.CONFIRMED or reg.player_id is not None:
+        raise ServiceError(_("This registration waits for no decision."))
+    return announcement, reg
+
+
+@transaction.atomic
+def registration_join(*, registration: Registration, by) -> Registration:
+    """The organizer decides that a registration and the entry they made
+    (``reg.twin``) are the same person: the registration is joined to that
+    player, which its link never changes or removes (``owns_player``)."""
+    _announcement, reg = _waiting_for_decision(registration)
+    if reg.twin_id is None:
+        raise ServiceError(_("This registration waits for no decision."))
+    player = Player.objects.select_for_update().get(pk=reg.twin_id)
+    if Registration.objects.filter(player=player).exists():
+        raise ServiceError(
+            _("%(player)s already belongs to another registration.") % {"player": player}
+        )
+    reg.player, reg.owns_player, reg.twin = player, False, None
+    reg.save(update_fields=list(_PLAYER_FIELDS))
+    if player.dropped:
+        player_services.player_readd(player=player, by=by)
+    _log(reg, Event.JOINED, by, str(player))
+    return reg
+
+
+@transaction.atomic
+def registration_keep_apart(*, registration: Registration, by) -> Registration:
+    """The organizer decides that a registration is someone else than the
+    entry of a similar name they made: it becomes a player of its own
+    (refused while both have the very same name and club)."""
+    _announcement, reg = _waiting_for_decision(registration)
+    twin = reg.twin
+    _make_player(reg, by, apart=True)
+    reg.save(update_fields=list(_PLAYER_FIELDS))
+    _log(reg, Event.KEPT_APART, by, str(twin) if twin is not None else "")
     return reg
 
 
@@ -509,6 +624,8 @@ def self_check_in(*, registration: Registration) -> Registration:
     announcement, reg = _locked_registration(registration)
     if not announcement.check_in_open:
         raise ServiceError(_("Check-in is not open. Ask at the desk."))
+    if reg.status == Registration.CONFIRMED and reg.player is None:
+        raise ServiceError(_("Your registration still waits for the organizer. Ask at the desk."))
     if reg.status == Registration.CONFIRMED and reg.player is not None:
         if reg.player.dropped:
             raise ServiceError(_("You have left the tournament. Ask at the desk."))

@@ -91,6 +91,23 @@ def player_add(*, tournament: Tournament, by, **fields) -> Player:
 
 
 @transaction.atomic
+def players_rating_confirm(*, tournament: Tournament, player_ids: list[int] | None, by) -> int:
+    """The organizer confirms the ratings players typed themselves (those of
+    ``player_ids``, or all with None): from now on they break ties and seed
+    round 1 by rating. Returns how many were confirmed."""
+    players = tournament.players.select_for_update().filter(
+        rating__isnull=False, rating_confirmed=False
+    )
+    if player_ids is not None:
+        players = players.filter(pk__in=player_ids)
+    confirmed = list(players.only("pk", "tournament_id"))
+    for player in confirmed:  # saved one by one: the standings' listeners hear of it
+        player.rating_confirmed = True
+        player.save(update_fields=["rating_confirmed"])
+    return len(confirmed)
+
+
+@transaction.atomic
 def player_remove(*, player: Player, by) -> None:
     if player.tournament.has_started:
         raise ServiceError(

@@ -29,6 +29,12 @@ def labels() -> dict[str, str]:
         "drop": _("Drop"),
         "check_in": _("Check in"),
         "edit": _("edit"),
+        "unconfirmed": _("not confirmed"),
+        "unconfirmed_title": _(
+            "Typed by the player on the registration form: breaks no tie and seeds no round "
+            "until you confirm it."
+        ),
+        "confirm": _("Confirm"),
     }
     return {k: escape(v) for k, v in words.items()}
 
@@ -78,6 +84,16 @@ def player_rows(
         late = f' <span class="tag">{t["late"]}</span>' if p.first_round > 1 else ""
         problem = f'<p class="error">{escape(error)}</p>' if error else ""
         rating = "" if p.rating is None else str(p.rating)
+        if p.rating is not None and not p.rating_confirmed:
+            rating += (
+                f' <span class="tag tag-unconfirmed" title="{t["unconfirmed_title"]}">'
+                f"{t['unconfirmed']}</span>"
+            )
+            if owner:
+                rating += (
+                    f' <button class="secondary confirm-rating" hx-post="{link}rating-confirm/">'
+                    f"{t['confirm']}</button>"
+                )
         team = f"<td>{escape(p.team or '')}</td>" if team_mode else ""
         out.append(
             f'<tr id="p{pk}"{cls}><td>{who}{late}{problem}</td><td>{escape(p.club)}</td>'

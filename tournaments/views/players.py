@@ -16,9 +16,11 @@ from tournaments.forms import PlayerForm, PlayerImportForm, TeamForm
 from tournaments.permissions import STAFF, may, tournament_view
 from tournaments.player_import import LineError, parse_players
 from tournaments.roster import EXACT
+from tournaments.services import players as player_services
 from tournaments.services import roster as roster_services
 from tournaments.views._helpers import service_error_as_message
 from tournaments.views._player_rows import player_rows
+from tournaments.views._ratings import unconfirmed_text
 
 SORTS = ("name", "surname")
 
@@ -73,6 +75,9 @@ def player_list(request, tournament):
         "query": query,
         **_late_context(request, tournament),
     }
+    unconfirmed = sum(1 for p in players if p.rating is not None and not p.rating_confirmed)
+    if unconfirmed and context["role"] == "owner":
+        context |= {"unconfirmed": unconfirmed, "unconfirmed_text": unconfirmed_text(unconfirmed)}
     return render(request, "tournaments/players.html", context)
 
 
@@ -158,6 +163,33 @@ player_drop = _player_action(lambda r, p: services.player_drop(player=p, by=r.us
 player_readd = _player_action(
     lambda r, p: services.player_readd(player=p, by=r.user), "drop_players"
 )
+
+
+def _rating_confirm(request, player):
+    player_services.players_rating_confirm(
+        tournament=player.tournament, player_ids=[player.pk], by=request.user
+    )
+    player.refresh_from_db()
+    return player
+
+
+# a rating the player typed counts once the organizer confirms it
+player_rating_confirm = _player_action(_rating_confirm, "manage_players")
+
+
+@tournament_view("manage_players")
+@require_POST
+def players_rating_confirm(request, tournament):
+    """Confirm every rating players typed themselves, in one press."""
+    count = player_services.players_rating_confirm(
+        tournament=tournament, player_ids=None, by=request.user
+    )
+    messages.success(
+        request,
+        ngettext("%(count)s rating confirmed.", "%(count)s ratings confirmed.", count)
+        % {"count": count},
+    )
+    return redirect("player_list", tournament.pk)
 
 
 @tournament_view("manage_players")

@@ -14,7 +14,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
+from scoring import listings
 from scoring.selectors import standings, with_result_flag
 from tournaments import selectors
 from tournaments.addresses import join_url
@@ -94,10 +96,30 @@ def _standings(tournament, rnd: Round) -> tuple[int, list[dict]]:
             "place": f"{r.place}.",
             "name": r.name,
             "points": number_format(r.points),
+            "tiebreak": _decided_by(r),
         }
         for r in rows
         if r.games or r.byes
     ]
+
+
+def _decided_by(row) -> str:
+    """The tiebreak that set this player apart from those level on the
+    points, with its value ("Rating 1850"); "" when the points did (or
+    nothing did: a shared place)."""
+    if len(row.applied) < 2 or row.shared:
+        return ""
+    name = row.applied[-1]
+    labels = {
+        "points": _("Points"),
+        "figures": _("Figures"),
+        "opponents": _("Opp. avg"),
+        "wins": _("Wins"),
+        "head_to_head": _("Head-to-head"),
+        "rating": _("Rating"),
+    }
+    value = listings.standings_value(row.as_dict(), name)
+    return f"{labels[name]} {value if isinstance(value, str) else number_format(value)}"
 
 
 def round_projector(request, tournament_id, number):

@@ -10,15 +10,18 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from scoring.selectors import unconfirmed_ratings
 from tournaments import selectors
 from tournaments.collation import sort_by_name
 from tournaments.models import SEATING_MODES as MODE_CHOICES
 from tournaments.models import Round, SeatingChange
 from tournaments.permissions import STAFF, tournament_view
+from tournaments.seating.request import RATING_MODES
 from tournaments.seating_messages import why_text
 from tournaments.selectors import round_or_404
 from tournaments.services import seating as seating_services
 from tournaments.views._helpers import service_error_as_message
+from tournaments.views._ratings import unconfirmed_text
 
 
 class SeatRoundForm(forms.Form):
@@ -115,6 +118,10 @@ def round_seat(request, tournament):
             clubs_apart=form.cleaned_data.get("clubs_apart", False),
         )
         messages.success(request, _("Round %(n)s seated.") % {"n": rnd.number})
+        if rnd.seating_mode in RATING_MODES:  # a player's own number seeds nothing
+            unconfirmed = unconfirmed_ratings(tournament)
+            if unconfirmed:
+                messages.warning(request, unconfirmed_text(unconfirmed))
         return redirect("round_seating", tournament.pk, rnd.number)
     return redirect("round_list", tournament.pk)
 

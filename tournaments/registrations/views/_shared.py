@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import secrets
+
 from django.conf import settings
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
@@ -9,6 +12,7 @@ from django.utils.translation import ngettext
 
 from tournaments import ratelimit, roster
 from tournaments.problems import problem
+from tournaments.registrations.forms import FORM_MAX_AGE
 from tournaments.views._helpers import AddressLimit
 
 #: the session's personal links by tournament (the door's check-in page
@@ -27,10 +31,40 @@ def remembered_link(request, tournament_id: int) -> str | None:
     return (request.session.get(SESSION_LINKS) or {}).get(str(tournament_id))
 
 
-def token_for_form(nonce: str) -> str:
-    """The personal link's token of a form's one-time id: the same form sent
-    twice leads to the same link (derived with the site's secret key)."""
-    digest = salted_hmac("registration-link", nonce, algorithm="sha256").hexdigest()
+#: a random value per browser (set with the registration form): a form sent
+#: twice from the same browser leads to the same link, the same form's stamp
+#: sent from anywhere else to none
+BROWSER_COOKIE = "registration_browser"
+_BROWSER_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+
+def browser_key(request) -> tuple[str, bool]:
+    """The browser's registration key from its cookie, or a new one (then
+    True: :func:`keep_browser_key` sets it on the answer)."""
+    value = request.COOKIES.get(BROWSER_COOKIE, "")
+    if _BROWSER_SHAPE.fullmatch(value):
+        return value, False
+    return secrets.token_urlsafe(24), True
+
+
+def keep_browser_key(response, key: str) -> None:
+    response.set_cookie(
+        BROWSER_COOKIE,
+        key,
+        max_age=FORM_MAX_AGE,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def token_for_form(nonce: str, browser: str) -> str:
+    """The personal link's token of a form's one-time id sent from one
+    browser: the same form sent twice from it (a double click) leads to the
+    same link; its stamp sent from another browser to another token, which
+    the service refuses (derived with the site's secret key: the stamp alone
+    is no credential)."""
+    digest = salted_hmac("registration-link", f"{nonce}:{browser}", algorithm="sha256").hexdigest()
     return digest[:32]
 
 

@@ -1,7 +1,8 @@
 """A player's personal link ``r/<token>/``: see the registration, change it,
 withdraw, check in at the door, leave the tournament between rounds. A link
 acts only for its own registration: every action loads the registration
-from the token alone."""
+from the token alone. Every answer is ``no-store``: a page or a redirect that
+names the link is never kept by a browser's or a proxy's cache."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.addresses import absolute
@@ -62,6 +64,7 @@ def _path(token: str) -> str:
     return reverse("registration_link", args=[token])
 
 
+@never_cache
 def registration_link(request, token):
     reg = selectors.by_token(token)
     if reg is None:
@@ -70,6 +73,7 @@ def registration_link(request, token):
     return render(request, "registrations/link.html", _context(request, token, reg))
 
 
+@never_cache
 @require_POST
 def registration_change(request, token):
     reg = selectors.by_token(token)
@@ -86,6 +90,7 @@ def registration_change(request, token):
     )
 
 
+@never_cache
 @require_http_methods(["POST"])
 def registration_withdraw(request, token):
     """Asked once: the first press shows the question, the second withdraws."""
@@ -104,6 +109,7 @@ def registration_withdraw(request, token):
     return redirect("registration_link", token)
 
 
+@never_cache
 @require_POST
 def registration_check_in(request, token):
     reg = selectors.by_token(token)
@@ -123,6 +129,7 @@ def registration_check_in(request, token):
     return redirect("registration_link", token)
 
 
+@never_cache
 @require_POST
 def registration_leave(request, token):
     """Leave the tournament between rounds (asked once)."""

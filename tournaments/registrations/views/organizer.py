@@ -74,6 +74,15 @@ def announcement_edit(request, tournament):
     )
 
 
+def _ask_about_twin(request, reg: Registration) -> None:
+    """A registration made a player of no one yet: the organizer decides."""
+    if reg.twin is not None and reg.player_id is None:
+        messages.warning(
+            request,
+            _("Possibly the same person as %(player)s: decide below.") % {"player": reg.twin},
+        )
+
+
 def _registration(tournament, registration_id) -> Registration:
     return get_object_or_404(Registration, pk=registration_id, tournament_id=tournament.pk)
 
@@ -81,15 +90,31 @@ def _registration(tournament, registration_id) -> Registration:
 @tournament_view("manage_players")
 @require_POST
 def registration_action(request, tournament, registration_id, action):
-    """Confirm, reject, move on the waitlist, or replace the personal link."""
+    """Confirm, reject, move on the waitlist, replace the personal link, or
+    decide on "possibly the same person": join the registration to the
+    organizer's entry or keep them apart."""
     reg = _registration(tournament, registration_id)
     with service_error_as_message(request):
         if action == "confirm":
-            services.registration_confirm(registration=reg, by=request.user)
+            reg = services.registration_confirm(registration=reg, by=request.user)
             messages.success(request, _("%(name)s is confirmed.") % {"name": reg.name})
+            _ask_about_twin(request, reg)
         elif action == "reject":
             services.registration_reject(registration=reg, by=request.user)
             messages.success(request, _("%(name)s is rejected.") % {"name": reg.name})
+        elif action == "join":
+            reg = services.registration_join(registration=reg, by=request.user)
+            messages.success(
+                request,
+                _("%(name)s is joined to the entry %(player)s.")
+                % {"name": reg.name, "player": reg.player},
+            )
+        elif action == "separate":
+            reg = services.registration_keep_apart(registration=reg, by=request.user)
+            messages.success(
+                request,
+                _("%(name)s is now an entry of its own on the players page.") % {"name": reg.name},
+            )
         elif action in ("up", "down"):
             services.registration_move(
                 registration=reg, steps=-1 if action == "up" else 1, by=request.user
@@ -123,6 +148,7 @@ def registration_add(request, tournament):
                     "url": url,
                 },
             )
+            _ask_about_twin(request, signed.registration)
             return _list(tournament)
     return registration_list.__wrapped__(request, tournament, add_form=form, status=400)
 

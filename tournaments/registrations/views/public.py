@@ -7,6 +7,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from tournaments.addresses import absolute
@@ -27,11 +29,23 @@ def _announced(tournament_id: int):
     return tournament, announcement
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def announcement_public(request, tournament_id):
     """The announcement: when, where, places left, who is registered (with
-    consent), and the form. A registration answers with the personal link."""
+    consent), and the form. A registration answers with the personal link.
+    Never stored (``no-store``): the form carries its own stamp, and the
+    answer leads to the link. The browser's key (a cookie) makes the same
+    form sent twice from this browser one registration with one link; its
+    stamp sent from elsewhere gets no link."""
     tournament, announcement = _announced(tournament_id)
+    browser, _new = _shared.browser_key(request)
+    response = _announcement_public(request, tournament, announcement, browser)
+    _shared.keep_browser_key(response, browser)
+    return response
+
+
+def _announcement_public(request, tournament, announcement, browser):
     closed = services.registration_closed(announcement)
     form = SignUpForm(request.POST or None)
     status = 200
@@ -46,11 +60,18 @@ def announcement_public(request, tournament_id):
             refused = _shared.LIMIT.take(request, form)
             if refused is not None:
                 return refused
-            token = _shared.token_for_form(form.nonce)
+            token = _shared.token_for_form(form.nonce, browser)
             try:
                 signed = services.register(
                     tournament=tournament, entry=form.entry(), nonce=form.nonce, token=token
                 )
+            except services.SentAlready:
+                _shared.LIMIT.give_back(request, form)
+                form.add_error(
+                    None,
+                    _("This form was sent already. Please check your entries and send it again."),
+                )
+                form.renew_stamp()  # a fresh one-time id: sending again registers
             except ServiceError as exc:
                 _shared.LIMIT.give_back(request, form)
                 form.add_error(None, str(exc))
@@ -83,6 +104,7 @@ def announcement_public(request, tournament_id):
     )
 
 
+@never_cache
 def door(request, tournament_id):
     """The check-in poster's QR code: a phone that opened its personal link
     before goes straight back to it; anyone else is told what to do."""
