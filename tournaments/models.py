@@ -640,6 +640,7 @@ from tournaments.mirror.models import (  # noqa: E402, F401
     MirrorPublication,
     MirrorSection,
     PublishingKey,
+    ReceivedPublication,
 )
 from tournaments.play.models import SeatLink  # noqa: E402, F401
 

@@ -23,8 +23,8 @@ from tests.tournaments.mirror_helpers import (
 )
 from tournaments import limits
 from tournaments import services as tournament_services
-from tournaments.mirror import keys, publish, snapshot
-from tournaments.mirror.models import MirroredTournament, PublishingKey
+from tournaments.mirror import inbox, keys, publish, snapshot
+from tournaments.mirror.models import MirroredTournament, PublishingKey, ReceivedPublication
 from tournaments.models import Round, Tournament
 from tournaments.services import clock
 
@@ -34,8 +34,16 @@ PUBLISH = "/mirror/api/publish/"
 
 
 def post(client, data: bytes, key: str | None):
+    """Send a publication as the laptop does; when the site accepts it (202),
+    its worker's task runs here and the answer is the outcome the laptop
+    then asks for."""
     headers = {"HTTP_AUTHORIZATION": f"Bearer {key}"} if key else {}
-    return client.post(PUBLISH, data=data, content_type="application/gzip", **headers)
+    response = client.post(PUBLISH, data=data, content_type="application/gzip", **headers)
+    if response.status_code != 202:
+        return response
+    received = ReceivedPublication.objects.order_by("-pk").first()
+    inbox.process(received.pk)
+    return client.get(response.json()["poll"], **headers)
 
 
 def standings_rows(tournament):

@@ -14,8 +14,13 @@ from django.urls import reverse
 from scoring.exchange import export_json
 from tests.tournaments.mirror_helpers import clock_pause, laptop_tournament, play_round
 from tournaments import services as tournament_services
-from tournaments.mirror import dirty, keys, publish, selectors, services
-from tournaments.mirror.models import MirroredTournament, MirrorLink, MirrorPublication
+from tournaments.mirror import dirty, inbox, keys, publish, selectors, services
+from tournaments.mirror.models import (
+    MirroredTournament,
+    MirrorLink,
+    MirrorPublication,
+    ReceivedPublication,
+)
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -38,6 +43,9 @@ def _through_django(request: httpx.Request) -> httpx.Response:
         content_type=request.headers.get("content-type", ""),
         **headers,
     )
+    if response.status_code == 202 and request.method == "POST":
+        # the online site's worker: the accepted publication applied now
+        inbox.process(ReceivedPublication.objects.order_by("-pk").first().pk)
     return httpx.Response(response.status_code, content=response.content)
 
 
