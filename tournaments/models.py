@@ -639,6 +639,7 @@ from tournaments.mirror.models import (  # noqa: E402, F401
     MirrorLink,
     MirrorPublication,
     MirrorSection,
+    PublisherConfirmation,
     PublishingKey,
     ReceivedPublication,
 )

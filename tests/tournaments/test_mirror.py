@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scoring import selectors as scoring_selectors
 from scoring.exchange import export_tournament
 from tests.tournaments.mirror_helpers import (
+    approved_key,
     body,
     clock_pause,
     envelope,
@@ -59,11 +60,12 @@ def public_state(tournament) -> dict:
 
 @pytest.fixture
 def online_key(other_user):
-    _row, key = keys.key_create(user=other_user, name="laptop")
+    _row, key = approved_key(user=other_user, name="laptop")
     return key
 
 
 def test_a_key_is_shown_once_and_kept_only_hashed(client, other_user):
+    keys.approve(user=other_user)
     client.force_login(other_user)
     page = client.post(reverse("mirror_keys"), {"name": "Laptop"}).content.decode()
     row = PublishingKey.objects.get(user=other_user)
@@ -181,7 +183,7 @@ def test_another_organizers_key_never_touches_my_mirror(
     mine = post(client, body(envelope(laptop, source=source, version=1)), online_key).json()
     before = public_state(Tournament.objects.get(pk=mine["tournament"]))
     intruder = django_user_model.objects.create_user("intruder", password="pw-intruder-1")
-    _row, their_key = keys.key_create(user=intruder)
+    _row, their_key = approved_key(user=intruder)
     forged = envelope(laptop, source=source, version=99)
     forged["sections"]["tournament"]["tournament"]["name"] = "Gekapert"
     forged["hashes"]["tournament"] = snapshot.digest(forged["sections"]["tournament"])

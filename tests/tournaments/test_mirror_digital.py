@@ -17,9 +17,9 @@ from games import ENGINES
 from scoring.exchange import export_tournament
 from scoring.models import Submission
 from tests.factories import TournamentFactory
-from tests.tournaments.mirror_helpers import body, envelope, play_digital_round
+from tests.tournaments.mirror_helpers import approved_key, body, envelope, play_digital_round
 from tests.tournaments.test_mirror import post, public_state, standings_rows
-from tournaments.mirror import keys, snapshot
+from tournaments.mirror import snapshot
 from tournaments.mirror.models import MirroredTournament
 from tournaments.models import Round, Table, Tournament
 from tournaments.play import tables as digital
@@ -36,7 +36,7 @@ def no_broker(monkeypatch):
 
 @pytest.fixture
 def online_key(other_user):
-    _row, key = keys.key_create(user=other_user, name="laptop")
+    _row, key = approved_key(user=other_user, name="laptop")
     return key
 
 

@@ -11,10 +11,10 @@ import pytest
 
 from scoring.exchange import export_tournament
 from scoring.models import Submission
-from tests.tournaments.mirror_helpers import body, envelope, laptop_tournament
+from tests.tournaments.mirror_helpers import approved_key, body, envelope, laptop_tournament
 from tests.tournaments.test_mirror import post
 from tests.tournaments.test_mirror_digital import digital_tournament
-from tournaments.mirror import keys, snapshot
+from tournaments.mirror import snapshot
 from tournaments.mirror.models import MirroredTournament
 from tournaments.models import Player, Round, Table, TableAction, Tournament
 from tournaments.play import tables as digital
@@ -31,7 +31,7 @@ def no_broker(monkeypatch):
 
 @pytest.fixture
 def online_key(other_user):
-    _row, key = keys.key_create(user=other_user, name="laptop")
+    _row, key = approved_key(user=other_user, name="laptop")
     return key
 
 

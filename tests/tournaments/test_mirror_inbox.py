@@ -14,10 +14,10 @@ import zlib
 
 import pytest
 
-from tests.tournaments.mirror_helpers import body, envelope, laptop_tournament
+from tests.tournaments.mirror_helpers import approved_key, body, envelope, laptop_tournament
 from tests.tournaments.test_mirror import PUBLISH
 from tournaments import limits, safejson
-from tournaments.mirror import inbox, keys
+from tournaments.mirror import inbox
 from tournaments.mirror.models import MirroredTournament, ReceivedPublication
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def online_key(other_user):
-    _row, key = keys.key_create(user=other_user, name="laptop")
+    _row, key = approved_key(user=other_user, name="laptop")
     return key
 
 
@@ -104,7 +104,7 @@ def test_a_real_publication_is_applied_by_the_worker_and_told(client, organizer,
     assert told.status_code == 200 and told.json()["applied"]
     assert MirroredTournament.objects.get().tournament_id == told.json()["tournament"]
     # the outcome is the key owner's only
-    _row, other = keys.key_create(user=organizer)
+    _row, other = approved_key(user=organizer)
     assert client.get(poll, HTTP_AUTHORIZATION=f"Bearer {other}").status_code == 404
 
 

@@ -12,9 +12,14 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.exchange import export_json
-from tests.tournaments.mirror_helpers import clock_pause, laptop_tournament, play_round
+from tests.tournaments.mirror_helpers import (
+    approved_key,
+    clock_pause,
+    laptop_tournament,
+    play_round,
+)
 from tournaments import services as tournament_services
-from tournaments.mirror import dirty, inbox, keys, publish, selectors, services
+from tournaments.mirror import dirty, inbox, publish, selectors, services
 from tournaments.mirror.models import (
     MirroredTournament,
     MirrorLink,
@@ -77,7 +82,7 @@ def site(monkeypatch):
 
 @pytest.fixture
 def paired(site, organizer, other_user):
-    _row, key = keys.key_create(user=other_user)
+    _row, key = approved_key(user=other_user)
     link, _hello = services.link_save(user=organizer, site_url=SITE, key=key)
     return link
 
@@ -88,7 +93,7 @@ def test_pairing_checks_the_key_with_the_site(site, organizer, other_user, clien
     with pytest.raises(ServiceError, match="HTTPS"):
         services.link_save(user=organizer, site_url="http://turnier.example.org", key="x")
     assert not MirrorLink.objects.exists()
-    _row, key = keys.key_create(user=other_user)
+    _row, key = approved_key(user=other_user)
     client.force_login(organizer)
     response = client.post(reverse("mirror_link"), {"site_url": SITE, "key": key}, follow=True)
     page = response.content.decode()

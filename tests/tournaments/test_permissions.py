@@ -8,6 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import PrintJob
 from tests.factories import PlayerFactory, seated_round
+from tests.tournaments.mirror_helpers import approved_key
 from tournaments import services
 from tournaments.permissions import may
 from tournaments.registrations import services as registration_services
@@ -187,6 +188,7 @@ def test_the_url_list_is_covered():
         - PASSWORD_RESET
         - {"tournament_list", "tournament_create", "password_change", "password_change_done"}
         - {"tournament_import"}
+        - {"mirror_confirm"}  # a signed link: tests/tournaments/test_mirror_confirm.py
         - OWN
         - KEY_API
     )
@@ -277,9 +279,8 @@ def own_world(organizer, tournament):
     series = Series.objects.create(owner=organizer, name="Saison", game="quartett")
     series.tournaments.add(tournament)
     merge = PersonMerge.objects.create(kept=person, merged=merged, by=organizer)
-    from tournaments.mirror import keys
 
-    key, _shown = keys.key_create(user=organizer)
+    key, _shown = approved_key(user=organizer)
     from scoring.models import ImportJob
 
     job = ImportJob.objects.create(owner=organizer, status=ImportJob.FAILED)

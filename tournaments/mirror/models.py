@@ -177,3 +177,24 @@ class ReceivedPublication(models.Model):
 
     def __str__(self):
         return f"{self.pk} ({self.status})"
+
+
+class PublisherConfirmation(models.Model):
+    """Online: an organizer account confirmed to publish from a laptop (a
+    publishing key needs one): by a link mailed to ``email`` or by the
+    site admin's approval, as ``settings.ORGANIZER_CONFIRMATION`` says."""
+
+    MAIL, ADMIN = "mail", "admin"
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="publisher_confirmation"
+    )
+    email = models.EmailField(_("mail address"), blank=True, default="")
+    requested_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    via = models.CharField(max_length=10, blank=True, default="")
+
+    class Meta:
+        app_label = "tournaments"
+
+    def __str__(self):
+        return f"{self.user_id}: {'confirmed' if self.confirmed_at else 'waiting'}"

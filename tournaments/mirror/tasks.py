@@ -11,7 +11,7 @@ import time
 from celery import shared_task
 from django.core.cache import cache
 
-from tournaments.mirror import dirty, inbox, publish, snapshot
+from tournaments.mirror import dirty, inbox, keys, publish, snapshot
 from tournaments.mirror.models import MirrorPublication
 
 CHECK_EVERY = 15.0
@@ -26,6 +26,12 @@ def publish_one(publication_id: int) -> str:
 def apply_publication(received_id: int):
     """Online: one received publication unpacked, checked and applied."""
     return inbox.process(received_id)
+
+
+@shared_task(name="mirror.confirm_mail", ignore_result=True)
+def confirm_mail(email: str, url: str, language: str):
+    """Online: an organizer's confirmation link mailed."""
+    keys.send_confirmation(email=email, url=url, language=language)
 
 
 @shared_task(name="mirror.sweep", ignore_result=True)

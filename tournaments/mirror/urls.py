@@ -14,6 +14,7 @@ site_patterns = [
     path("api/tournaments/<int:online_id>/entries/", api.entries, name="mirror_api_entries"),
     path("keys/", online.key_list, name="mirror_keys"),
     path("keys/<int:key_id>/revoke/", online.key_revoke, name="mirror_key_revoke"),
+    path("confirm/<str:token>/", online.confirm, name="mirror_confirm"),
     path("link/", laptop.link, name="mirror_link"),
 ]
 
