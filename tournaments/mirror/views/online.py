@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments.mirror import keys, selectors
 from tournaments.mirror.models import PublishingKey
-from tournaments.services.errors import ServiceError
+from tournaments.views._helpers import service_error_as_message
 
 
 @login_required
@@ -22,7 +22,7 @@ def key_list(request):
     else the way to confirm it (a mailed link or the admin's approval)."""
     shown = None
     if request.method == "POST" and request.POST.get("action") == "confirm":
-        try:
+        with service_error_as_message(request):
             keys.confirmation_request(
                 user=request.user,
                 email=request.POST.get("email", ""),
@@ -31,9 +31,6 @@ def key_list(request):
                 ),
                 language=get_language(),
             )
-        except ServiceError as exc:
-            messages.error(request, str(exc))
-        else:
             messages.success(
                 request,
                 _("The confirmation link is on its way: open it from your mail.")
@@ -42,10 +39,8 @@ def key_list(request):
             )
         return redirect("mirror_keys")
     if request.method == "POST":
-        try:
+        with service_error_as_message(request):
             _row, shown = keys.key_create(user=request.user, name=request.POST.get("name", ""))
-        except ServiceError as exc:
-            messages.error(request, str(exc))
     return render(
         request,
         "mirror/keys.html",
