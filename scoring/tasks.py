@@ -275,4 +275,15 @@ def render_print_job(
 
 @app.task(name="scoring.sweep_print_jobs", ignore_result=True)
 def sweep_print_jobs_task() -> dict:
+    from scoring.exchange import jobs
+
+    jobs.sweep()  # imports a lost worker left
     return sweep_print_jobs()
+
+
+@app.task(name="scoring.run_import", ignore_result=True)
+def run_import(job_id: int):
+    """A tournament import's file read, checked and stored (scoring.exchange.jobs)."""
+    from scoring.exchange import jobs
+
+    jobs.run(job_id)

@@ -66,6 +66,11 @@ urlpatterns = [
     # the QR code on a printed sheet: the table's result form, for its staff
     path("s/<str:token>/", entry.sheet_link, name="sheet_link"),
     path("tournaments/import/", export_views.tournament_import, name="tournament_import"),
+    path(
+        "tournaments/import/<int:job_id>/",
+        export_views.tournament_import_job,
+        name="tournament_import_job",
+    ),
     # series and season standings
     path("series/", season_views.series_list, name="series_list"),
     path("series/<int:series_id>/", season_views.series_detail, name="series_detail"),

@@ -38,6 +38,7 @@ def online_setup(players: int) -> dict:
     from tournaments.mirror import keys
 
     user = get_user_model().objects.create_user("verein", password="pw-verein-online-1")
+    keys.approve(user=user)  # the site admin confirms the organizer
     _row, key = keys.key_create(user=user, name="Laptop")
     t = services.tournament_create(owner=user, name="Anmeldung Herbstturnier", game="quartett")
     for i in range(players):

@@ -35,6 +35,11 @@ MAX_LOG_ENTRIES = 2000
 MAX_TABLE_ACTIONS = 10_000
 #: how deeply a JSON upload (tournament export, deck) may nest
 MAX_JSON_DEPTH = 32
+#: elements (values, keys, containers: ``safejson.elements``) of one JSON
+#: upload or publication: the largest tournament's export (2,000 players,
+#: 30 rounds, 15.2 MB) holds 1.37 million (tests/bench/measure_largest.py);
+#: this is that with a margin of half
+MAX_JSON_ELEMENTS = 2_100_000
 
 #: print jobs of one tournament still waiting or rendering (of the last hour)
 MAX_OPEN_PRINT_JOBS = 10
@@ -44,10 +49,13 @@ MAX_BODY_BYTES = 25 * 1024 * 1024  # the largest upload: a tournament export
 MAX_FORM_BYTES = 2 * 1024 * 1024  # a form without files (pasted player lists)
 MAX_FORM_FIELDS = 4000
 #: a publication from the laptop to the online site (``tournaments.mirror``):
-#: gzip-compressed JSON, and what it may grow to when unpacked (a whole
-#: 2,000-player, 30-round tournament's public snapshot stays far below)
-MAX_PUBLICATION_BYTES = 8 * 1024 * 1024
-MAX_PUBLICATION_UNPACKED = 96 * 1024 * 1024
+#: gzip-compressed JSON, and what it may grow to when unpacked. The largest
+#: tournament (2,000 players, 30 rounds, every result in) publishes its
+#: whole snapshot at 12.6 MB unpacked, 446 KB gzip, 1.2 million elements
+#: (tests/bench/measure_largest.py): the limits are that with a margin of
+#: half (unpacked) and more than four times (gzip: names compress less well)
+MAX_PUBLICATION_BYTES = 2 * 1024 * 1024
+MAX_PUBLICATION_UNPACKED = 20 * 1024 * 1024
 #: a player list file
 MAX_PLAYER_FILE_BYTES = 2 * 1024 * 1024
 #: a tournament export file (2,000 players, 30 rounds with their results)

@@ -648,7 +648,9 @@ from tournaments.mirror.models import (  # noqa: E402, F401
     MirrorLink,
     MirrorPublication,
     MirrorSection,
+    PublisherConfirmation,
     PublishingKey,
+    ReceivedPublication,
 )
 from tournaments.play.models import SeatLink  # noqa: E402, F401
 

@@ -4,6 +4,13 @@
 character in a string is refused by PostgreSQL with a database error deep in
 a save. :func:`loads` turns both, and invalid JSON, into :class:`BadJSON`
 with a translated message that says where — before anything is stored.
+
+A parse is bounded before it builds anything: the text counts its elements
+(:func:`elements`: every ``{``, ``[`` and ``,``, an upper bound of the
+values, keys and containers the parse would build, read at C speed), and
+more than ``max_elements`` refuses it, so 20 MB of ``{},`` never become
+millions of dictionaries. With the size of the text (bounded by the door
+that reads it) that bounds the memory a parse takes.
 """
 
 from __future__ import annotations
@@ -61,8 +68,25 @@ def _refuse_constant(name: str):
     raise _not_a_number("/")
 
 
-def loads(data, *, max_depth: int = limits.MAX_JSON_DEPTH):
-    """The parsed JSON of ``data`` (bytes or text), checked with :func:`check`."""
+def elements(data) -> int:
+    """An upper bound of the elements a parse of ``data`` builds: every
+    value and key follows a ``{``, a ``[`` or a ``,`` (or is the whole text);
+    the same characters inside strings only count more."""
+    if isinstance(data, str):
+        return 1 + data.count("{") + data.count("[") + data.count(",")
+    return 1 + data.count(b"{") + data.count(b"[") + data.count(b",")
+
+
+def loads(
+    data, *, max_depth: int = limits.MAX_JSON_DEPTH, max_elements: int = limits.MAX_JSON_ELEMENTS
+):
+    """The parsed JSON of ``data`` (bytes or text), checked with :func:`check`;
+    more than ``max_elements`` (:func:`elements`) is refused before parsing."""
+    if elements(data) > max_elements:
+        raise BadJSON(
+            _("The file holds more than %(n)s elements: no tournament is that large.")
+            % {"n": f"{max_elements:,}"}
+        )
     if isinstance(data, bytes | bytearray):
         try:
             data = data.decode("utf-8-sig")
@@ -75,6 +99,8 @@ def loads(data, *, max_depth: int = limits.MAX_JSON_DEPTH):
             _("The file is not valid JSON (line %(line)s, column %(col)s).")
             % {"line": exc.lineno, "col": exc.colno}
         ) from None
+    except ValueError:  # a number of more digits than Python reads
+        raise BadJSON(_("The file holds a number too long to read.")) from None
     except RecursionError:
         raise BadJSON(
             _("The file is nested more than %(n)s levels deep (at %(path)s).")

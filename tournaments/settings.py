@@ -436,3 +436,10 @@ if os.environ.get("EMAIL_HOST"):
         "DEFAULT_FROM_EMAIL", EMAIL_HOST_USER or "turnierleiter@localhost"
     )
 REGISTRATION_MAIL = bool(os.environ.get("EMAIL_HOST"))
+#: how an organizer account is confirmed before it may create a publishing
+#: key (tournaments/mirror/keys.py): "mail" (a link mailed to the address
+#: given) or "admin" (the site admin approves it in the admin); default:
+#: mail where the site sends mail, else the admin
+ORGANIZER_CONFIRMATION = os.environ.get("ORGANIZER_CONFIRMATION") or (
+    "mail" if os.environ.get("EMAIL_HOST") else "admin"
+)

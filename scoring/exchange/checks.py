@@ -21,6 +21,7 @@ translated.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 
@@ -30,10 +31,12 @@ from django.utils.translation import gettext as _
 from games import ENGINES
 from games.sheets import display
 from scoring import services as results
+from tournaments import clock as pure_clock
 from tournaments.forms import UPLOADED, TournamentForm
-from tournaments.models import TIEBREAKS, SeatingChange
+from tournaments.models import TIEBREAKS, Round, SeatingChange
 from tournaments.seating import reasons
 from tournaments.seating.request import MODES, TEAM_MODES
+from tournaments.services import clock as clock_services
 from tournaments.services.errors import ServiceError
 
 #: the tournament's yes/no settings: a checkbox on the form
@@ -280,3 +283,141 @@ def check_detail(kind, detail, path: str, error) -> None:
         )
         if not ok:
             error(f"{path}.tables", _("not what the seating writes here"))
+
+
+# -- the clock -------------------------------------------------------------------
+
+#: how far ahead of this site's clock a time in a clock log may be (the
+#: clock of the laptop a tournament comes from may run a little fast)
+CLOCK_SKEW = dt.timedelta(hours=1)
+#: stored times and the time left that differ less are the same
+_CLOSE = dt.timedelta(milliseconds=1)
+
+
+def _when(value) -> str:
+    return value.isoformat() if value is not None else _("none")
+
+
+def check_clock(rnd, path: str, acts: list, tables: list, now, error) -> None:
+    """A round's clock as the clock service writes it
+    (``tournaments.services.clock``): each activation's seconds by the
+    service's rules (a start some time, at most the longest round; an
+    extension 1 s to 12 h), no time beyond this site's clock (and
+    :data:`CLOCK_SKEW`), the log replayed in time order through the pure
+    clock (a pause only while running, nothing after time was called but a
+    table's extension, …), and the round's status, deadline and time left
+    and each table's extension and deadline what the service stores after
+    that log. ``acts``: (activation, its place) in the file's order;
+    ``tables``: the round's tables with their places (their numbers are
+    the activations' keys)."""
+    if not isinstance(rnd.minutes, int) or isinstance(rnd.minutes, bool):
+        return  # reported with the round already
+    clock = pure_clock.derive([], rnd.minutes * 60)
+    ordered = sorted((pair for pair in acts if pair[0].at is not None), key=lambda pair: pair[0].at)
+    if len(ordered) != len(acts):
+        return  # a time that isn't one: reported already
+    for act, cpath in ordered:
+        if not _activation_sound(act, cpath, now, error):
+            return
+        step = pure_clock.Activation(
+            kind=act.kind,
+            at=act.at,
+            seconds=act.seconds,
+            table=act.table.number if act.table is not None else None,
+        )
+        try:
+            clock = pure_clock.step(clock, step)
+        except pure_clock.ClockError:
+            error(
+                f"{cpath}.kind",
+                _("the clock can't do this here (it is %(status)s then)")
+                % {"status": _status_label(clock.status)},
+            )
+            return
+    _same_as_stored(rnd, path, clock, error, logged=bool(ordered))
+    for tpath, table in tables:
+        expected = clock_services.stored_table(clock, table.number)
+        if table.extra_seconds != expected["extra_seconds"]:
+            error(
+                f"{tpath}.extra_seconds",
+                _("not the extension the clock's log gives (%(expected)s s)")
+                % {"expected": expected["extra_seconds"]},
+            )
+        if not _same_time(table.deadline, expected["deadline"]):
+            error(
+                f"{tpath}.deadline",
+                _("not the deadline the clock's log gives (%(expected)s)")
+                % {"expected": _when(expected["deadline"])},
+            )
+
+
+def _activation_sound(act, cpath: str, now, error) -> bool:
+    if act.kind not in pure_clock.KINDS or not isinstance(act.seconds, int):
+        return False  # reported by the activation's own check
+    if act.at > now + CLOCK_SKEW:
+        error(
+            f"{cpath}.at",
+            _("%(at)s is later than this site's clock: a clock log holds no time to come")
+            % {"at": _when(act.at)},
+        )
+        return False
+    try:
+        if act.kind == pure_clock.EXTEND:
+            clock_services.extension_seconds(seconds=act.seconds)
+        elif act.kind == pure_clock.START:
+            clock_services.start_seconds(act.seconds)
+        elif act.seconds < 0:
+            raise ServiceError(_("no time is less than none"))
+    except ServiceError as exc:
+        error(f"{cpath}.seconds", str(exc))
+        return False
+    return True
+
+
+def _status_label(status: str) -> str:
+    return str(dict(Round.STATUSES).get(status, status))
+
+
+def _same_time(a, b) -> bool:
+    if a is None or b is None:
+        return a is b
+    return abs(a - b) < _CLOSE
+
+
+def _same_as_stored(rnd, path: str, clock, error, *, logged: bool) -> None:
+    """The round's status, deadline and time left are the ones the clock
+    service stores after its log (``logged``: it has one; a round just
+    seated holds no time left yet); a complete round with a log had its
+    time called."""
+    expected = clock_services.stored_round(rnd.status, clock)
+    if not logged and rnd.remaining_seconds is None:
+        expected["remaining_seconds"] = None
+    if rnd.status == Round.COMPLETE and clock.status != pure_clock.TIME_CALLED and logged:
+        expected["status"] = clock.status  # (a round completed without a clock log is kept)
+    if rnd.status != expected["status"]:
+        error(
+            f"{path}.status",
+            _("%(stored)s, but the clock's log gives %(expected)s")
+            % {"stored": _status_label(rnd.status), "expected": _status_label(expected["status"])},
+        )
+        return
+    if not _same_time(rnd.deadline, expected["deadline"]):
+        error(
+            f"{path}.deadline",
+            _("not the deadline the clock's log gives (%(expected)s)")
+            % {"expected": _when(expected["deadline"])},
+        )
+    left, should = rnd.remaining_seconds, expected["remaining_seconds"]
+    if not _same_left(left, should):
+        error(
+            f"{path}.remaining_seconds",
+            _("not the time left the clock's log gives (%(expected)s)")
+            % {"expected": "–" if should is None else f"{should:.0f} s"},
+        )
+
+
+def _same_left(left, should) -> bool:
+    if should is None:
+        return left is None
+    number = isinstance(left, int | float) and not isinstance(left, bool)
+    return number and abs(left - should) <= 0.001

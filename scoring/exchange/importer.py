@@ -44,6 +44,7 @@ from tournaments.models import (
     Team,
     Tournament,
 )
+from tournaments.services.deadlines import db_now
 from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -512,12 +513,14 @@ class _Import:
         return True
 
     def read_round_contents(self) -> bool:
-        tables, byes, clock, changes = [], [], [], []
+        tables, byes, clock, changes, clocks = [], [], [], [], []
         for r, d, path in self.round_rows:
+            first_row, first_act = len(self.table_rows), len(clock)
             numbers = self.tables_of(r, d, path, tables)
             self.byes_of(r, d, path, byes)
             self.clock_of(r, d, path, numbers, clock)
             self.changes_of(r, d, path, changes)
+            clocks.append((r, path, clock[first_act:], self.table_rows[first_row:]))
         rd = self.rd
         if rd.errors:
             return False
@@ -525,6 +528,12 @@ class _Import:
         Bye.objects.bulk_create(byes)
         for act, cpath in clock:
             rd.clean(act, cpath, exclude=["round", "table", "by"])
+        # each round's clock as the clock service writes it
+        now = db_now()
+        for r, path, acts, rows in clocks:
+            checks.check_clock(r, path, acts, [(p, t) for t, _d, p in rows], now, rd.error)
+        if rd.errors:
+            return False
         ClockActivation.objects.bulk_create([a for a, _p in clock])
         SeatingChange.objects.bulk_create(changes)
         return True

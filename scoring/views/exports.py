@@ -12,16 +12,17 @@ import json
 from decimal import Decimal
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
 from scoring import exchange, listings
+from scoring.exchange import jobs
+from scoring.models import ImportJob
 from tournaments import csvfile, limits
 from tournaments.permissions import tournament_view
 
@@ -156,20 +157,34 @@ class ImportForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_import(request):
-    """Upload an export → a NEW tournament owned by the user, or the list of
-    problems and nothing created."""
+    """Upload an export: the file is stored and read by the worker (never
+    here); the job's page follows it to a NEW tournament owned by the user,
+    or to the list of problems and nothing created."""
     form = ImportForm(request.POST or None, request.FILES or None)
-    problems = []
     if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
         try:
-            tournament = exchange.import_tournament(
-                data=form.cleaned_data["file"].read(), owner=request.user
+            job = jobs.start(
+                owner=request.user,
+                data=upload.read(),
+                name=upload.name or "",
+                language=translation.get_language() or "",
             )
-        except exchange.ImportRefused as exc:
-            problems = exc.errors
+        except jobs.TooMany:
+            form.add_error(
+                "file",
+                _("%(n)s imports of yours are still being read: wait until they are done.")
+                % {"n": jobs.MAX_OPEN},
+            )
         else:
-            messages.success(
-                request, _("%(name)s imported as a new tournament.") % {"name": tournament.name}
-            )
-            return redirect("tournament_detail", tournament.pk)
-    return render(request, "scoring/import.html", {"form": form, "problems": problems})
+            return redirect("tournament_import_job", job.pk)
+    return render(request, "scoring/import.html", {"form": form, "problems": []})
+
+
+@login_required
+@require_GET
+def tournament_import_job(request, job_id: int):
+    """An import's progress and outcome (the page polls its partial)."""
+    job = get_object_or_404(ImportJob, pk=job_id, owner=request.user)
+    template = "scoring/import_job.html#job" if request.htmx else "scoring/import_job.html"
+    return render(request, template, {"job": job})

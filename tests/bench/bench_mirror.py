@@ -121,14 +121,19 @@ class Laptop:
             Seat(table=tables[i // 4], player_id=pid, position=i % 4)
             for i, pid in enumerate(ids[: len(tables) * 4])
         )
-        ClockActivation.objects.create(round=rnd, kind=ClockActivation.START, by=self.owner, at=now)
+        start = ClockActivation.objects.create(
+            round=rnd, kind=ClockActivation.START, seconds=45 * 60, by=self.owner, at=now
+        )
+        # the deadline as the clock derives it from its start (stamped when stored)
+        rnd.deadline = start.at + timezone.timedelta(minutes=45)
+        Round.objects.filter(pk=rnd.pk).update(deadline=rnd.deadline)
         return rnd, tables
 
     def results(self, rnd, tables):
         from django.utils import timezone
 
         from scoring.models import Submission
-        from tournaments.models import Round, Table
+        from tournaments.models import ClockActivation, Round, Table
 
         subs = []
         for table in tables:
@@ -148,8 +153,19 @@ class Laptop:
             )
         Submission.objects.bulk_create(subs)
         Table.objects.filter(round=rnd).update(status=Table.DONE)
+        # time called as the clock writes it (its log, the time left then)
+        now = timezone.now()
+        rnd.refresh_from_db()
+        called = ClockActivation.objects.create(
+            round=rnd, kind=ClockActivation.TIME_CALLED, seconds=0, at=now
+        )
+        now = called.at  # stamped when stored
+        if rnd.deadline is not None:  # running: the time left then
+            left = max(0.0, (rnd.deadline - now).total_seconds())
+        else:  # paused: the time left at the pause
+            left = rnd.remaining_seconds
         Round.objects.filter(pk=rnd.pk).update(
-            status=Round.COMPLETE, time_called_at=timezone.now(), completed_at=timezone.now()
+            status=Round.COMPLETE, time_called_at=now, completed_at=now, remaining_seconds=left
         )
 
     def roster_change(self, number: int):
@@ -176,10 +192,17 @@ class Laptop:
 
         from tournaments.models import ClockActivation, Round
 
-        ClockActivation.objects.create(
-            round=rnd, kind=ClockActivation.PAUSE, by=self.owner, at=timezone.now()
+        now = timezone.now()
+        rnd.refresh_from_db()
+        paused = ClockActivation.objects.create(
+            round=rnd, kind=ClockActivation.PAUSE, by=self.owner, at=now
         )
-        Round.objects.filter(pk=rnd.pk).update(status=Round.PAUSED, remaining_seconds=1200)
+        now = paused.at  # stamped when stored
+        Round.objects.filter(pk=rnd.pk).update(
+            status=Round.PAUSED,
+            deadline=None,
+            remaining_seconds=(rnd.deadline - now).total_seconds(),
+        )
 
 
 class Site:

@@ -10,7 +10,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring import exchange, listings
-from scoring.models import Confirmation, Submission
+from scoring.exchange import jobs
+from scoring.models import Confirmation, ImportJob, Submission
 from tests.scoring import handmade, played
 from tournaments.models import Player, Round, Seat, Tournament
 
@@ -137,10 +138,11 @@ def test_import_view_creates_a_tournament_for_the_uploader(client, other_user, p
     assert client.get(reverse("tournament_import")).status_code == 200
     upload = SimpleUploadedFile("t.json", text.encode(), content_type="application/json")
     response = client.post(reverse("tournament_import"), {"file": upload})
+    assert response.status_code == 302  # the worker reads it
+    jobs.run(ImportJob.objects.get(owner=other_user).pk)
     new = Tournament.objects.get(owner=other_user, name=played_here.name)
-    assert response.status_code == 302 and response.url == reverse(
-        "tournament_detail", args=[new.pk]
-    )
+    page = client.get(response.url).content.decode()
+    assert reverse("tournament_detail", args=[new.pk]) in page
     assert new.players.count() == 10
 
 
@@ -203,8 +205,9 @@ def test_import_view_shows_the_problems(client, other_user, played_here):
     client.force_login(other_user)
     upload = SimpleUploadedFile("t.json", json.dumps(doc).encode())
     response = client.post(reverse("tournament_import"), {"file": upload})
-    assert response.status_code == 200
-    html = response.content.decode()
+    assert response.status_code == 302
+    jobs.run(ImportJob.objects.get(owner=other_user).pk)
+    html = client.get(response.url).content.decode()
     assert "nothing was imported" in html
     assert "players[0].name" in html
     assert counts() == before

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import exchange
-from scoring.models import Confirmation, Submission
+from scoring.exchange import jobs
+from scoring.models import Confirmation, ImportJob, Submission
 from tests.scoring import played
 from tournaments import limits
 from tournaments.models import (
@@ -128,8 +129,11 @@ def test_import_view_answers_a_malformed_file_with_its_problems(client, doc, oth
         response = client.post(
             reverse("tournament_import"), {"file": _file(json.dumps(bad).encode())}
         )
-        assert response.status_code == 200
-        assert "nothing was imported" in response.content.decode()
+        assert response.status_code == 302  # stored: the worker reads it
+        job = ImportJob.objects.order_by("-pk").first()
+        assert jobs.run(job.pk) == ImportJob.FAILED
+        page = client.get(response.url).content.decode()
+        assert "nothing was imported" in page and "hx-get" not in page
     assert counts() == before
 
 

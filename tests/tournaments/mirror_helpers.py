@@ -7,9 +7,16 @@ from scoring import services as results
 from scoring.exchange import export_tournament
 from tests.factories import seated_round
 from tournaments import services
-from tournaments.mirror import receive, snapshot
+from tournaments.mirror import keys, receive, snapshot
 from tournaments.models import Table
 from tournaments.services import clock
+
+
+def approved_key(*, user, name: str = ""):
+    """A publishing key of ``user``, whose account the site admin approved
+    first (a key needs a confirmed account)."""
+    keys.approve(user=user)
+    return keys.key_create(user=user, name=name)
 
 
 def sheet(players: int, shift: int = 0) -> dict:

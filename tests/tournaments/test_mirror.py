@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scoring import selectors as scoring_selectors
 from scoring.exchange import export_tournament
 from tests.tournaments.mirror_helpers import (
+    approved_key,
     body,
     clock_pause,
     envelope,
@@ -23,8 +24,8 @@ from tests.tournaments.mirror_helpers import (
 )
 from tournaments import limits
 from tournaments import services as tournament_services
-from tournaments.mirror import keys, publish, snapshot
-from tournaments.mirror.models import MirroredTournament, PublishingKey
+from tournaments.mirror import inbox, keys, publish, snapshot
+from tournaments.mirror.models import MirroredTournament, PublishingKey, ReceivedPublication
 from tournaments.models import Round, Tournament
 from tournaments.services import clock
 
@@ -34,8 +35,16 @@ PUBLISH = "/mirror/api/publish/"
 
 
 def post(client, data: bytes, key: str | None):
+    """Send a publication as the laptop does; when the site accepts it (202),
+    its worker's task runs here and the answer is the outcome the laptop
+    then asks for."""
     headers = {"HTTP_AUTHORIZATION": f"Bearer {key}"} if key else {}
-    return client.post(PUBLISH, data=data, content_type="application/gzip", **headers)
+    response = client.post(PUBLISH, data=data, content_type="application/gzip", **headers)
+    if response.status_code != 202:
+        return response
+    received = ReceivedPublication.objects.order_by("-pk").first()
+    inbox.process(received.pk)
+    return client.get(response.json()["poll"], **headers)
 
 
 def standings_rows(tournament):
@@ -51,11 +60,12 @@ def public_state(tournament) -> dict:
 
 @pytest.fixture
 def online_key(other_user):
-    _row, key = keys.key_create(user=other_user, name="laptop")
+    _row, key = approved_key(user=other_user, name="laptop")
     return key
 
 
 def test_a_key_is_shown_once_and_kept_only_hashed(client, other_user):
+    keys.approve(user=other_user)
     client.force_login(other_user)
     page = client.post(reverse("mirror_keys"), {"name": "Laptop"}).content.decode()
     row = PublishingKey.objects.get(user=other_user)
@@ -173,7 +183,7 @@ def test_another_organizers_key_never_touches_my_mirror(
     mine = post(client, body(envelope(laptop, source=source, version=1)), online_key).json()
     before = public_state(Tournament.objects.get(pk=mine["tournament"]))
     intruder = django_user_model.objects.create_user("intruder", password="pw-intruder-1")
-    _row, their_key = keys.key_create(user=intruder)
+    _row, their_key = approved_key(user=intruder)
     forged = envelope(laptop, source=source, version=99)
     forged["sections"]["tournament"]["tournament"]["name"] = "Gekapert"
     forged["hashes"]["tournament"] = snapshot.digest(forged["sections"]["tournament"])

@@ -9,7 +9,7 @@ import pytest
 
 from scoring import services as results
 from scoring.exchange import export_tournament
-from tests.tournaments.mirror_helpers import laptop_tournament, play_round, sheet
+from tests.tournaments.mirror_helpers import approved_key, laptop_tournament, play_round, sheet
 from tournaments import services
 from tournaments.mirror import publish, snapshot
 from tournaments.models import Table
@@ -103,10 +103,10 @@ def test_the_published_keys_are_the_players_ids(organizer):
 
 def online_pair(organizer, other_user, rounds=2):
     from tests.tournaments.mirror_helpers import body
-    from tournaments.mirror import keys, receive
+    from tournaments.mirror import receive
 
     laptop = laptop_tournament(organizer, rounds=rounds)
-    _row, key = keys.key_create(user=other_user, name="laptop")
+    _row, key = approved_key(user=other_user, name="laptop")
     state = {"version": 0, "held": {}}
 
     def send():

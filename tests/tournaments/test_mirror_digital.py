@@ -17,9 +17,9 @@ from games import ENGINES
 from scoring.exchange import export_tournament
 from scoring.models import Submission
 from tests.factories import TournamentFactory
-from tests.tournaments.mirror_helpers import body, envelope, play_digital_round
+from tests.tournaments.mirror_helpers import approved_key, body, envelope, play_digital_round
 from tests.tournaments.test_mirror import post, public_state, standings_rows
-from tournaments.mirror import keys, snapshot
+from tournaments.mirror import snapshot
 from tournaments.mirror.models import MirroredTournament
 from tournaments.models import Round, Table, Tournament
 from tournaments.play import tables as digital
@@ -36,7 +36,7 @@ def no_broker(monkeypatch):
 
 @pytest.fixture
 def online_key(other_user):
-    _row, key = keys.key_create(user=other_user, name="laptop")
+    _row, key = approved_key(user=other_user, name="laptop")
     return key
 
 
@@ -64,8 +64,8 @@ def test_a_digital_tables_counted_result_reaches_the_online_standings(
     data = envelope(laptop, source=uuid.uuid4(), version=1)
     # what travels: the outcome, never the deal, the moves or the game's state
     for table in data["sections"]["round:1"]["tables"]:
-        assert table["digital"] and table["state"] is None and table["actions"] == []
-        assert table["secret"] == "" and table["seed"] == 0
+        assert table["digital"]
+        assert not {"state", "actions", "secret", "seed"} & set(table)
         [counted] = table["submissions"]
         assert counted["source"] == "digital" and counted["sheet"] == {}
         assert set(counted["details"]) <= {"rank_keys", "bot_seats", "time_called"}
@@ -172,4 +172,4 @@ def test_the_published_body_holds_no_card_of_a_digital_table(organizer):
     table = laptop.round_set.get().tables.order_by("number").first()
     for secret in (table.secret, str(digital.deal_seed(table))):
         assert secret and secret not in text
-    assert json.loads(text)["s"]["round:1"]["tables"][0]["state"] is None
+    assert "state" not in json.loads(text)["s"]["round:1"]["tables"][0]

@@ -1,5 +1,5 @@
 """Follow from home with two real instances on this machine: the online site
-(uvicorn, PostgreSQL ``turnierleiter_mirror_online`` or ``MIRROR_ONLINE_DB``, Redis db 14
+(uvicorn and a Celery worker, PostgreSQL ``turnierleiter_mirror_online`` or ``MIRROR_ONLINE_DB``, Redis db 14
 or ``MIRROR_ONLINE_REDIS``) and the laptop as ``make run`` runs it (uvicorn,
 a Celery worker and beat on SQLite and the filesystem broker). The laptop
 fetches the registrations, plays two rounds through its services, and the
@@ -120,6 +120,15 @@ def test_the_laptop_publishes_live_and_catches_up_after_an_outage(tmp_path):
         setup = _step(online_env, "online-setup", str(PLAYERS))
         web = _start(online_web, online_env, tmp_path / "online.log")
         procs.append(web)
+        # the online site's worker: it applies the publications its web process accepts
+        online_celery = [sys.executable, "-m", "celery", "-A", "tournaments.celery"]
+        procs.append(
+            _start(
+                [*online_celery, "worker", "--loglevel=WARNING", "--concurrency=1", "-Q", "celery"],
+                online_env,
+                tmp_path / "online-worker.log",
+            )
+        )
         serverproc.wait_until_up(online_port, web, path="/accounts/login/")
         # down before the day: the registrations, fetched twice
         site = f"http://127.0.0.1:{online_port}"

@@ -12,10 +12,20 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.exchange import export_json
-from tests.tournaments.mirror_helpers import clock_pause, laptop_tournament, play_round
+from tests.tournaments.mirror_helpers import (
+    approved_key,
+    clock_pause,
+    laptop_tournament,
+    play_round,
+)
 from tournaments import services as tournament_services
-from tournaments.mirror import dirty, keys, publish, selectors, services
-from tournaments.mirror.models import MirroredTournament, MirrorLink, MirrorPublication
+from tournaments.mirror import dirty, inbox, publish, selectors, services
+from tournaments.mirror.models import (
+    MirroredTournament,
+    MirrorLink,
+    MirrorPublication,
+    ReceivedPublication,
+)
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -38,6 +48,9 @@ def _through_django(request: httpx.Request) -> httpx.Response:
         content_type=request.headers.get("content-type", ""),
         **headers,
     )
+    if response.status_code == 202 and request.method == "POST":
+        # the online site's worker: the accepted publication applied now
+        inbox.process(ReceivedPublication.objects.order_by("-pk").first().pk)
     return httpx.Response(response.status_code, content=response.content)
 
 
@@ -69,7 +82,7 @@ def site(monkeypatch):
 
 @pytest.fixture
 def paired(site, organizer, other_user):
-    _row, key = keys.key_create(user=other_user)
+    _row, key = approved_key(user=other_user)
     link, _hello = services.link_save(user=organizer, site_url=SITE, key=key)
     return link
 
@@ -80,7 +93,7 @@ def test_pairing_checks_the_key_with_the_site(site, organizer, other_user, clien
     with pytest.raises(ServiceError, match="HTTPS"):
         services.link_save(user=organizer, site_url="http://turnier.example.org", key="x")
     assert not MirrorLink.objects.exists()
-    _row, key = keys.key_create(user=other_user)
+    _row, key = approved_key(user=other_user)
     client.force_login(organizer)
     response = client.post(reverse("mirror_link"), {"site_url": SITE, "key": key}, follow=True)
     page = response.content.decode()

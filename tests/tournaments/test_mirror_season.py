@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from scoring.models import Series
 from scoring.season import services as series_services
-from tests.tournaments.mirror_helpers import body, laptop_tournament
+from tests.tournaments.mirror_helpers import approved_key, body, laptop_tournament
 from tests.tournaments.test_mirror import post
-from tournaments.mirror import keys, publish, snapshot
+from tournaments.mirror import publish, snapshot
 from tournaments.mirror.models import MirroredTournament
 from tournaments.models import Tournament
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def online_key(other_user):
-    _row, key = keys.key_create(user=other_user, name="laptop")
+    _row, key = approved_key(user=other_user, name="laptop")
     return key
 
 

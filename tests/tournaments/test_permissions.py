@@ -8,6 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import PrintJob
 from tests.factories import PlayerFactory, seated_round
+from tests.tournaments.mirror_helpers import approved_key
 from tournaments import services
 from tournaments.permissions import may
 from tournaments.registrations import services as registration_services
@@ -75,9 +76,11 @@ OWN = {
     "mirror_keys",
     "mirror_key_revoke",
     "mirror_link",
+    # a tournament import's progress and outcome
+    "tournament_import_job",
 }
 #: what a paired laptop calls: its publishing key decides, never a session
-KEY_API = {"mirror_api_hello", "mirror_api_publish", "mirror_api_entries"}
+KEY_API = {"mirror_api_hello", "mirror_api_publish", "mirror_api_entries", "mirror_api_outcome"}
 PASSWORD_RESET = {
     "password_reset",
     "password_reset_done",
@@ -185,6 +188,7 @@ def test_the_url_list_is_covered():
         - PASSWORD_RESET
         - {"tournament_list", "tournament_create", "password_change", "password_change_done"}
         - {"tournament_import"}
+        - {"mirror_confirm"}  # a signed link: tests/tournaments/test_mirror_confirm.py
         - OWN
         - KEY_API
     )
@@ -275,10 +279,13 @@ def own_world(organizer, tournament):
     series = Series.objects.create(owner=organizer, name="Saison", game="quartett")
     series.tournaments.add(tournament)
     merge = PersonMerge.objects.create(kept=person, merged=merged, by=organizer)
-    from tournaments.mirror import keys
 
-    key, _shown = keys.key_create(user=organizer)
+    key, _shown = approved_key(user=organizer)
+    from scoring.models import ImportJob
+
+    job = ImportJob.objects.create(owner=organizer, status=ImportJob.FAILED)
     return {
+        "job_id": job.pk,
         "series_id": series.pk,
         "person_id": person.pk,
         "merge_id": merge.pk,
@@ -335,7 +342,14 @@ def test_roster_and_series_pages_are_the_organizers_own(client, own_world, other
 def test_the_laptops_api_answers_only_a_publishing_key(client, tournament, organizer, method):
     """A session, even the owner's, is no key: 401 (or 405 for the wrong method)."""
     urls = [
-        reverse(p.name, kwargs={"online_id": tournament.pk} if "online_id" in p.pattern else {})
+        reverse(
+            p.name,
+            kwargs={"online_id": tournament.pk}
+            if "online_id" in str(p.pattern)
+            else {"received_id": 1}
+            if "received_id" in str(p.pattern)
+            else {},
+        )
         for p in named_patterns()
         if p.name in KEY_API
     ]

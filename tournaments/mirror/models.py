@@ -135,6 +135,10 @@ class MirrorPublication(models.Model):
     #: entry fetched: its key → [name, club] as it came
     entries_from = models.PositiveIntegerField(null=True, blank=True)
     fetched = models.JSONField(default=dict, blank=True)
+    #: a publication the site accepted and is still applying: where to ask
+    #: for its outcome, and the version it carries
+    pending_url = models.CharField(max_length=400, blank=True, default="")
+    pending_version = models.BigIntegerField(default=0)
 
     class Meta:
         app_label = "tournaments"
@@ -145,3 +149,52 @@ class MirrorPublication(models.Model):
     @property
     def waiting(self) -> int:
         return max(0, self.version - self.published_version)
+
+
+class ReceivedPublication(models.Model):
+    """Online: a publication as a laptop sent it, waiting for the worker
+    (``tournaments.mirror.inbox``): the request only stores the body and
+    answers "accepted"; a Celery task unpacks, checks and applies it and
+    keeps the outcome here, which the laptop asks for. The body is dropped
+    once it is applied or refused."""
+
+    QUEUED, RUNNING, DONE = "queued", "running", "done"
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    body = models.BinaryField(default=b"")
+    status = models.CharField(max_length=10, default=QUEUED)
+    received_at = models.DateTimeField(auto_now_add=True)
+    #: when a worker last took it (a lost worker's is handed out again)
+    started_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    done_at = models.DateTimeField(null=True, blank=True)
+    #: the outcome as the laptop reads it: an HTTP status and its JSON
+    answer_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    answer = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        app_label = "tournaments"
+        indexes = [models.Index(fields=["status", "received_at"], name="received_pub_status")]
+
+    def __str__(self):
+        return f"{self.pk} ({self.status})"
+
+
+class PublisherConfirmation(models.Model):
+    """Online: an organizer account confirmed to publish from a laptop (a
+    publishing key needs one): by a link mailed to ``email`` or by the
+    site admin's approval, as ``settings.ORGANIZER_CONFIRMATION`` says."""
+
+    MAIL, ADMIN = "mail", "admin"
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="publisher_confirmation"
+    )
+    email = models.EmailField(_("mail address"), blank=True, default="")
+    requested_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    via = models.CharField(max_length=10, blank=True, default="")
+
+    class Meta:
+        app_label = "tournaments"
+
+    def __str__(self):
+        return f"{self.user_id}: {'confirmed' if self.confirmed_at else 'waiting'}"

@@ -1,6 +1,10 @@
 """Laptop: a tournament's public snapshot built and sent to the online site.
 Runs in Celery only (``tournaments.tasks``), never in a request.
 
+The site answers a publication "accepted" (202) and applies it in its own
+worker; the laptop asks for the outcome a few times within the send, and
+after that at each sweep (``pending_url``), before it sends anything newer.
+
 One send at a time per tournament (a lock in the shared cache), so versions
 arrive in order. Only the sections whose hash the site does not hold yet are
 sent (the first publication: all). A failure is recorded in words with since
@@ -138,7 +142,8 @@ def _refusal(response: httpx.Response) -> str:
 
 def send(publication_id: int) -> str:
     """Publish what is waiting for one tournament. Returns what happened
-    ("sent", "nothing", "busy", "failed", "later")."""
+    ("sent", "nothing", "busy", "failed", "later", "waiting": the site
+    accepted a publication and is still applying it)."""
     lock = f"mirror-send-{publication_id}"
     if not cache.add(lock, 1, LOCK_SECONDS):
         return "busy"
@@ -148,11 +153,20 @@ def send(publication_id: int) -> str:
             .filter(pk=publication_id, active=True)
             .first()
         )
-        if pub is None or pub.version <= pub.published_version:
+        if pub is None:
             return "nothing"
-        if pub.next_try_at is not None and pub.next_try_at > timezone.now():
-            return "later"  # backoff after a failure, or the pause after a long build
         with client() as http:
+            if pub.pending_url:  # the outcome of the one sent before, first
+                outcome = _poll(http, pub, started=None)
+                if outcome == "waiting":
+                    return outcome
+                pub.refresh_from_db()
+                if outcome != "resend" and pub.version <= pub.published_version:
+                    return outcome
+            if pub.version <= pub.published_version:
+                return "nothing"
+            if pub.next_try_at is not None and pub.next_try_at > timezone.now():
+                return "later"  # backoff after a failure, or the pause after a long build
             for _attempt in range(2):  # a second time when the site lacked sections
                 outcome = _send_once(http, pub)
                 if outcome != "resend":
@@ -161,6 +175,11 @@ def send(publication_id: int) -> str:
         return "failed"
     finally:
         cache.delete(lock)
+
+
+#: after the site accepted a publication: how long to wait before each ask
+#: for its outcome within the same send (seconds); later the sweep asks
+POLL_WAITS = (0.05, 0.1, 0.2, 0.4, 0.6, 0.8)
 
 
 def _send_once(http: httpx.Client, pub: MirrorPublication) -> str:
@@ -189,6 +208,45 @@ def _send_once(http: httpx.Client, pub: MirrorPublication) -> str:
     except httpx.HTTPError as exc:
         _failed(pub, words(exc))
         return "failed"
+    if response.status_code == 202:  # accepted: the site's worker applies it
+        poll = _json(response).get("poll")
+        if not isinstance(poll, str) or not poll.startswith("/"):
+            _failed(pub, _refusal(response))
+            return "failed"
+        MirrorPublication.objects.filter(pk=pub.pk).update(
+            pending_url=pub.link.site_url + poll[:300], pending_version=version
+        )
+        pub.pending_url, pub.pending_version = pub.link.site_url + poll[:300], version
+        return _poll(http, pub, started=started, waits=POLL_WAITS)
+    return _outcome(pub, response, version, started)
+
+
+def _poll(http: httpx.Client, pub: MirrorPublication, *, started, waits=(0,)) -> str:
+    """Ask the site for the outcome of the publication it accepted (after
+    each of ``waits`` seconds); "waiting" while it is still applying it. A
+    connection that fails keeps the question for the next try."""
+    for wait in waits:
+        time.sleep(wait)
+        try:
+            response = http.get(
+                pub.pending_url, headers={"Authorization": f"Bearer {pub.link.key}"}
+            )
+        except httpx.HTTPError as exc:
+            _failed(pub, words(exc))
+            return "failed"
+        if response.status_code != 202:
+            break
+    else:
+        return "waiting"
+    version = pub.pending_version
+    MirrorPublication.objects.filter(pk=pub.pk).update(pending_url="", pending_version=0)
+    if response.status_code == 404:  # the site no longer has it: send again
+        return "resend"
+    return _outcome(pub, response, version, started)
+
+
+def _outcome(pub: MirrorPublication, response: httpx.Response, version: int, started) -> str:
+    """What the site answered to a publication of ``version``."""
     if response.status_code == 409:
         answer = _json(response)
         held = answer.get("hashes") if isinstance(answer.get("hashes"), dict) else {}
@@ -198,11 +256,12 @@ def _send_once(http: httpx.Client, pub: MirrorPublication) -> str:
         _failed(pub, _refusal(response))
         return "failed"
     answer = _json(response)
-    held = answer.get("hashes") if isinstance(answer.get("hashes"), dict) else hashes
+    held = answer.get("hashes") if isinstance(answer.get("hashes"), dict) else {}
     online = answer.get("tournament")
-    # a large tournament's snapshot takes a while to build: the next send
-    # waits twice as long, so publishing takes at most a third of a core
-    took = time.monotonic() - started
+    # a large tournament's snapshot takes a while to build and apply: the
+    # next send waits twice as long, so publishing takes at most a third of
+    # a core
+    took = time.monotonic() - started if started is not None else 0
     pause = dt.timedelta(seconds=2 * took) if took > PAUSE_FROM else None
     url = f"{pub.link.site_url}/t/{online}/" if isinstance(online, int) else ""
     _done(pub, version, held, url, pause)
@@ -210,7 +269,9 @@ def _send_once(http: httpx.Client, pub: MirrorPublication) -> str:
 
 
 def _done(pub: MirrorPublication, version: int, held: dict, url: str, pause) -> None:
-    MirrorPublication.objects.filter(pk=pub.pk).update(
+    # an acknowledgement of a version older than one acknowledged since
+    # changes nothing
+    MirrorPublication.objects.filter(pk=pub.pk, published_version__lte=version).update(
         published_version=version,
         published_at=timezone.now(),
         acked_hashes=held,
@@ -247,7 +308,11 @@ def due() -> list[int]:
     """The publications with changes waiting whose next try is due."""
     now = timezone.now()
     return list(
-        MirrorPublication.objects.filter(active=True, version__gt=F("published_version"))
-        .filter(Q(next_try_at=None) | Q(next_try_at__lte=now))
+        MirrorPublication.objects.filter(active=True)
+        .filter(
+            Q(version__gt=F("published_version"), next_try_at=None)
+            | Q(version__gt=F("published_version"), next_try_at__lte=now)
+            | ~Q(pending_url="")  # an outcome to ask for
+        )
         .values_list("pk", flat=True)
     )

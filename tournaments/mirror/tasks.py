@@ -11,7 +11,7 @@ import time
 from celery import shared_task
 from django.core.cache import cache
 
-from tournaments.mirror import dirty, publish, snapshot
+from tournaments.mirror import dirty, inbox, keys, publish, snapshot
 from tournaments.mirror.models import MirrorPublication
 
 CHECK_EVERY = 15.0
@@ -22,8 +22,21 @@ def publish_one(publication_id: int) -> str:
     return publish.send(publication_id)
 
 
+@shared_task(name="mirror.apply", ignore_result=True)
+def apply_publication(received_id: int):
+    """Online: one received publication unpacked, checked and applied."""
+    return inbox.process(received_id)
+
+
+@shared_task(name="mirror.confirm_mail", ignore_result=True)
+def confirm_mail(email: str, url: str, language: str):
+    """Online: an organizer's confirmation link mailed."""
+    keys.send_confirmation(email=email, url=url, language=language)
+
+
 @shared_task(name="mirror.sweep", ignore_result=True)
 def sweep() -> dict:
+    inbox.sweep()  # online: what a lost worker left
     sent = {pk: publish.send(pk) for pk in publish.due()}
     if cache.add("mirror-check", time.time(), CHECK_EVERY):
         for pub in MirrorPublication.objects.filter(active=True).select_related("tournament"):

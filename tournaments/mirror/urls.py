@@ -10,9 +10,11 @@ from tournaments.mirror.views import api, laptop, online, public
 site_patterns = [
     path("api/hello/", api.hello, name="mirror_api_hello"),
     path("api/publish/", api.publish, name="mirror_api_publish"),
+    path("api/publications/<int:received_id>/", api.outcome, name="mirror_api_outcome"),
     path("api/tournaments/<int:online_id>/entries/", api.entries, name="mirror_api_entries"),
     path("keys/", online.key_list, name="mirror_keys"),
     path("keys/<int:key_id>/revoke/", online.key_revoke, name="mirror_key_revoke"),
+    path("confirm/<str:token>/", online.confirm, name="mirror_confirm"),
     path("link/", laptop.link, name="mirror_link"),
 ]
 

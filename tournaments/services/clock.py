@@ -25,7 +25,7 @@ from scoring.services import round_close_when_done, round_complete_if_done
 from tournaments import clock as pure
 from tournaments import live
 from tournaments.authors import author
-from tournaments.models import ClockActivation, Round, Table
+from tournaments.models import MAX_ROUND_MINUTES, ClockActivation, Round, Table
 from tournaments.play import tables as table_services
 from tournaments.selectors import earlier_open_round, missing_results
 from tournaments.services import deadlines
@@ -91,17 +91,34 @@ def _activate(
     return clock
 
 
+def stored_round(status: str, clock: pure.Clock) -> dict:
+    """A round's clock fields as stored after ``clock`` (the one definition:
+    the activations' writes and the import's check). ``status``: the
+    round's status before (a complete round stays complete)."""
+    return {
+        "status": status if status == Round.COMPLETE else clock.status,
+        "deadline": clock.deadline if clock.status in (pure.RUNNING, pure.TIME_CALLED) else None,
+        "remaining_seconds": clock.remaining if clock.status != pure.RUNNING else None,
+    }
+
+
+def stored_table(clock: pure.Clock, table) -> dict:
+    """A table's clock fields as stored after ``clock`` (``table``: its key
+    in the activations; a table without an extension keeps its defaults)."""
+    return {
+        "extra_seconds": int(clock.table_extra.get(table, 0)),
+        "deadline": clock.table_deadline(table),
+    }
+
+
 def _store(rnd: Round, clock: pure.Clock) -> None:
-    if rnd.status != Round.COMPLETE:
-        rnd.status = clock.status
-    rnd.deadline = clock.deadline if clock.status in (pure.RUNNING, pure.TIME_CALLED) else None
-    rnd.remaining_seconds = clock.remaining if clock.status != pure.RUNNING else None
+    for name, value in stored_round(rnd.status, clock).items():
+        setattr(rnd, name, value)
     rnd.save(update_fields=["status", "deadline", "remaining_seconds"])
     scheduled = []
     for table in rnd.tables.filter(pk__in=list(clock.table_extra)):
-        extra = clock.table_extra[table.pk]
-        table.extra_seconds = int(extra)
-        table.deadline = clock.table_deadline(table.pk)
+        for name, value in stored_table(clock, table.pk).items():
+            setattr(table, name, value)
         table.save(update_fields=["extra_seconds", "deadline"])
         if table.deadline is not None and table.time_called_at is None:
             scheduled.append((table.pk, table.deadline))
@@ -128,9 +145,7 @@ def round_start(*, round: Round, by, seconds: float | None = None) -> Round:  # 
         raise ServiceError(blocker)
     if not rnd.published:
         rnd = seating_publish(round=rnd, by=by)
-    length = math.ceil(rnd.minutes * 60 if seconds is None else seconds)
-    if length <= 0:
-        raise ServiceError(_("A round needs some time."))
+    length = start_seconds(rnd.minutes * 60 if seconds is None else seconds)
     _activate(rnd, ClockActivation.START, by=by, seconds=length)
     table_services.tables_deal(round=rnd)
     return rnd
@@ -221,20 +236,37 @@ def round_resume(*, round: Round, by) -> Round:  # noqa: A002
     return rnd
 
 
-def _seconds(minutes, seconds) -> int:
-    """Whole seconds (activations store whole seconds), 1 s to 12 h."""
+#: the longest extension at once (seconds)
+MAX_EXTENSION = 12 * 3600
+
+
+def extension_seconds(minutes=None, seconds=None) -> int:
+    """An extension in whole seconds (activations store whole seconds), 1 s
+    to 12 h; else a :class:`ServiceError` that says why (the extensions'
+    writes and the import's check of a clock log)."""
     value = seconds if seconds is not None else (minutes or 0) * 60
     if not value or value <= 0:
         raise ServiceError(_("Give a positive number of minutes."))
-    if value > 12 * 3600:
+    if value > MAX_EXTENSION:
         raise ServiceError(_("An extension can be at most 12 hours."))
     return math.ceil(value)
+
+
+def start_seconds(seconds) -> int:
+    """A round's length at its start in whole seconds: some time, at most
+    the longest round; else a :class:`ServiceError`."""
+    length = math.ceil(seconds)
+    if length <= 0:
+        raise ServiceError(_("A round needs some time."))
+    if length > MAX_ROUND_MINUTES * 60:
+        raise ServiceError(_("Between 1 and %(max)s minutes.") % {"max": MAX_ROUND_MINUTES})
+    return length
 
 
 @transaction.atomic
 def round_extend(*, round: Round, by, minutes: float | None = None, seconds=None) -> Round:  # noqa: A002
     """More time for the whole round (seated, running or paused)."""
-    value = _seconds(minutes, seconds)
+    value = extension_seconds(minutes, seconds)
     rnd = _locked_round(round)
     if rnd.status not in (Round.SEATED, Round.RUNNING, Round.PAUSED):
         raise ServiceError(_("Time has been called: the round can't be extended."))
@@ -248,7 +280,7 @@ def table_extend(
 ) -> Table:
     """More time for one table only (a judge call, a late start): it gets its
     own deadline, later than the round's, and is closed then."""
-    value = _seconds(minutes, seconds)
+    value = extension_seconds(minutes, seconds)
     rnd = _locked_round(table.round)
     locked = Table.objects.select_for_update().get(pk=table.pk)
     if rnd.status == Round.COMPLETE or locked.time_called_at is not None:
