@@ -14,7 +14,7 @@ A :class:`FileResult` is refused as a whole (``reason``: ``not_image_or_pdf``,
 ``too_large``, ``too_many_pages``, ``decompression_bomb``,
 ``unreadable_file``) or holds one :class:`PageResult` per page. A page is
 ``read`` — its ``fields`` map every field of the layout to a
-:class:`~scoring.scans.reader.judge.Reading` (a value, blank, or unsure with
+:class:`~scoring.scans.reader.marking.Reading` (a value, blank, or unsure with
 its reason) — or ``refused`` with a reason: ``blank_page``, ``not_a_sheet``,
 ``two_sheets``, ``code_unreadable`` (a sheet whose code can't be read),
 ``unknown_sheet`` (``layout_for`` knows no such sheet), ``layout_mismatch``
@@ -44,7 +44,7 @@ from scoring.scans.reader.inputs import (
     kind_of,
     pdf_pages,
 )
-from scoring.scans.reader.judge import Reading, Unreadable, judge
+from scoring.scans.reader.marking import Reading, Unreadable, judge
 
 __all__ = ["FileResult", "Limits", "PageResult", "Reading", "read_file", "read_image"]
 

@@ -39,8 +39,11 @@ EMPTY_FILL = 0.07
 EMPTY_MEAN = 0.14
 #: the inner part of an outline that is measured (the printed line stays out)
 INNER = 0.62
-#: the ring outside a bubble where a cross's arms show
-HALO = (1.3, 1.75)
+#: the ring outside a bubble where a cross's arms show (in radii of the
+#: bubble, and at most this many points from its centre across and down:
+#: short of the next bubble's ink)
+HALO = (1.45, 1.9)
+HALO_REACH = (5.7, 5.1)
 #: stray ink: this many square points of dark pixels in a field's free area
 STRAY_PT2 = 2.5
 #: written digits without marks: this many square points of ink in the boxes
@@ -99,7 +102,12 @@ def _shape(w: float, h: float, shape: str, scale: float):
     else:
         r = np.sqrt((ox / ax) ** 2 + (oy / ay) ** 2)
     inner = r <= INNER
-    halo = (r >= HALO[0]) & (r <= HALO[1])
+    halo = (
+        (r >= HALO[0])
+        & (r <= HALO[1])
+        & (np.abs(ox) <= HALO_REACH[0] * scale)
+        & (np.abs(oy) <= HALO_REACH[1] * scale)
+    )
     quads = [halo & (ox * sx > 0) & (oy * sy > 0) for sx, sy in ((1, 1), (1, -1), (-1, 1), (-1, -1))]
     return oy, ox, inner, quads
 
@@ -112,12 +120,15 @@ class Measure:
     quads: np.ndarray  # how many quarters of that ring hold ink
 
 
-def measure(dark: np.ndarray, areas: list, scale: float, shift=(0.0, 0.0)) -> Measure:
-    """The marks of ``areas`` (all of one size and shape)."""
+def measure(
+    dark: np.ndarray, areas: list, scale: float, printed: np.ndarray | None = None
+) -> Measure:
+    """The marks of ``areas`` (all of one size and shape); ``printed`` marks
+    the pixels where the sheet has print (no pen ink counts there in the ring)."""
     a0 = areas[0]
     oy, ox, inner, quads = _shape(a0.w, a0.h, a0.shape, scale)
-    cx = np.array([round(a.x * scale + shift[0]) for a in areas], dtype=np.intp)
-    cy = np.array([round(a.y * scale + shift[1]) for a in areas], dtype=np.intp)
+    cx = np.array([round(a.x * scale) for a in areas], dtype=np.intp)
+    cy = np.array([round(a.y * scale) for a in areas], dtype=np.intp)
     ys = np.clip(cy[:, None, None] + oy[None], 0, dark.shape[0] - 1)
     xs = np.clip(cx[:, None, None] + ox[None], 0, dark.shape[1] - 1)
     win = dark[ys, xs]
@@ -125,7 +136,8 @@ def measure(dark: np.ndarray, areas: list, scale: float, shift=(0.0, 0.0)) -> Me
     n_in = inner.sum()
     fill = d[:, inner].sum(axis=1) / n_in
     mean = win[:, inner].mean(axis=1)
-    qs = np.stack([d[:, q].sum(axis=1) / max(q.sum(), 1) for q in quads], axis=1)
+    ring = d if printed is None else d & ~printed[ys, xs]
+    qs = np.stack([ring[:, q].sum(axis=1) / max(q.sum(), 1) for q in quads], axis=1)
     halo = qs.mean(axis=1)
     return Measure(fill, mean, halo, (qs > 0.04).sum(axis=1))
 
@@ -169,6 +181,48 @@ def _free_masks(layout_key: str, scale: float, layout_ref):
     return out
 
 
+_PRINTED: dict = {}
+
+
+def printed_mask(layout: marks.Layout, scale: float) -> np.ndarray:
+    """Where the sheet has print near its marks: outlines, write-in boxes,
+    scale labels, grid lines (a little wider than printed)."""
+    key = (layout.fingerprint, layout.players, len(layout.areas), scale)
+    if key in _PRINTED:
+        return _PRINTED[key]
+    h, w = int(round(marks.PAGE_H * scale)), int(round(marks.PAGE_W * scale))
+    m = np.zeros((h, w), np.uint8)
+    t = max(1, int(round(1.2 * scale)))
+
+    def pt(x, y):
+        return (int(round(x * scale)), int(round(y * scale)))
+
+    for f in layout.fields:
+        for a in f.areas:
+            if a.shape == "box":
+                cv2.rectangle(m, pt(a.x - a.w / 2, a.y - a.h / 2), pt(a.x + a.w / 2, a.y + a.h / 2), 1, t)
+            else:
+                cv2.ellipse(m, pt(a.x, a.y), pt(a.w / 2, a.h / 2), 0, 0, 360, 1, t)
+        for x, y, bw, bh in f.write_in:
+            cv2.rectangle(m, pt(x, y), pt(x + bw, y + bh), 1, t)
+        for _text, tx, ty in f.scale + f.heads:
+            cv2.rectangle(m, pt(tx - 4.0, ty - 4.2), pt(tx + 4.0, ty + 4.2), 1, -1)
+    for grid in layout.grids:
+        if not grid.x:
+            continue
+        for y in grid.y:
+            cv2.line(m, pt(grid.x[0], y), pt(grid.x[-1], y), 1, t)
+        for x in grid.x:
+            cv2.line(m, pt(x, grid.y[0]), pt(x, grid.y[-1]), 1, t)
+        for x0, x1, y in grid.rules:
+            cv2.line(m, pt(x0, y), pt(x1, y), 1, t)
+    out = m.astype(bool)
+    if len(_PRINTED) > 32:
+        _PRINTED.clear()
+    _PRINTED[key] = out
+    return out
+
+
 class _Ref:
     """A hashable handle on a layout for the caches (by its fingerprint)."""
 
@@ -196,16 +250,17 @@ def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Rea
     mean = np.zeros(len(areas))
     halo = np.zeros(len(areas))
     quads = np.zeros(len(areas), dtype=int)
+    printed = printed_mask(layout, scale)
     for idx in groups.values():
-        m = measure(dark, [areas[i] for i in idx], scale)
+        m = measure(dark, [areas[i] for i in idx], scale, printed)
         fill[idx], mean[idx], halo[idx], quads[idx] = m.fill, m.mean, m.halo, m.quads
     state = np.where(
         fill >= FILLED, 2, np.where((fill < EMPTY_FILL) & (mean < EMPTY_MEAN), 0, 1)
     )  # 2 filled, 0 empty, 1 unsure
-    crossed = (state == 2) & (quads >= 3) & (halo > 0.1)
+    crossed = (state == 2) & (quads >= 3) & (halo > 0.06)
     ref = _Ref(layout)
     free = _free_masks(layout.fingerprint + str(len(areas)), scale, ref)
-    ink_px = (dark >= DARK)
+    ink_px = (dark >= DARK) & ~printed
     out = {}
     k = 0
     for f in layout.fields:
