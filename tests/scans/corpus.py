@@ -223,11 +223,14 @@ def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
 
 
 def as_scan(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    h, w = image.shape
     paper, ink = rng.uniform(225, 250), rng.uniform(0, 35)
+    # the scanner's glass is a little larger than the sheet
+    pad = int(0.012 * image.shape[0])
+    image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+    h, w = image.shape
     img = (ink + image.astype(np.float32) * (paper - ink) / 255.0)
     m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-1.5, 1.5), 1.0)
-    m[:, 2] += rng.normal(0, 0.01 * w, 2)
+    m[:, 2] += rng.normal(0, 0.004 * w, 2)
     img = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=float(paper))
     img = cv2.GaussianBlur(img, (0, 0), 0.5)
     img += rng.normal(0, 3.0, img.shape).astype(np.float32)

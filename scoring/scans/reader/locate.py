@@ -111,78 +111,80 @@ class Located:
 
 def locate(gray: np.ndarray, layout: marks.Layout, code: Code) -> Located | None:
     """The page's perspective from its markers, or None when they are not
-    all found where the code says they are."""
-    h0 = code_transform(layout, code)
-    side = float(np.linalg.norm(code.corners[1] - code.corners[0]))
-    side2 = float(np.linalg.norm(code.corners[3] - code.corners[0]))
-    px_per_pt = (side + side2) / 2 / layout.code[2]
+    all found where the code says they are.
+
+    The code gives the page's directions (its rows run along the page's
+    width) and roughly its scale; the top-left marker is the solid square
+    nearest the code, the top-right the farthest along the code's rows, the
+    bottom-left the farthest along its columns, the bottom-right the one
+    nearest where those three put it."""
+    tl_c, tr_c, _br_c, bl_c = code.corners
+    ux, uy = tr_c - tl_c, bl_c - tl_c
+    side = (np.linalg.norm(ux) + np.linalg.norm(uy)) / 2
+    ux, uy = ux / max(np.linalg.norm(ux), 1e-6), uy / max(np.linalg.norm(uy), 1e-6)
+    px_per_pt = side / layout.code[2]
     mask, f = dark_mask(gray, px_per_pt)
     cands = marker_candidates(mask, layout.marker_size * px_per_pt * f)
     if len(cands) < 4:
         return None
     pts = np.array([(x / f, y / f) for x, y, _a in cands])
     sizes = np.array([a for _x, _y, a in cands])
-    everything = pts.copy()
-    page = np.array(layout.markers, dtype=np.float64)
-    # similarity from the code alone (no perspective) to predict; then each
-    # found marker improves the prediction of the next
-    chosen: dict[int, np.ndarray] = {}
-    chosen_sizes: list[float] = []
-    order = [0, 1, 3, 2]  # top-left (beside the code), top-right, bottom-left, bottom-right
-    diag = np.hypot(marks.PAGE_W, marks.PAGE_H) * px_per_pt
-    for k in order:
-        if len(chosen) >= 3:
-            idx = sorted(chosen)
-            m = cv2.getAffineTransform(
-                page[idx].astype(np.float32), np.array([chosen[i] for i in idx], dtype=np.float32)
-            )
-            pred = m @ np.array([page[k][0], page[k][1], 1.0])
-        elif len(chosen) >= 1:
-            # the code's corners and the markers found so far: a partial fit
-            src = np.vstack([_code_page(layout), page[sorted(chosen)]])
-            dst = np.vstack([code.corners, np.array([chosen[i] for i in sorted(chosen)])])
-            m, _inl = cv2.estimateAffinePartial2D(
-                src.astype(np.float32), dst.astype(np.float32), method=cv2.LMEDS
-            )
-            if m is None:
-                return None
-            pred = m @ np.array([page[k][0], page[k][1], 1.0])
-        else:
-            pred = _project(h0, [page[k]])[0]
-        d = np.hypot(pts[:, 0] - pred[0], pts[:, 1] - pred[1])
-        j = int(np.argmin(d))
-        radius = (0.06 if k == 0 else 0.22) * diag
-        if d[j] > radius:
-            return None
-        chosen[k] = pts[j]
-        chosen_sizes.append(sizes[j])
-        pts = np.delete(pts, j, axis=0)
-        sizes = np.delete(sizes, j)
-        if len(pts) == 0 and len(chosen) < 4:
-            return None
-    img = np.array([chosen[i] for i in range(4)], dtype=np.float32)
-    hom = cv2.getPerspectiveTransform(page.astype(np.float32), img)
-    # the code's corners must land where zxing found them
-    err = np.hypot(*(_project(hom, _code_page(layout)) - code.corners).T).max()
-    if err > 4.0 * px_per_pt:
+    centre = code.corners.mean(axis=0)
+    rel = pts - centre
+    a, b = rel @ ux, rel @ uy
+    # top-left: beside the code, up and to the left of its centre
+    near = np.where((a < 0) & (b < 0))[0]
+    if not len(near):
         return None
+    tl = near[np.argmin(np.hypot(a[near], b[near]))]
+    if np.hypot(a[tl], b[tl]) > 60 * px_per_pt:
+        return None
+    rel = pts - pts[tl]
+    a, b = rel @ ux, rel @ uy
+    along = np.where((a > 0) & (np.abs(b) < 0.45 * a))[0]
+    down = np.where((b > 0) & (np.abs(a) < 0.45 * b))[0]
+    if not len(along) or not len(down):
+        return None
+    tr = along[np.argmax(a[along])]
+    bl = down[np.argmax(b[down])]
+    predicted = pts[tr] + pts[bl] - pts[tl]
+    d = np.hypot(*(pts - predicted).T)
+    d[[tl, tr, bl]] = np.inf
+    br = int(np.argmin(d))
+    width, height = np.hypot(*(pts[tr] - pts[tl])), np.hypot(*(pts[bl] - pts[tl]))
+    if not np.isfinite(d[br]) or d[br] > 0.25 * np.hypot(width, height):
+        return None
+    ratio = height / max(width, 1e-6)
+    page = np.array(layout.markers, dtype=np.float64)
+    want = (page[3, 1] - page[0, 1]) / (page[1, 0] - page[0, 0])
+    if not (0.6 * want <= ratio <= 1.5 * want):
+        return None
+    img = np.array([pts[tl], pts[tr], pts[br], pts[bl]], dtype=np.float32)
+    hom = cv2.getPerspectiveTransform(page.astype(np.float32), img)
+    # the code must be where the markers put it
+    cx, cy = _project(np.linalg.inv(hom), [centre])[0]
+    x, y, size = layout.code
+    if not (x - 5 <= cx <= x + size + 5 and y - 5 <= cy <= y + size + 5):
+        return None
+    scale = width / (page[1, 0] - page[0, 0])
     # squares like the markers outside this sheet: another sheet's
+    chosen = [tl, tr, br, bl]
+    typical = float(np.median(sizes[chosen]))
+    rest = np.setdiff1d(np.arange(len(pts)), chosen)
+    like = rest[(sizes[rest] > 0.6 * typical) & (sizes[rest] < 1.6 * typical)]
     others = 0
-    if len(pts):
-        typical = float(np.median(chosen_sizes))
-        like = pts[(sizes > 0.6 * typical) & (sizes < 1.6 * typical)]
-        if len(like):
-            on_page = _project(np.linalg.inv(hom), like)
-            m = 10.0
-            outside = (
+    if len(like):
+        on_page = _project(np.linalg.inv(hom), pts[like])
+        m = 10.0
+        others = int(
+            (
                 (on_page[:, 0] < -m)
                 | (on_page[:, 1] < -m)
                 | (on_page[:, 0] > marks.PAGE_W + m)
                 | (on_page[:, 1] > marks.PAGE_H + m)
-            )
-            others = int(outside.sum())
-    del everything
-    return Located(hom, img, px_per_pt, others)
+            ).sum()
+        )
+    return Located(hom, img, float(scale), others)
 
 
 def _code_page(layout: marks.Layout) -> np.ndarray:

@@ -31,9 +31,9 @@ import numpy as np
 from scoring.printing import marks
 
 #: a pixel is dark when its darkness is at least this share of the ink's
-DARK = 0.45
+DARK = 0.38
 #: a mark area is filled from this share of dark pixels inside it ...
-FILLED = 0.24
+FILLED = 0.12
 #: ... and empty below this share and this mean darkness
 EMPTY_FILL = 0.07
 EMPTY_MEAN = 0.14
@@ -42,8 +42,8 @@ INNER = 0.62
 #: the ring outside a bubble where a cross's arms show (in radii of the
 #: bubble, and at most this many points from its centre across and down:
 #: short of the next bubble's ink)
-HALO = (1.45, 1.9)
-HALO_REACH = (5.7, 5.1)
+HALO = (1.6, 2.0)
+HALO_REACH = (5.6, 4.7)
 #: stray ink: this many square points of dark pixels in a field's free area
 STRAY_PT2 = 2.5
 #: written digits without marks: this many square points of ink in the boxes
@@ -115,7 +115,7 @@ def _shape(w: float, h: float, shape: str, scale: float):
 @dataclass
 class Measure:
     fill: np.ndarray
-    mean: np.ndarray
+    mean: np.ndarray  # above the paper just around it
     halo: np.ndarray  # the dark share of the ring outside
     quads: np.ndarray  # how many quarters of that ring hold ink
 
@@ -136,10 +136,17 @@ def measure(
     n_in = inner.sum()
     fill = d[:, inner].sum(axis=1) / n_in
     mean = win[:, inner].mean(axis=1)
-    ring = d if printed is None else d & ~printed[ys, xs]
+    clear = np.ones_like(d) if printed is None else ~printed[ys, xs]
+    ring = d & clear
     qs = np.stack([ring[:, q].sum(axis=1) / max(q.sum(), 1) for q in quads], axis=1)
     halo = qs.mean(axis=1)
-    return Measure(fill, mean, halo, (qs > 0.04).sum(axis=1))
+    # the paper just around: a shadow's or a fold's edge darkens both alike
+    around = np.zeros_like(inner)
+    for q in quads:
+        around |= q
+    sel = clear & around[None]
+    local = (win * sel).sum(axis=(1, 2)) / np.maximum(sel.sum(axis=(1, 2)), 1)
+    return Measure(fill, mean - np.minimum(local, mean), halo, (qs > 0.04).sum(axis=1))
 
 
 @lru_cache(maxsize=32)
