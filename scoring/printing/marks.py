@@ -439,7 +439,7 @@ def sheet_layout(schema: list[dict], players: int) -> Layout:
     # the seats: seat | player | the per-seat fields | signature
     labels = _unique(seat_specs, lambda s: s["label"])
     by_label = {lab: [s for s in seat_specs if s["label"] == lab] for lab in labels}
-    seat_w = 22.0
+    seat_w = 26.0
     if labels:
         mins = [seat_w, 90.0]
         caps = [seat_w, 1000.0]
