@@ -44,6 +44,10 @@ INNER = 0.62
 #: short of the next bubble's ink)
 HALO = (1.6, 2.0)
 HALO_REACH = (5.6, 4.7)
+#: an outline's own reach (its line, a little blur), in radii
+RING = 1.15
+#: a filled bubble's ink may spill this far (in radii) before it is stray
+SPILL = 1.75
 #: stray ink: this many square points of dark pixels in a field's free area
 STRAY_PT2 = 2.5
 #: written digits without marks: this many square points of ink in the boxes
@@ -164,7 +168,7 @@ def _free_masks(layout_key: str, scale: float, layout_ref):
         free = np.ones((wy1 - wy0, wx1 - wx0), dtype=np.uint8)
         for a in f.areas:
             cx, cy = (a.x * scale - wx0, a.y * scale - wy0)
-            ax, ay = a.w / 2 * HALO[1] * scale + 1, a.h / 2 * HALO[1] * scale + 1
+            ax, ay = (a.w / 2 * RING + 0.4) * scale, (a.h / 2 * RING + 0.4) * scale
             if a.shape == "box":
                 cv2.rectangle(free, (int(cx - ax), int(cy - ay)), (int(cx + ax), int(cy + ay)), 0, -1)
             else:
@@ -275,7 +279,17 @@ def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Rea
         sl = slice(k, k + n)
         k += n
         (wy0, wy1, wx0, wx1), mask, writes = free[f.name]
-        stray = int((ink_px[wy0:wy1, wx0:wx1] & mask).sum())
+        loose = ink_px[wy0:wy1, wx0:wx1] & mask
+        stray = int(loose.sum())
+        if stray > STRAY_PT2 * scale * scale:
+            # the spill of a filled bubble is no stray ink
+            spill = np.zeros(loose.shape, np.uint8)
+            for a, st in zip(f.areas, state[sl], strict=True):
+                if st == 2:
+                    centre = (round(a.x * scale - wx0), round(a.y * scale - wy0))
+                    axes = (round(a.w / 2 * SPILL * scale), round(a.h / 2 * SPILL * scale))
+                    cv2.ellipse(spill, centre, axes, 0, 0, 360, 1, -1)
+            stray = int((loose & (spill == 0)).sum())
         written = sum(int(ink_px[a:b, c:d].sum()) for a, b, c, d in writes)
         out[f.name] = _decide(
             f,
