@@ -44,7 +44,6 @@ from __future__ import annotations
 import re
 
 from games.base import Problem, SheetError, TableResult, _
-from games.terra_trumpf.cards import categories_needed
 from games.sheets import (
     field,
     is_blank,
@@ -54,6 +53,7 @@ from games.sheets import (
     read_seat,
     unknown_fields,
 )
+from games.terra_trumpf.cards import categories_needed
 
 _HAND_FIELD = re.compile(r"^h(\d+)_(chooser|alpha|finished|s\d+_(?:value|points))$")
 

@@ -341,11 +341,15 @@ def _block(spec: dict, players: int, x0: float, y0: float) -> Field:
         for value, row in col:
             cy = rows_top + row * PITCH_Y + PITCH_Y / 2
             if kind == "int":
-                areas.append(Area(spec["name"], "digit", value, place, cx, cy, BUBBLE_W, BUBBLE_H, "oval", c))
+                areas.append(
+                    Area(spec["name"], "digit", value, place, cx, cy, BUBBLE_W, BUBBLE_H, "oval", c)
+                )
             elif kind == "seats":
                 areas.append(Area(spec["name"], "option", value, None, cx, cy, BOX, BOX, "box", c))
             else:
-                areas.append(Area(spec["name"], "option", value, None, cx, cy, BUBBLE_W, BUBBLE_H, "oval", c))
+                areas.append(
+                    Area(spec["name"], "option", value, None, cx, cy, BUBBLE_W, BUBBLE_H, "oval", c)
+                )
     bottom = rows_top + (max(rows_used) + 1) * PITCH_Y
     return _field(spec, areas, write_in, (x0, y0, first + d * PITCH_X, bottom), scale, heads)
 
@@ -427,7 +431,12 @@ def sheet_layout(schema: list[dict], players: int) -> Layout:
         marker_size=MARKER,
         code=(code_x, TOP, CODE_SIZE),
         qr=(RIGHT - QR_SIZE - 4, TOP, QR_SIZE),
-        title=(LEFT + CODE_SIZE + 2 * CODE_QUIET, TOP, RIGHT - QR_SIZE - 12 - LEFT - CODE_SIZE - 2 * CODE_QUIET, HEADER_H),
+        title=(
+            LEFT + CODE_SIZE + 2 * CODE_QUIET,
+            TOP,
+            RIGHT - QR_SIZE - 12 - LEFT - CODE_SIZE - 2 * CODE_QUIET,
+            HEADER_H,
+        ),
         howto_y=TOP + HEADER_H + 4,
         grids=grids,
         side_text=None,
@@ -491,7 +500,9 @@ def sheet_layout(schema: list[dict], players: int) -> Layout:
     # the groups (hands): label | group fields | per seat field, one column per seat
     if group_specs:
         groups = _unique(group_specs, lambda s: s["group"])
-        gfield_labels = _unique([s for s in group_specs if s.get("seat") is None], lambda s: s["label"])
+        gfield_labels = _unique(
+            [s for s in group_specs if s.get("seat") is None], lambda s: s["label"]
+        )
         gseat_labels = _unique(
             [s for s in group_specs if s.get("seat") is not None], lambda s: s["label"]
         )
@@ -522,7 +533,7 @@ def sheet_layout(schema: list[dict], players: int) -> Layout:
         xs = [LEFT]
         for w in widths:
             xs.append(xs[-1] + w)
-        g_specs = [s for s in group_specs]
+        g_specs = list(group_specs)
         row_h = mark_row_height(g_specs, players)
         sub = LINE + 2  # the seats' row under a spanning header
         head_h = 2 * LINE + 4
@@ -551,7 +562,9 @@ def sheet_layout(schema: list[dict], players: int) -> Layout:
                 if s is None:
                     continue
                 bw = block_width(s, players)
-                fields[s["name"]] = _block(s, players, xs[1 + k] + (widths[1 + k] - bw) / 2, ry + ROW_PAD)
+                fields[s["name"]] = _block(
+                    s, players, xs[1 + k] + (widths[1 + k] - bw) / 2, ry + ROW_PAD
+                )
             for k, lab in enumerate(gseat_labels):
                 for seat in range(players):
                     s = specs_of.get((group, lab, seat))
@@ -559,7 +572,9 @@ def sheet_layout(schema: list[dict], players: int) -> Layout:
                         continue
                     c = first + k * players + seat
                     bw = block_width(s, players)
-                    fields[s["name"]] = _block(s, players, xs[c] + (widths[c] - bw) / 2, ry + ROW_PAD)
+                    fields[s["name"]] = _block(
+                        s, players, xs[c] + (widths[c] - bw) / 2, ry + ROW_PAD
+                    )
         grids.append(grid)
         y = ys[-1] + 4
 

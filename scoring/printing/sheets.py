@@ -477,7 +477,6 @@ class _Layout:
             draw_qr(c, url, SHEET_W - MARGIN - QR_SIZE, SHEET_H - MARGIN - QR_SIZE + 4, QR_SIZE)
 
 
-
 # -- the machine-readable A4 sheet ---------------------------------------------------
 
 HOWTO = _mark(
@@ -593,7 +592,9 @@ class _MarkSheet:
         c.setLineWidth(0.6)
         half = lay.marker_size / 2
         for mx, my in lay.markers:
-            c.rect(mx - half, self._y(my + half), lay.marker_size, lay.marker_size, stroke=0, fill=1)
+            c.rect(
+                mx - half, self._y(my + half), lay.marker_size, lay.marker_size, stroke=0, fill=1
+            )
         self._draw_head(c)
         for grid in lay.grids:
             self._draw_grid(c, grid)
@@ -683,7 +684,9 @@ class _MarkSheet:
                 )
                 self._text_in(c, text, cell.x, cell.y, cell.w, cell.h)
             elif cell.role == "seat":
-                self._text_in(c, str(cell.ref + 1), cell.x, cell.y, cell.w, min(cell.h, 14), self.bold, 10)
+                self._text_in(
+                    c, str(cell.ref + 1), cell.x, cell.y, cell.w, min(cell.h, 14), self.bold, 10
+                )
             elif cell.role == "group":
                 number = cell.ref.rpartition(" ")[2]
                 self._text_in(c, number, cell.x, cell.y, cell.w, min(cell.h, 14), self.bold, 10)
@@ -706,8 +709,12 @@ class _MarkSheet:
                 c.rect(a.x - a.w / 2, self._y(a.y + a.h / 2), a.w, a.h, stroke=1, fill=0)
             else:
                 c.ellipse(
-                    a.x - a.w / 2, self._y(a.y - a.h / 2), a.x + a.w / 2, self._y(a.y + a.h / 2),
-                    stroke=1, fill=0,
+                    a.x - a.w / 2,
+                    self._y(a.y - a.h / 2),
+                    a.x + a.w / 2,
+                    self._y(a.y + a.h / 2),
+                    stroke=1,
+                    fill=0,
                 )
 
     def _text_items(self) -> list[str]:
@@ -756,7 +763,9 @@ class _MarkSheet:
         c.setFont(self.bold, SMALL)
         c.drawString(left, self._y(y + 0.85 * SMALL), heading)
         c.setFont(self.font, SMALL)
-        text = fit.wrap(_(self.engine.time_called_text), self.font, SMALL, width, first=width - indent)
+        text = fit.wrap(
+            _(self.engine.time_called_text), self.font, SMALL, width, first=width - indent
+        )
         for k, line in enumerate(text):
             c.drawString(left + (indent if k == 0 else 0), self._y(y + 0.85 * SMALL), line)
             y += step
@@ -802,7 +811,9 @@ class _MarkSheet:
             top = cell.y + (min(cell.h, 14) - step) / 2 if rows == 1 else cell.y + 2
             for i, line in enumerate(lines):
                 c.drawString(
-                    cell.x + CELL_PAD, self._y(top + i * step + 0.8 * size + (step - size) / 2), line
+                    cell.x + CELL_PAD,
+                    self._y(top + i * step + 0.8 * size + (step - size) / 2),
+                    line,
                 )
         if url:
             qx, qy, qs = lay.qr

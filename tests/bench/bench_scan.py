@@ -16,13 +16,9 @@ BLAS threads 1), with the load average.
 
 from __future__ import annotations
 
-import os
-
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_var] = "1"
-
 import argparse
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -30,14 +26,16 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+# one core: no thread pools under OpenCV or numpy (set before they load)
+os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
 
 import cv2
-
-cv2.setNumThreads(1)
 
 from games import ENGINES, SheetError
 from scoring.scans.reader import read_image
 from tests.scans.corpus import layout_of, make_case
+
+cv2.setNumThreads(1)
 
 COMBOS = [
     (game, n)
@@ -128,9 +126,7 @@ def main():
             "clean": len(clean),
             "complete_clean": round(sum(r["complete"] for r in clean) / max(len(clean), 1), 4),
             "refused": dict(Counter(r["reason"] for r in rs if r["status"] != "read")),
-            "unsure_reasons_clean": dict(
-                Counter(v for r in clean for v in r["unsure"].values())
-            ),
+            "unsure_reasons_clean": dict(Counter(v for r in clean for v in r["unsure"].values())),
         }
     for kind in ("scan300", "scan200", "scan150", "photo"):
         clean = [r for r in results if r["kind"] == kind and r["clean"]]

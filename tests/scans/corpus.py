@@ -31,7 +31,14 @@ from scoring.printing.sheets import render_score_sheets
 
 TOURNAMENT_ID = 4711
 ROUND = 3
-NAMES = ["Ayşe Şahin", "Łukasz Wróblewski", "Jürgen Weiß", "Zoë Ødegaard", "Anna Berg", "Bernd Ćosić"]
+NAMES = [
+    "Ayşe Şahin",
+    "Łukasz Wróblewski",
+    "Jürgen Weiß",
+    "Zoë Ødegaard",
+    "Anna Berg",
+    "Bernd Ćosić",
+]
 KINDS = ("scan300", "scan200", "scan150", "photo")
 
 
@@ -117,8 +124,13 @@ class Pen:
 
     def line(self, x0, y0, x1, y1, width=0.9, level=None):
         cv2.line(
-            self.img, self.p(x0, y0), self.p(x1, y1), int(level if level is not None else self.level),
-            max(1, int(round(width * self.k))), cv2.LINE_AA, 4,
+            self.img,
+            self.p(x0, y0),
+            self.p(x1, y1),
+            int(level if level is not None else self.level),
+            max(1, int(round(width * self.k))),
+            cv2.LINE_AA,
+            4,
         )
 
     def fill(self, a: marks.Area, style: str):
@@ -127,12 +139,29 @@ class Pen:
         x, y = a.x + jx, a.y + jy
         if style == "fill":
             sx, sy = a.w / 2 * r.uniform(0.85, 1.12), a.h / 2 * r.uniform(0.85, 1.12)
-            cv2.ellipse(self.img, self.p(x, y), self.p(sx, sy), float(r.uniform(-10, 10)), 0, 360, self.level, -1, cv2.LINE_AA, 4)
+            cv2.ellipse(
+                self.img,
+                self.p(x, y),
+                self.p(sx, sy),
+                float(r.uniform(-10, 10)),
+                0,
+                360,
+                self.level,
+                -1,
+                cv2.LINE_AA,
+                4,
+            )
         elif style == "partial":  # a hurried scribble: strokes over most of it
             n = int(r.integers(4, 7))
             for i in range(n):
                 t = -0.8 + 1.6 * i / (n - 1)
-                self.line(x - a.w * 0.42, y + t * a.h / 2, x + a.w * 0.42, y + t * a.h / 2 + r.normal(0, 0.3), 1.1)
+                self.line(
+                    x - a.w * 0.42,
+                    y + t * a.h / 2,
+                    x + a.w * 0.42,
+                    y + t * a.h / 2 + r.normal(0, 0.3),
+                    1.1,
+                )
         elif style == "tick":
             w, h = a.w / 2, a.h / 2
             self.line(x - w * 0.8, y, x - w * 0.1, y + h * 0.95, 1.1)
@@ -143,7 +172,18 @@ class Pen:
             self.line(x - w, y + h, x + w, y - h, 1.1)
         elif style == "faint":
             level = int(r.integers(195, 215))
-            cv2.ellipse(self.img, self.p(x, y), self.p(a.w / 2, a.h / 2), 0, 0, 360, level, -1, cv2.LINE_AA, 4)
+            cv2.ellipse(
+                self.img,
+                self.p(x, y),
+                self.p(a.w / 2, a.h / 2),
+                0,
+                0,
+                360,
+                level,
+                -1,
+                cv2.LINE_AA,
+                4,
+            )
 
     def cross_out(self, a: marks.Area):
         """A filled bubble crossed out with a big X."""
@@ -156,7 +196,16 @@ class Pen:
         x, y, w, h = box
         scale = h * self.k / 30
         org = (int((x + w * 0.18) * self.k), int((y + h * 0.85) * self.k))
-        cv2.putText(self.img, text, org, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, scale, self.level, max(1, int(0.7 * self.k)), cv2.LINE_AA)
+        cv2.putText(
+            self.img,
+            text,
+            org,
+            cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+            scale,
+            self.level,
+            max(1, int(0.7 * self.k)),
+            cv2.LINE_AA,
+        )
 
     def stray(self):
         r = self.rng
@@ -166,7 +215,15 @@ class Pen:
             ln = r.uniform(10, 40)
             self.line(x, y, x + ln * math.cos(ang), y + ln * math.sin(ang), r.uniform(0.6, 1.2))
         else:
-            cv2.circle(self.img, self.p(x, y), int(r.uniform(0.6, 1.5) * self.k * 16), self.level, -1, cv2.LINE_AA, 4)
+            cv2.circle(
+                self.img,
+                self.p(x, y),
+                int(r.uniform(0.6, 1.5) * self.k * 16),
+                self.level,
+                -1,
+                cv2.LINE_AA,
+                4,
+            )
 
 
 def mark_sheet(image, dpi, layout, truth, rng, *, correction=False, stray=False, faint_field=None):
@@ -185,7 +242,9 @@ def mark_sheet(image, dpi, layout, truth, rng, *, correction=False, stray=False,
             continue
         if f.kind != "int":
             area = next(a for a in f.areas if a.value == value)
-            pen.fill(area, "faint" if f.name == faint_field else styles[int(rng.integers(len(styles)))])
+            pen.fill(
+                area, "faint" if f.name == faint_field else styles[int(rng.integers(len(styles)))]
+            )
             continue
         d = f.digits
         text = str(value)
@@ -228,7 +287,7 @@ def as_scan(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     pad = int(0.012 * image.shape[0])
     image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
     h, w = image.shape
-    img = (ink + image.astype(np.float32) * (paper - ink) / 255.0)
+    img = ink + image.astype(np.float32) * (paper - ink) / 255.0
     m = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-1.5, 1.5), 1.0)
     m[:, 2] += rng.normal(0, 0.004 * w, 2)
     img = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=float(paper))
@@ -242,7 +301,6 @@ def as_scan(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def as_photo(image: np.ndarray, dpi: float, rng: np.random.Generator) -> np.ndarray:
     h, w = image.shape
-    k = dpi / 72
     img = image.astype(np.float32)
     # a fold line across the sheet: a crease, one side a little darker
     if rng.random() < 0.5:
@@ -277,7 +335,11 @@ def as_photo(image: np.ndarray, dpi: float, rng: np.random.Generator) -> np.ndar
     )
     table = float(rng.uniform(50, 140))
     bg = np.full((out_h, out_w), table, np.float32)
-    bg += cv2.GaussianBlur(rng.normal(0, 25, (out_h // 8, out_w // 8)).astype(np.float32), (0, 0), 2).repeat(8, 0).repeat(8, 1)
+    bg += (
+        cv2.GaussianBlur(rng.normal(0, 25, (out_h // 8, out_w // 8)).astype(np.float32), (0, 0), 2)
+        .repeat(8, 0)
+        .repeat(8, 1)
+    )
     paper = rng.uniform(200, 245)
     sheet = cv2.warpPerspective(img * paper / 255.0, hom, (out_w, out_h), flags=cv2.INTER_LINEAR)
     inside = cv2.warpPerspective(np.ones_like(img), hom, (out_w, out_h), flags=cv2.INTER_LINEAR)
@@ -285,12 +347,14 @@ def as_photo(image: np.ndarray, dpi: float, rng: np.random.Generator) -> np.ndar
     # uneven light and a shadow
     yy, xx = np.mgrid[0:out_h, 0:out_w].astype(np.float32)
     gx, gy = rng.normal(0, 1, 2)
-    grad = (gx * xx / out_w + gy * yy / out_h)
+    grad = gx * xx / out_w + gy * yy / out_h
     grad = (grad - grad.min()) / max(float(np.ptp(grad)), 1e-6)
     photo *= 1.0 - rng.uniform(0.15, 0.4) * grad
     shadow = np.zeros((out_h, out_w), np.float32)
     cx, cy = rng.uniform(0, out_w), rng.uniform(0, out_h)
-    poly = np.array([[cx + rng.normal(0, 800), cy + rng.normal(0, 800)] for _ in range(5)], np.int32)
+    poly = np.array(
+        [[cx + rng.normal(0, 800), cy + rng.normal(0, 800)] for _ in range(5)], np.int32
+    )
     cv2.fillConvexPoly(shadow, cv2.convexHull(poly), 1.0)
     shadow = cv2.GaussianBlur(shadow, (0, 0), 40)
     photo *= 1.0 - rng.uniform(0.2, 0.4) * shadow
@@ -299,7 +363,17 @@ def as_photo(image: np.ndarray, dpi: float, rng: np.random.Generator) -> np.ndar
     return jpeg(np.clip(photo, 0, 255).astype(np.uint8), 40)
 
 
-def make_case(seed: int, game: str, players: int, kind: str, *, truth=None, correction=None, stray=None, faint=False) -> Case:
+def make_case(
+    seed: int,
+    game: str,
+    players: int,
+    kind: str,
+    *,
+    truth=None,
+    correction=None,
+    stray=None,
+    faint=False,
+) -> Case:
     rng = np.random.default_rng(seed)
     layout = layout_of(game, players)
     table = 1 + seed % 250
@@ -310,9 +384,25 @@ def make_case(seed: int, game: str, players: int, kind: str, *, truth=None, corr
     stray = (seed % 10 == 5) if stray is None else stray
     faint_field = None
     if faint:
-        names = [f.name for f in layout.fields if truth.get(f.name) is not None and f.kind != "bool"]
+        names = [
+            f.name for f in layout.fields if truth.get(f.name) is not None and f.kind != "bool"
+        ]
         faint_field = names[0]
-    corrected = mark_sheet(image, dpi, layout, truth, rng, correction=correction, stray=stray, faint_field=faint_field)
+    corrected = mark_sheet(
+        image, dpi, layout, truth, rng, correction=correction, stray=stray, faint_field=faint_field
+    )
     image = as_photo(image, dpi, rng) if kind == "photo" else as_scan(image, rng)
     code = marks.code_text(TOURNAMENT_ID, ROUND, table, layout)
-    return Case(game, players, kind, seed, image, truth, layout, code, corrected, stray, {faint_field} - {None})
+    return Case(
+        game,
+        players,
+        kind,
+        seed,
+        image,
+        truth,
+        layout,
+        code,
+        corrected,
+        stray,
+        {faint_field} - {None},
+    )

@@ -94,14 +94,23 @@ def test_layout_json_describes_every_mark_of_every_printed_sheet():
     out = sheet_layouts({"id": 9}, 4, tables, engine_id="monddaemmerung")
     assert [s["table"] for s in out] == [1, 2]
     data = json.loads(json.dumps(out))[0]
-    assert data["code"] == marks.code_text(9, 4, 1, marks.sheet_layout(schema("monddaemmerung", 3), 3))
-    assert data["page"] == {"width": marks.PAGE_W, "height": marks.PAGE_H, "unit": "pt", "origin": "top-left"}
+    assert data["code"] == marks.code_text(
+        9, 4, 1, marks.sheet_layout(schema("monddaemmerung", 3), 3)
+    )
+    assert data["page"] == {
+        "width": marks.PAGE_W,
+        "height": marks.PAGE_H,
+        "unit": "pt",
+        "origin": "top-left",
+    }
     won = next(f for f in data["fields"] if f["name"] == "s0_won")
     assert won["digits"] == 2 and len(won["write_in"]) == 2
     assert {(a["place"], a["value"]) for a in won["areas"]} >= {(1, 6), (0, 9), (0, 0)}
 
 
-@pytest.mark.parametrize(("game", "players"), [("terra_trumpf", 6), ("quartett", 6), ("altruismus", 2)])
+@pytest.mark.parametrize(
+    ("game", "players"), [("terra_trumpf", 6), ("quartett", 6), ("altruismus", 2)]
+)
 def test_the_bubbles_are_drawn_where_the_layout_says(game, players):
     """Rasterized, every mark area's outline is dark at its edge and white
     in its middle."""

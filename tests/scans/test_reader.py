@@ -17,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES
-from scoring.printing import marks
 from scoring.scans.reader import Limits, read_file, read_image
 from tests.scans.corpus import Pen, as_scan, blank_sheet, layout_of, make_case, mark_sheet
 
@@ -184,7 +183,13 @@ def test_a_photo_of_something_else_is_no_sheet():
     photo = np.full((1500, 2000), 120, np.uint8)
     for _ in range(40):
         p = rng.integers(0, 2000, 2)
-        cv2.rectangle(photo, tuple(int(v) for v in p), tuple(int(v) for v in p + rng.integers(20, 300, 2)), int(rng.integers(0, 255)), -1)
+        cv2.rectangle(
+            photo,
+            tuple(int(v) for v in p),
+            tuple(int(v) for v in p + rng.integers(20, 300, 2)),
+            int(rng.integers(0, 255)),
+            -1,
+        )
     cv2.putText(photo, "Speisekarte", (300, 700), cv2.FONT_HERSHEY_SIMPLEX, 4, 20, 8)
     page = read_image(photo, layout_for("quartett", 4))
     assert (page.status, page.reason) == ("refused", "not_a_sheet")
@@ -204,7 +209,9 @@ def test_a_sheet_whose_code_is_unreadable_says_so():
     assert read_image(image, layout_for("trumpet", 3)).status == "read"
     k = 200 / 72
     x, y, size = layout.code  # ink spilt over the code
-    image[int((y + 4) * k) : int((y + size - 6) * k), int((x + 4) * k) : int((x + size - 6) * k)] = 30
+    image[
+        int((y + 4) * k) : int((y + size - 6) * k), int((x + 4) * k) : int((x + size - 6) * k)
+    ] = 30
     page = read_image(image, layout_for("trumpet", 3))
     assert (page.status, page.reason) == ("refused", "code_unreadable")
 
@@ -219,11 +226,19 @@ def test_a_sheet_of_another_layout_or_unknown_is_refused_not_misread():
 
 def png_header(width: int, height: int) -> bytes:
     """A PNG that claims ``width`` x ``height`` pixels (its data is tiny)."""
+
     def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 1000))
+        + chunk(b"IEND", b"")
+    )
 
 
 def pdf_with_image(width: int, height: int) -> bytes:
@@ -233,7 +248,10 @@ def pdf_with_image(width: int, height: int) -> bytes:
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>",
-        b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n" % (width, height, len(stream)) + stream + b"\nendstream",
+        b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n"
+        % (width, height, len(stream))
+        + stream
+        + b"\nendstream",
         b"<< /Length 30 >>\nstream\nq 595 0 0 842 0 0 cm /Im0 Do Q\nendstream",
     ]
     out = io.BytesIO()
@@ -246,7 +264,9 @@ def pdf_with_image(width: int, height: int) -> bytes:
     out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
     for off in offsets:
         out.write(b"%010d 00000 n \n" % off)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
+    out.write(
+        b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    )
     return out.getvalue()
 
 
@@ -295,7 +315,10 @@ def test_a_scanners_pdf_and_an_image_file_are_read_page_by_page():
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
-    cases = [make_case(40 + k, "monddaemmerung", 4, "scan200", correction=False, stray=False) for k in range(2)]
+    cases = [
+        make_case(40 + k, "monddaemmerung", 4, "scan200", correction=False, stray=False)
+        for k in range(2)
+    ]
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=A4)
     for case in cases:

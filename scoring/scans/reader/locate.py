@@ -21,7 +21,9 @@ SCALE = 2.5
 @dataclass
 class Code:
     text: str
-    corners: np.ndarray  # 4 x 2 image points: the symbol's top-left, top-right, bottom-right, bottom-left
+    corners: (
+        np.ndarray
+    )  # 4 x 2 image points: the symbol's top-left, top-right, bottom-right, bottom-left
 
 
 def find_codes(gray: np.ndarray) -> list[Code]:
@@ -37,7 +39,9 @@ def find_codes(gray: np.ndarray) -> list[Code]:
         if round(f, 3) in tried:
             continue
         tried.add(round(f, 3))
-        image = gray if f >= 1.0 else cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        image = (
+            gray if f >= 1.0 else cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        )
         found = zxingcpp.read_barcodes(
             image,
             formats=zxingcpp.BarcodeFormat.DataMatrix,

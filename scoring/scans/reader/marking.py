@@ -112,7 +112,9 @@ def _shape(w: float, h: float, shape: str, scale: float):
         & (np.abs(ox) <= HALO_REACH[0] * scale)
         & (np.abs(oy) <= HALO_REACH[1] * scale)
     )
-    quads = [halo & (ox * sx > 0) & (oy * sy > 0) for sx, sy in ((1, 1), (1, -1), (-1, 1), (-1, -1))]
+    quads = [
+        halo & (ox * sx > 0) & (oy * sy > 0) for sx, sy in ((1, 1), (1, -1), (-1, 1), (-1, -1))
+    ]
     return oy, ox, inner, quads
 
 
@@ -170,7 +172,9 @@ def _free_masks(layout_key: str, scale: float, layout_ref):
             cx, cy = (a.x * scale - wx0, a.y * scale - wy0)
             ax, ay = (a.w / 2 * RING + 0.4) * scale, (a.h / 2 * RING + 0.4) * scale
             if a.shape == "box":
-                cv2.rectangle(free, (int(cx - ax), int(cy - ay)), (int(cx + ax), int(cy + ay)), 0, -1)
+                cv2.rectangle(
+                    free, (int(cx - ax), int(cy - ay)), (int(cx + ax), int(cy + ay)), 0, -1
+                )
             else:
                 cv2.ellipse(free, (round(cx), round(cy)), (round(ax), round(ay)), 0, 0, 360, 0, -1)
         for _text, tx, ty in f.scale + f.heads:
@@ -186,7 +190,12 @@ def _free_masks(layout_key: str, scale: float, layout_ref):
         for bx, by, bw, bh in f.write_in:
             i = 1.3
             writes.append(
-                (int((by + i) * scale), int((by + bh - i) * scale), int((bx + i) * scale), int((bx + bw - i) * scale))
+                (
+                    int((by + i) * scale),
+                    int((by + bh - i) * scale),
+                    int((bx + i) * scale),
+                    int((bx + bw - i) * scale),
+                )
             )
         out[f.name] = ((wy0, wy1, wx0, wx1), free.astype(bool), writes)
     return out
@@ -211,7 +220,9 @@ def printed_mask(layout: marks.Layout, scale: float) -> np.ndarray:
     for f in layout.fields:
         for a in f.areas:
             if a.shape == "box":
-                cv2.rectangle(m, pt(a.x - a.w / 2, a.y - a.h / 2), pt(a.x + a.w / 2, a.y + a.h / 2), 1, t)
+                cv2.rectangle(
+                    m, pt(a.x - a.w / 2, a.y - a.h / 2), pt(a.x + a.w / 2, a.y + a.h / 2), 1, t
+                )
             else:
                 cv2.ellipse(m, pt(a.x, a.y), pt(a.w / 2, a.h / 2), 0, 0, 360, 1, t)
         for x, y, bw, bh in f.write_in:
