@@ -479,10 +479,6 @@ class _Layout:
 
 # -- the machine-readable A4 sheet ---------------------------------------------------
 
-HOWTO = _mark(
-    "How to mark: write the number in the boxes, fill one circle per column with a dark "
-    "pen (●), cross a box (☒)."
-)
 SCAN_CAPTION = _mark("Scan to enter the result")
 NOTE_KEYS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -640,7 +636,15 @@ class _MarkSheet:
         )
         c.setFont(self.font, size)
         c.drawString(tx, self._y(base["direction"]), direction)
-        howto, size = fit.fit_text(_(HOWTO), self.font, SMALL, marks.RIGHT - marks.LEFT)
+        howto, size = fit.fit_text(
+            _(
+                "How to mark: write the number in the boxes, fill one circle per column "
+                "with a dark pen (●), cross a box (☒)."
+            ),
+            self.font,
+            SMALL,
+            marks.RIGHT - marks.LEFT,
+        )
         c.setFont(self.font, size)
         c.drawString(marks.LEFT, self._y(lay.howto_y + 0.85 * size + 1), howto)
 
