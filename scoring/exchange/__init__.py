@@ -57,12 +57,13 @@ and the database ids. ``seating_changes[].detail`` and a digital table's
 """
 
 from scoring.exchange.export import export_json, export_tournament
-from scoring.exchange.format import FORMAT, VERSION, ImportRefused
+from scoring.exchange.format import FORMAT, TOURNAMENT_FIELDS, VERSION, ImportRefused
 from scoring.exchange.importer import import_tournament
 from scoring.exchange.replace import merge_players, replace_rounds, replace_tournament
 
 __all__ = [
     "FORMAT",
+    "TOURNAMENT_FIELDS",
     "VERSION",
     "ImportRefused",
     "export_json",

@@ -32,8 +32,10 @@ import zlib
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.exchange import (
+    TOURNAMENT_FIELDS,
     ImportRefused,
     import_tournament,
     merge_players,
@@ -107,7 +109,28 @@ def _envelope(data: dict) -> tuple[uuid.UUID, int, dict, dict]:
             raise Refused(_("Unknown section %(name)s.") % {"name": name[:40]})
         if snapshot.digest(content) != hashes[name]:
             raise Refused(_("Section %(name)s does not match its hash.") % {"name": name})
+    _only_public(sections)
     return source, version, hashes, sections
+
+
+def _only_public(sections: dict) -> None:
+    """A publication carries exactly the public fields of its sections: any
+    other (a deal's secret, a game's state or moves, a rating, a field of
+    any other name) refuses it with a 422 that names it."""
+    found = []
+    for name in sorted(sections):
+        found += snapshot.not_public(name, sections[name], settings=TOURNAMENT_FIELDS)
+    if found:
+        raise Refused(
+            ngettext(
+                "The publication carries a field that is not public: %(fields)s.",
+                "The publication carries fields that are not public: %(fields)s.",
+                len(found),
+            )
+            % {"fields": ", ".join(found[: snapshot.MAX_NAMED])},
+            status=422,
+            fields=found[: snapshot.MAX_NAMED],
+        )
 
 
 def _shapes(merged: dict) -> None:

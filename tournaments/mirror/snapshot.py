@@ -81,20 +81,11 @@ def hashes(sections: dict[str, object]) -> dict[str, str]:
 
 
 def _player(p: dict) -> dict:
-    return {name: p.get(name) for name in _PLAYER} | {
-        "checked_in": False,  # the check-in list is the staff's, not public
-        "rating": None,
-        "birth_year": None,
-        "events": [],
-    }
+    return {name: p.get(name) for name in _PLAYER}
 
 
 def _round(rnd: dict) -> dict:
     out = {name: rnd.get(name) for name in _ROUND}
-    out["seating_seed"] = 0
-    out["plan_seed"] = None
-    out["seating_scores"] = None
-    out["seating_changes"] = []
     if not rnd.get("published"):  # a draft seating is nobody's business yet
         out.update(tables=[], byes=[], seating_stats={}, seating_mode="")
         return out
@@ -107,7 +98,6 @@ def _round(rnd: dict) -> dict:
 
 def _table(t: dict) -> dict:
     out = {name: t.get(name) for name in _TABLE}
-    out.update(secret="", seed=0, state=None, actions=[])
     out["seats"] = [
         {
             "position": s["position"],
@@ -126,11 +116,10 @@ def _counted(s: dict) -> dict:
     (ranks, figures, and of the details only the rank keys, the seats a bot
     played and whether time was called): the online site checks it by the
     game's engine instead of replaying the moves, which stay on the laptop."""
-    out = (
-        {name: s.get(name) for name in _SUBMISSION}
-        | {"from_address": None, "reason": "", "late": s.get("late", False), "at": s["at"]}
-        | {"by": None, "replaces": None, "confirmations": []}
-    )
+    out = {name: s.get(name) for name in _SUBMISSION} | {
+        "late": s.get("late", False),
+        "at": s["at"],
+    }
     if s.get("source") == DIGITAL_SOURCE:
         details = s.get("details") if isinstance(s.get("details"), dict) else {}
         out["sheet"] = {}
@@ -142,25 +131,142 @@ def round_numbers(names) -> list[int]:
     return sorted({int(n.split(":")[1]) for n in names if n.startswith("round:")})
 
 
+#: what an export document holds that a publication never carries, as the
+#: online site stores it: empty (the check-in list, ratings and birth years,
+#: logs, the seating's seeds and standings, a deal's secret, seed, state and
+#: moves, who entered a result, from where and why)
+_BLANK_PLAYER = {"checked_in": False, "rating": None, "birth_year": None, "events": []}
+_BLANK_ROUND = {"seating_seed": 0, "plan_seed": None, "seating_scores": None}
+_BLANK_TABLE = {"secret": "", "seed": 0, "state": None}
+_BLANK_SUBMISSION = {"from_address": None, "reason": "", "by": None, "replaces": None}
+
+
+def _blank(d, blanks: dict, **lists) -> object:
+    """``d`` with the fields a publication never carries set empty."""
+    if not isinstance(d, dict):
+        return d  # the import names what is wrong with it
+    return d | blanks | {name: [] for name in lists}
+
+
 def assemble(sections: dict[str, object]) -> dict:
-    """The export document the sections make (see ``scoring.exchange``)."""
+    """The export document the sections make (see ``scoring.exchange``),
+    the fields a publication never carries empty."""
     head = sections["tournament"]
+    players = head.get("players", [])
     doc = {
         "format": head.get("format"),
         "version": head.get("version"),
         "exported_at": None,
         "tournament": head.get("tournament"),
         "teams": head.get("teams", []),
-        "players": head.get("players", []),
+        "players": [_blank(p, _BLANK_PLAYER) for p in players]
+        if isinstance(players, list)
+        else players,
         "rounds": [],
     }
     for n in round_numbers(sections):
-        rnd = dict(sections[f"round:{n}"])
+        rnd = _blank(sections[f"round:{n}"], _BLANK_ROUND, seating_changes=1)
         clock = sections.get(f"clock:{n}") or {}
         rnd.update(clock.get("round") or {})
         rnd["clock"] = clock.get("activations", [])
+        tables = rnd.get("tables")
+        if isinstance(tables, list):
+            rnd["tables"] = [_blank_table(t) for t in tables]
         doc["rounds"].append(rnd)
     return doc
+
+
+def _blank_table(t):
+    t = _blank(t, _BLANK_TABLE, actions=1)
+    if isinstance(t, dict) and isinstance(t.get("submissions"), list):
+        t["submissions"] = [
+            _blank(s, _BLANK_SUBMISSION, confirmations=1) for s in t["submissions"]
+        ]
+    return t
+
+
+# -- what a publication may carry: exactly the public fields -----------------------
+
+#: a leaf: any value (the tournament import checks it)
+_ANY = None
+#: the seating's figures (checked by the import) less the private ones
+_STATS = "stats"
+#: the settings: the names the caller gives (the export's settings fields)
+_SETTINGS = "settings"
+
+
+def _fields(names, **inner) -> dict:
+    return {name: _ANY for name in names} | inner
+
+
+_SUBMISSION_FIELDS = _fields((*_SUBMISSION, "late", "at"))
+_PUBLIC = {
+    "tournament": _fields(
+        ("format", "version"),
+        tournament=_SETTINGS,
+        teams=[_fields(("name",))],
+        players=[_fields(_PLAYER)],
+    ),
+    "round": _fields(
+        _ROUND,
+        seating_stats=_STATS,
+        byes=_ANY,
+        tables=[
+            _fields(
+                _TABLE,
+                seats=[_fields(("position", "player", "bot", "bot_played"))],
+                submissions=[_SUBMISSION_FIELDS],
+            )
+        ],
+    ),
+    "clock": _fields(
+        (), round=_fields(_CLOCK), activations=[_fields(("kind", "table", "seconds", "at"))]
+    ),
+}
+#: at most this many fields not public are named in one refusal
+MAX_NAMED = 10
+
+
+def not_public(name: str, content, settings=()) -> list[str]:
+    """The places in section ``name`` of fields a publication may not carry
+    (everything but the public fields ``public_sections`` writes: a deal's
+    secret, a game's state or moves, a rating, who entered a result, a
+    field of any other name), e.g. ``round:2.tables[0].secret``; at most
+    :data:`MAX_NAMED`. ``settings``: the tournament's settings fields. A
+    value of another type than the section's shape is left to the import."""
+    kind = name.partition(":")[0]
+    if kind not in _PUBLIC:
+        return []  # the season: checked for its exact shape by check_seasons
+    found: list[str] = []
+    stack = [(content, _PUBLIC[kind], name)]
+    while stack and len(found) < MAX_NAMED:
+        value, shape, path = stack.pop()
+        if shape is _ANY:
+            continue
+        if shape == _SETTINGS:
+            shape = _fields(settings)
+        if shape == _STATS:
+            if isinstance(value, dict):
+                found += [f"{path}.{k}" for k in value if k in _PRIVATE_STATS]
+            continue
+        if isinstance(shape, list):
+            if isinstance(value, list):
+                stack += [(item, shape[0], f"{path}[{i}]") for i, item in enumerate(value)]
+            continue
+        if not isinstance(value, dict):
+            continue
+        for key, item in value.items():
+            if key not in shape:
+                found.append(f"{path}.{str(key)[:40]}")
+            else:
+                stack.append((item, shape[key], f"{path}.{key}"))
+        if kind == "round" and value.get("source") == DIGITAL_SOURCE:
+            details = value.get("details")
+            if isinstance(details, dict):
+                found += [f"{path}.details.{k}" for k in details if k not in _TOLD_DETAILS]
+            if value.get("sheet"):
+                found.append(f"{path}.sheet")
+    return sorted(found)[:MAX_NAMED]
 
 
 # -- the season: the public season tables of the tournament's series ----------
