@@ -108,6 +108,66 @@ def arbitrary_values(layout: marks.Layout, rng: np.random.Generator) -> dict:
     return out
 
 
+def engine_values(game: str, players: int, seed: int) -> dict | None:
+    """The sheet of a game the engine played to its end (random bots), as the
+    table would write it; None where the engine would not accept it."""
+    from games import SheetError
+    from games.base import RandomBot
+    from games.play import play_game
+
+    engine = ENGINES[game]
+    state, _record, _n = play_game(engine, players, seed, RandomBot(seed))
+    r = engine.result(state)
+    d = r.details
+    sheet: dict = {}
+    if game == "altruismus":
+        sheet["turns"] = d["turns"]
+        for i in range(players):
+            sheet[f"s{i}_cards"] = d["cards"][i]
+            sheet[f"s{i}_sum"] = d["sums"][i]
+            sheet[f"s{i}_bonus"] = d["bonuses"][i]
+            sheet[f"s{i}_total"] = r.figures[i]
+    elif game == "monddaemmerung":
+        for i in range(players):
+            sheet[f"s{i}_won"] = d["win_pile"][i]
+            if d.get("one_laid") == i:
+                sheet[f"s{i}_one"] = True
+        for k, seat in enumerate(d.get("out_order") or []):
+            sheet[f"s{seat}_out"] = k + 1
+    elif game == "quartett":
+        for i in range(players):
+            order = d["out_order"][i]
+            if order is None:
+                sheet[f"s{i}_cards"] = r.figures[i]
+            else:
+                sheet[f"s{i}_out"] = True
+                sheet[f"s{i}_out_order"] = order
+        for seat in d.get("decision_winners") or []:
+            sheet[f"s{seat}_decision"] = True
+        if d.get("undecided_ties"):
+            sheet["ties_undecided"] = True
+    elif game == "terra_trumpf":
+        for k, hand in enumerate(d["hands"], start=1):
+            sheet[f"h{k}_chooser"] = hand["chooser"]
+            sheet[f"h{k}_alpha"] = hand["alpha"]
+            if hand["finished"]:
+                sheet[f"h{k}_finished"] = True
+            for j, v in enumerate(hand["values"]):
+                sheet[f"h{k}_s{j}_value"] = v
+    elif game == "trumpet":
+        for i in range(players):
+            if d.get("great_hall") == i:
+                sheet[f"s{i}_hall"] = True
+            else:
+                sheet[f"s{i}_field"] = r.figures[i]
+    try:
+        engine.check_sheet(players, sheet, engine.default_options())
+    except SheetError:
+        return None
+    layout = layout_of(game, players)
+    return {f.name: sheet.get(f.name) for f in layout.fields}
+
+
 # -- the pen ----------------------------------------------------------------------
 
 
@@ -276,6 +336,14 @@ def mark_sheet(image, dpi, layout, truth, rng, *, correction=False, stray=False,
 # -- scans and photos ---------------------------------------------------------------
 
 
+def noise(shape, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """Gaussian noise (OpenCV's generator, seeded from ``rng``: fast and repeatable)."""
+    cv2.setRNGSeed(int(rng.integers(2**31)))
+    out = np.empty(shape, np.float32)
+    cv2.randn(out, 0.0, sigma)
+    return out
+
+
 def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
@@ -292,7 +360,7 @@ def as_scan(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     m[:, 2] += rng.normal(0, 0.004 * w, 2)
     img = cv2.warpAffine(img, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=float(paper))
     img = cv2.GaussianBlur(img, (0, 0), 0.5)
-    img += rng.normal(0, 3.0, img.shape).astype(np.float32)
+    img += noise(img.shape, 3.0, rng)
     img = np.clip(img, 0, 255).astype(np.uint8)
     if rng.random() < 0.15:  # fed upside down or sideways
         img = np.ascontiguousarray(np.rot90(img, int(rng.integers(1, 4))))
@@ -312,7 +380,7 @@ def as_photo(image: np.ndarray, dpi: float, rng: np.random.Generator) -> np.ndar
         img[:, x:] *= rng.uniform(0.85, 0.97)
         img[:, x - 1 : x + 1] *= 0.75
     # the camera: the sheet tilted up to 20°, turned, at a distance
-    out_w, out_h = 2400, 3200
+    out_w, out_h = 1800, 2400
     tilt = math.radians(rng.uniform(0, 20))
     axis = rng.uniform(0, 2 * math.pi)
     turn = math.radians(90 * int(rng.integers(4)) + rng.uniform(-10, 10))
@@ -334,32 +402,36 @@ def as_photo(image: np.ndarray, dpi: float, rng: np.random.Generator) -> np.ndar
         (corners + [w / 2, h / 2]).astype(np.float32), proj.astype(np.float32)
     )
     table = float(rng.uniform(50, 140))
-    bg = np.full((out_h, out_w), table, np.float32)
-    bg += (
-        cv2.GaussianBlur(rng.normal(0, 25, (out_h // 8, out_w // 8)).astype(np.float32), (0, 0), 2)
-        .repeat(8, 0)
-        .repeat(8, 1)
+    small = (out_w // 8, out_h // 8)
+    bg = table + cv2.resize(
+        cv2.GaussianBlur(noise((small[1], small[0]), 25, rng), (0, 0), 2), (out_w, out_h)
     )
     paper = rng.uniform(200, 245)
-    sheet = cv2.warpPerspective(img * paper / 255.0, hom, (out_w, out_h), flags=cv2.INTER_LINEAR)
-    inside = cv2.warpPerspective(np.ones_like(img), hom, (out_w, out_h), flags=cv2.INTER_LINEAR)
-    photo = bg * (1 - inside) + sheet
-    # uneven light and a shadow
-    yy, xx = np.mgrid[0:out_h, 0:out_w].astype(np.float32)
+    photo = cv2.warpPerspective(
+        img * (paper / 255.0),
+        hom,
+        (out_w, out_h),
+        dst=bg,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_TRANSPARENT,
+    )
+    # uneven light and a shadow (smooth: made small, then enlarged)
+    yy, xx = np.mgrid[0 : small[1], 0 : small[0]].astype(np.float32)
     gx, gy = rng.normal(0, 1, 2)
-    grad = gx * xx / out_w + gy * yy / out_h
+    grad = gx * xx / small[0] + gy * yy / small[1]
     grad = (grad - grad.min()) / max(float(np.ptp(grad)), 1e-6)
-    photo *= 1.0 - rng.uniform(0.15, 0.4) * grad
-    shadow = np.zeros((out_h, out_w), np.float32)
-    cx, cy = rng.uniform(0, out_w), rng.uniform(0, out_h)
+    light = 1.0 - rng.uniform(0.15, 0.4) * grad
+    shadow = np.zeros((small[1], small[0]), np.float32)
+    cx, cy = rng.uniform(0, small[0]), rng.uniform(0, small[1])
     poly = np.array(
-        [[cx + rng.normal(0, 800), cy + rng.normal(0, 800)] for _ in range(5)], np.int32
+        [[cx + rng.normal(0, 100), cy + rng.normal(0, 100)] for _ in range(5)], np.int32
     )
     cv2.fillConvexPoly(shadow, cv2.convexHull(poly), 1.0)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), 40)
-    photo *= 1.0 - rng.uniform(0.2, 0.4) * shadow
+    shadow = cv2.GaussianBlur(shadow, (0, 0), 5)
+    light *= 1.0 - rng.uniform(0.2, 0.4) * shadow
+    photo *= cv2.resize(light, (out_w, out_h), interpolation=cv2.INTER_LINEAR)
     photo = cv2.GaussianBlur(photo, (0, 0), rng.uniform(0.6, 1.6))
-    photo += rng.normal(0, 3.0, photo.shape).astype(np.float32)
+    photo += noise(photo.shape, 3.0, rng)
     return jpeg(np.clip(photo, 0, 255).astype(np.uint8), 40)
 
 
@@ -379,6 +451,8 @@ def make_case(
     table = 1 + seed % 250
     dpi = {"scan300": 300, "scan200": 200, "scan150": 150, "photo": 250}[kind]
     image = blank_sheet(game, players, table, dpi).copy()
+    if truth is None and seed % 2 == 0:  # every other sheet: a game the engine played
+        truth = engine_values(game, players, seed)
     truth = arbitrary_values(layout, rng) if truth is None else truth
     correction = (seed % 20 == 0) if correction is None else correction
     stray = (seed % 10 == 5) if stray is None else stray
