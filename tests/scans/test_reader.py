@@ -371,3 +371,26 @@ def test_values_marked_on_a_clean_print_are_read_back(sheet):
     assert page.status == "read"
     assert page.unsure == {}
     assert {k: r.value for k, r in page.fields.items()} == truth
+
+
+def test_a_page_whose_print_is_not_where_the_markers_put_it_is_refused_not_misread():
+    """A bent sheet or a marker taken for another: the outlines are off, so
+    no mark is judged at all."""
+    rng = np.random.default_rng(5)
+    layout = layout_of("quartett", 4)
+    image = blank_sheet("quartett", 4, 5, 200).copy()
+    mark_sheet(image, 200, layout, TRUTH, rng)
+    k = 200 / 72
+    band = slice(int(90 * k), int(790 * k))  # below the code, above the lower markers
+    shifted = image.copy()
+    shifted[band] = np.roll(np.roll(image[band], int(4.75 * k), axis=1), int(4 * k), axis=0)
+    page = read_image(shifted, layout_for("quartett", 4))
+    assert (page.status, page.reason) == ("refused", "misaligned")
+    # one field's block off on its own: only that field is unsure
+    x0, y0, x1, y1 = (int(v * k) for v in layout.field("s0_cards").block)
+    one = image.copy()
+    one[y0 - 8 : y1 + 8, x0 - 8 : x1 + 8] = np.roll(
+        image[y0 - 8 : y1 + 8, x0 - 8 : x1 + 8], int(4.0 * k), axis=0
+    )
+    page = read_image(one, layout_for("quartett", 4))
+    assert page.unsure == {"s0_cards": "misaligned"}

@@ -19,7 +19,8 @@ its reason) — or ``refused`` with a reason: ``blank_page``, ``not_a_sheet``,
 ``two_sheets``, ``code_unreadable`` (a sheet whose code can't be read),
 ``unknown_sheet`` (``layout_for`` knows no such sheet), ``layout_mismatch``
 (the sheet was printed with another layout than the table's now),
-``markers_not_found``, ``unreadable`` (too little contrast), ``too_large``,
+``markers_not_found``, ``misaligned`` (the print is not where the markers
+put it), ``unreadable`` (too little contrast), ``too_large``,
 ``decompression_bomb`` (a PDF page). Nothing is ever guessed: a page or a
 field that is not clear says so.
 """
@@ -44,7 +45,7 @@ from scoring.scans.reader.inputs import (
     kind_of,
     pdf_pages,
 )
-from scoring.scans.reader.marking import Reading, Unreadable, judge
+from scoring.scans.reader.marking import Misaligned, Reading, Unreadable, judge
 
 __all__ = ["FileResult", "Limits", "PageResult", "Reading", "read_file", "read_image"]
 
@@ -192,4 +193,6 @@ def _read(image: np.ndarray, layout_for: LayoutFor, page: int) -> PageResult:
         readings = judge(straight, layout, _locate.SCALE)
     except Unreadable:
         return PageResult(page, "refused", "unreadable", code=code.text, sheet=sheet)
+    except Misaligned:
+        return PageResult(page, "refused", "misaligned", code=code.text, sheet=sheet)
     return PageResult(page, "read", code=code.text, sheet=sheet, fields=readings)

@@ -17,7 +17,9 @@ neither clearly filled nor clearly empty), ``crossed_out`` (a filled bubble
 with a cross over it), ``stray_mark`` (ink in the field's marking area that is
 no mark), ``incomplete`` (a digit column left empty after a marked one),
 ``not_marked`` (a number written in the boxes but no bubble filled),
-``out_of_range`` (digits that make a value the field can't hold).
+``out_of_range`` (digits that make a value the field can't hold),
+``misaligned`` (the field's printed outlines are not where the straightened
+page should show them: its marks are not judged at all).
 """
 
 from __future__ import annotations
@@ -69,6 +71,21 @@ class Reading:
 
 class Unreadable(Exception):
     """The page's contrast is too low to judge any mark."""
+
+
+class Misaligned(Exception):
+    """The printed outlines are not where the layout puts them: the page was
+    not straightened right (a bent sheet, a marker taken for another)."""
+
+
+#: a field is aligned when its outlines show as ink where the layout puts
+#: them, clearly more than a few points beside (where no outline is): this
+#: many times more ...
+ALIGNED_RATIO = 1.4
+#: ... measured this far beside (points; no pitch of the bubbles)
+ALIGN_PROBE = 3.5
+#: a thin printed outline, blurred, is at least this dark (of the ink's darkness)
+OUTLINE = 0.2
 
 
 def darkness(page: np.ndarray, layout: marks.Layout, scale: float) -> tuple[np.ndarray, float]:
@@ -245,6 +262,34 @@ def printed_mask(layout: marks.Layout, scale: float) -> np.ndarray:
     return out
 
 
+def _alignment(ink: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, bool]:
+    """Per field: are its printed outlines where the layout puts them (more
+    ink on them than on the same shapes moved a few points aside)?"""
+    out = {}
+    d = int(round(ALIGN_PROBE * scale))
+    probes = [(dx, dy) for dx in (-d, 0, d) for dy in (-d, 0, d) if (dx, dy) != (0, 0)]
+    for f in layout.fields:
+        x0, y0, x1, y1 = (int(round(v * scale)) for v in f.block)
+        x0, y0 = max(x0, d), max(y0, d)
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        for a in f.areas:
+            centre = (round(a.x * scale) - x0, round(a.y * scale) - y0)
+            if a.shape == "box":
+                hw, hh = round(a.w / 2 * scale), round(a.h / 2 * scale)
+                cv2.rectangle(
+                    mask, (centre[0] - hw, centre[1] - hh), (centre[0] + hw, centre[1] + hh), 1, 1
+                )
+            else:
+                axes = (round(a.w / 2 * scale), round(a.h / 2 * scale))
+                cv2.ellipse(mask, centre, axes, 0, 0, 360, 1, 1)
+        on = mask.astype(bool)
+        n = max(int(on.sum()), 1)
+        here = ink[y0:y1, x0:x1][on].sum() / n
+        beside = max(ink[y0 + dy : y1 + dy, x0 + dx : x1 + dx][on].sum() / n for dx, dy in probes)
+        out[f.name] = bool(here > 0.08 and here >= ALIGNED_RATIO * beside)
+    return out
+
+
 class _Ref:
     """A hashable handle on a layout for the caches (by its fingerprint)."""
 
@@ -282,7 +327,11 @@ def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Rea
     crossed = (state == 2) & (quads >= 3) & (halo > 0.06)
     ref = _Ref(layout)
     free = _free_masks(layout.fingerprint + str(len(areas)), scale, ref)
-    ink_px = (dark >= DARK) & ~printed
+    print_ink = dark >= DARK
+    aligned = _alignment(dark >= OUTLINE, layout, scale)
+    if aligned and sum(aligned.values()) < len(aligned) / 2:
+        raise Misaligned("the outlines are not where the markers put them")
+    ink_px = print_ink & ~printed
     out = {}
     k = 0
     for f in layout.fields:
@@ -302,6 +351,9 @@ def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Rea
                     cv2.ellipse(spill, centre, axes, 0, 0, 360, 1, -1)
             stray = int((loose & (spill == 0)).sum())
         written = sum(int(ink_px[a:b, c:d].sum()) for a, b, c, d in writes)
+        if not aligned[f.name]:
+            out[f.name] = Reading("unsure", reason="misaligned")
+            continue
         out[f.name] = _decide(
             f,
             state[sl],
