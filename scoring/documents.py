@@ -32,6 +32,7 @@ from scoring.printing import (
     render_table_cards,
 )
 from scoring.printing.certificates import render_certificates
+from scoring.printing.sheets import sheet_layouts as printed_sheet_layouts
 from scoring.sheet_links import table_sheet_url, table_token
 from tournaments.addresses import absolute
 from tournaments.models import Round, Tournament
@@ -187,6 +188,7 @@ def _score_sheets(tournament, info, round_no, tables, url_for_table, progress) -
             % {"game": engine.name, "lo": engine.min_players, "hi": engine.max_players, "n": bad[0]}
         )
     url_for_table = url_for_table or table_sheet_url
+    info["id"] = tournament.pk  # the sheet code names the tournament
     return render_score_sheets(
         info,
         round_no,
@@ -196,6 +198,21 @@ def _score_sheets(tournament, info, round_no, tables, url_for_table, progress) -
         base_url_for_table=lambda t: url_for_table(t["id"]),
         gettext=gettext,
         progress=progress,
+    )
+
+
+def sheet_layouts(tournament: Tournament, round_no: int) -> list[dict]:
+    """Per table of the round the JSON description of its score sheet's
+    marks (``manage.py print sheets --layout-json``; see
+    :meth:`scoring.printing.marks.Layout.to_json`)."""
+    _check("sheets", tournament, round_no)
+    tables = [_with_bot_seats(t) for t in listings.seated_tables(tournament, round_no)]
+    return printed_sheet_layouts(
+        {"id": tournament.pk},
+        round_no,
+        tables,
+        engine_id=tournament.game,
+        options=tournament.game_options or None,
     )
 
 

@@ -25,6 +25,9 @@ from games.sheets import field, read_int, unknown_fields
 MAX_TURNS = 10
 MAX_NUMBER = 18
 ALLOWED_BONUS = tuple(range(0, 81, 10))
+#: the largest total a sheet can hold: every counted number at most 18 in at
+#: most 10 turns, plus the largest bonus (RULES.md, "Paper result")
+MAX_TOTAL = MAX_TURNS * MAX_NUMBER + ALLOWED_BONUS[-1]
 
 
 def sheet_schema(engine, players: int, options: dict | None = None) -> list[dict]:
@@ -41,7 +44,7 @@ def sheet_schema(engine, players: int, options: dict | None = None) -> list[dict
             field(
                 f"s{i}_bonus", _("Colour bonus"), seat=i, min=0, max=80, help=_("0, 10, 20, ... 80")
             ),
-            field(f"s{i}_total", _("Total"), seat=i, min=0),
+            field(f"s{i}_total", _("Total"), seat=i, min=0, max=MAX_TOTAL),
         ]
     return fields
 
@@ -60,7 +63,7 @@ def check_sheet(engine, players: int, sheet: dict, options: dict | None = None) 
         cards = read_int(sheet, f_cards, problems, min=0, max=MAX_TURNS)
         total_sum = read_int(sheet, f_sum, problems, min=0, max=MAX_TURNS * MAX_NUMBER)
         bonus = read_int(sheet, f_bonus, problems)
-        total = read_int(sheet, f_total, problems, min=0)
+        total = read_int(sheet, f_total, problems, min=0, max=MAX_TOTAL)
         if bonus is not None and bonus not in ALLOWED_BONUS:
             problems.append(
                 Problem(

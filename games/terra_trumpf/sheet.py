@@ -15,8 +15,9 @@ later hands are filled in as they are played)::
 
 Problems found (every one is reported, codes are stable):
 
-- ``missing`` / ``invalid`` / ``invalid_choice`` / ``too_small`` / ``unknown_field``
-  / ``not_a_sheet``: from the readers in ``games.sheets``;
+- ``missing`` / ``invalid`` / ``invalid_choice`` / ``too_small`` / ``too_large`` /
+  ``unknown_field`` / ``not_a_sheet``: from the readers in ``games.sheets`` (a
+  value or points field holds at most what one hand can: :func:`most_in_play`);
 - ``categories_mixed_sets``: at 2 and 3 players options["categories"] (the
   categories in play) mix card sets, but they must all come from one set (no
   fields: the categories are the table's options, not a sheet field);
@@ -52,6 +53,7 @@ from games.sheets import (
     read_seat,
     unknown_fields,
 )
+from games.terra_trumpf.cards import categories_needed
 
 _HAND_FIELD = re.compile(r"^h(\d+)_(chooser|alpha|finished|s\d+_(?:value|points))$")
 
@@ -70,10 +72,25 @@ def _cat_choices(engine, players: int, options: dict | None) -> tuple[list, int 
     return [[k, known[k].label] for k in cats], total
 
 
+def most_in_play(engine, players: int, options: dict | None) -> int:
+    """The largest value one hand can hold (RULES.md, "Paper result"): the
+    value of the cards in play where the categories are known, else of the
+    most valuable categories the table's card sets could put in play."""
+    deck, used, cats = engine._setup(players, options, allow_mixed=True)
+    known = deck.categories
+    if cats is not None:
+        return sum(known[k].total for k in cats)
+    totals = sorted((c.total for c in known.values() if c.set_index in used), reverse=True)
+    return sum(totals[: categories_needed(players)])
+
+
 def sheet_schema(engine, players: int, options: dict | None = None) -> list[dict]:
     choices, _total = _cat_choices(engine, players, options)
     unit = "points" if _mode(options) == "points" else "value"
     label = _("Points") if unit == "points" else _("Collected value")
+    most = most_in_play(engine, players, options)
+    if unit == "points":
+        most //= 1000
     out = []
     for k in range(1, players + 1):
         group = f"{_('hand')} {k}"
@@ -101,7 +118,16 @@ def sheet_schema(engine, players: int, options: dict | None = None) -> list[dict
         )
         for j in range(players):
             out.append(
-                field(f"h{k}_s{j}_{unit}", label, "int", seat=j, group=group, required=req, min=0)
+                field(
+                    f"h{k}_s{j}_{unit}",
+                    label,
+                    "int",
+                    seat=j,
+                    group=group,
+                    required=req,
+                    min=0,
+                    max=most,
+                )
             )
     return out
 
@@ -112,6 +138,9 @@ def check_sheet(engine, players: int, sheet, options: dict | None = None) -> Tab
     schema = sheet_schema(engine, players, options)
     choices, total = _cat_choices(engine, players, options)
     unit = "points" if _mode(options) == "points" else "value"
+    most = most_in_play(engine, players, options)
+    if unit == "points":
+        most //= 1000
     n = players
     problems: list[Problem] = []
     if not isinstance(sheet, dict):
@@ -174,7 +203,7 @@ def check_sheet(engine, players: int, sheet, options: dict | None = None) -> Tab
         chooser = read_seat(sheet, f"h{k}_chooser", problems, n)
         alpha = read_choice(sheet, f"h{k}_alpha", problems, keys)
         finished = read_bool(sheet, f"h{k}_finished", problems)
-        values = [read_int(sheet, x, problems, min=0) for x in value_names]
+        values = [read_int(sheet, x, problems, min=0, max=most) for x in value_names]
         hands.append((k, chooser, alpha, finished, values))
 
     first = (options or {}).get("first_chooser")

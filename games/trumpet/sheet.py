@@ -5,7 +5,8 @@ Fields per seat ``i``:
 - ``s<i>_hall`` (bool): the figure reached the Great Hall;
 - ``s<i>_field`` (int): the figure's final field, 0 = start, 1..track; not
   needed when ``s<i>_hall`` is ticked (if given it must be the Hall's number,
-  ``track + 1``, i.e. 31 on the standard board).
+  ``track + 1``, i.e. 31 on the standard board). Its range is 0..track + 1,
+  the largest field a figure can reach (a marked sheet needs one).
 
 A sheet is valid only if no two figures share a track field (the start may be
 shared), at most one figure is in the Hall and every field exists on the
@@ -44,8 +45,8 @@ def sheet_schema(engine, players: int, options=None) -> list[dict]:
                 "int",
                 seat=i,
                 required=False,
-                min=None,
-                max=None,
+                min=0,
+                max=hall,
                 help=_("0 = start, 1 to {track}; leave blank (or {hall}) for the Great Hall"),
                 params={"track": board["track"], "hall": hall},
             )

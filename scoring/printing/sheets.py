@@ -23,6 +23,18 @@ Speed: everything that is the same on every sheet of a round with the same
 table size (grid, labels, notes, instructions) is drawn once into a PDF form
 XObject and placed on each sheet; per sheet only the table number, the names
 and the QR code are drawn.
+
+Machine-readable sheets (``machine_readable=True``, the default): one A4 page
+per table, in table order. The same content, and every field of the schema
+as marks a scanner or a phone camera can read (:mod:`scoring.printing.marks`
+lays them out; the reader in :mod:`scoring.scans` reads them): an integer as
+one bubble column per digit under a write-in box per digit, a yes/no as a
+box, a seat or a choice as one bubble per option; four corner markers; a
+"how to mark" line; and beside the QR code a small Data Matrix code naming
+the tournament (``tournament["id"]``), round, table and the layout (drawn
+when the tournament has an id). ``sheet_layouts(...)`` gives the layout of
+each sheet as JSON data (``--layout-json``). ``machine_readable=False``
+prints today's compact A5 sheets, two per page.
 """
 
 from __future__ import annotations
@@ -38,9 +50,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from games import get_engine
 from games.sheets import display
-from scoring.printing import fit
+from scoring.printing import fit, marks
 from scoring.printing.fonts import register_fonts
-from scoring.printing.qr import draw_qr
+from scoring.printing.qr import dark_runs, draw_qr
 
 PAGE_W, PAGE_H = A4  # portrait; each sheet is the landscape A5 half
 SHEET_W, SHEET_H = PAGE_W, PAGE_H / 2
@@ -465,6 +477,360 @@ class _Layout:
             draw_qr(c, url, SHEET_W - MARGIN - QR_SIZE, SHEET_H - MARGIN - QR_SIZE + 4, QR_SIZE)
 
 
+# -- the machine-readable A4 sheet ---------------------------------------------------
+
+SCAN_CAPTION = _mark("Scan to enter the result")
+NOTE_KEYS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def draw_matrix(c, matrix, x: float, y: float, size: float) -> None:
+    """Dark modules of a code (rows of booleans, top row first) with the
+    code's lower left corner at (x, y), ``size`` points wide."""
+    unit = size / len(matrix[0])
+    ops = [f"q 0 g {unit:.4f} 0 0 {-unit:.4f} {x:.3f} {y + unit * len(matrix):.3f} cm"]
+    for r, row in enumerate(matrix):
+        ops.extend(f"{start} {r} {length} 1 re" for start, length in dark_runs(row))
+    ops.append("f Q")
+    c.addLiteral("\n".join(ops))
+
+
+def data_matrix(text: str) -> list[list[bool]]:
+    """The Data Matrix symbol of ``text`` (zxing-cpp encodes), rows of booleans."""
+    import numpy as np
+    import zxingcpp
+
+    code = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.DataMatrix)
+    image = np.asarray(code.to_image(scale=1, add_quiet_zones=False))
+    return (image < 128).tolist()
+
+
+class _MarkSheet:
+    """One table size's A4 sheet: the static part (grids, marks, texts) drawn
+    once into a form, the table's title, names and codes per sheet. Page
+    coordinates come from :mod:`marks` (top-left origin); ``_y`` turns them
+    into ReportLab's."""
+
+    def __init__(self, schema, players, engine, gettext, fonts, tournament, round_no, direction):
+        self.schema = schema
+        self.players = players
+        self.engine = engine
+        self._ = gettext
+        self.font, self.bold = fonts
+        self.tournament = tournament
+        self.round_no = round_no
+        self.direction = direction
+        self.layout = marks.sheet_layout(schema, players)
+        self.notes: list[tuple[str, str]] = []  # (marker, text)
+        self.legends: list[tuple[str, list[str]]] = []
+        self._helps: dict[str, str] = {}
+        for f in schema:
+            if f["kind"] == "choice" and f.get("choices"):
+                label = gettext(f["label"])
+                if label not in dict(self.legends):
+                    self.legends.append((label, [gettext(str(c[1])) for c in f["choices"]]))
+
+    @staticmethod
+    def _y(y: float) -> float:
+        return marks.PAGE_H - y
+
+    def _spec_of_label(self, label):
+        for f in self.schema:
+            if f["label"] == label:
+                return f
+        return None
+
+    def _note_for(self, key: str, text: str) -> str:
+        for marker, noted in self.notes:
+            if noted == text:
+                return marker
+        marker = NOTE_KEYS[len(self.notes) % len(NOTE_KEYS)]
+        self.notes.append((marker, text))
+        return marker
+
+    def _header_text(self, label: str, w: float) -> str:
+        """A column's header: its label (with a note's marker where the field
+        has help), or only the marker where the label does not fit."""
+        _ = self._
+        spec = self._spec_of_label(label)
+        text = display(label, spec.get("params") if spec else None, _) if label else ""
+        help_text = display(spec.get("help") or "", spec.get("params"), _) if spec else ""
+        room = w - 2 * CELL_PAD
+        full = text
+        if help_text:
+            marker = self._note_for(label, f"{text}: {help_text}")
+            full = f"{text} ({marker})"
+        lines = fit.wrap(full, self.font, SMALL, room)
+        if fit.longest_piece(full, self.font, SMALL) <= room and len(lines) <= marks.HEAD_LINES:
+            return full
+        if not help_text:
+            marker = self._note_for(label, text)
+        return f"({marker})"
+
+    def _text_in(self, c, text, x, y, w, h, font=None, size=SMALL, centre=True):
+        """``text`` wrapped into the box (top-left x, y), vertically centred."""
+        font = font or self.font
+        room_lines = max(1, int((h - 1) // (size * fit.LEADING)))
+        lines, size = fit.fit_lines(text, font, size, w - 2 * CELL_PAD, room_lines, SMALL)
+        step = size * fit.LEADING
+        top = y + (h - len(lines) * step) / 2
+        c.setFont(font, size)
+        for i, line in enumerate(lines):
+            base = self._y(top + i * step + 0.8 * size + (step - size) / 2)
+            if centre:
+                c.drawCentredString(x + w / 2, base, line)
+            else:
+                c.drawString(x + CELL_PAD, base, line)
+
+    # -- static -------------------------------------------------------------------
+    def draw_static(self, c):
+        _ = self._
+        lay = self.layout
+        c.setLineWidth(0.6)
+        half = lay.marker_size / 2
+        for mx, my in lay.markers:
+            c.rect(
+                mx - half, self._y(my + half), lay.marker_size, lay.marker_size, stroke=0, fill=1
+            )
+        self._draw_head(c)
+        for grid in lay.grids:
+            self._draw_grid(c, grid)
+        c.setLineWidth(0.5)
+        for f in lay.fields:
+            self._draw_field(c, f)
+        self.bottom = self._draw_texts(c)
+        if self.bottom > marks.BOTTOM + 0.01:
+            raise ValueError(
+                f"score sheet for {self.players} players does not fit on A4 ({self.bottom:.0f})"
+            )
+
+    def _draw_head(self, c):
+        _ = self._
+        lay = self.layout
+        tx, ty, tw, _th = self.title_box()
+        n = self.players
+        name = self.tournament.get("name", "")
+        lines, size = fit.fit_lines(name, self.bold, 11, tw, 1, min_size=9)
+        if lines[-1].endswith(fit.ELLIPSIS):
+            lines, size = fit.fit_lines(name, self.bold, SMALL, tw, 2, SMALL)
+        self.name_lines = len(lines)
+        c.setFont(self.bold, size)
+        for i, line in enumerate(lines):
+            c.drawString(tx, self._y(ty + 0.85 * size + i * size * fit.LEADING), line)
+        base = self.rows_y()
+        caption, csize = fit.fit_text(_(SCAN_CAPTION), self.font, SMALL, 170)
+        cw = fit.width(caption, self.font, csize)
+        c.setFont(self.font, csize)
+        c.drawRightString(lay.qr[0] - 5, self._y(base["game"]), caption)
+        game, size = fit.fit_text(
+            _("Game: {game}").format(game=_(self.engine.name)), self.font, 9, tw - cw - 12
+        )
+        c.setFont(self.font, size)
+        c.drawString(tx, self._y(base["game"]), game)
+        text, arrow = DIRECTIONS.get(self.direction, DIRECTIONS["left"])
+        order = " → ".join(str(i + 1) for i in range(n)) + " → 1"
+        direction, size = fit.fit_text(
+            f"{arrow} {_(text)}: " + _("seat {order}").format(order=order),
+            self.font,
+            SMALL,
+            lay.qr[0] - 8 - tx,
+        )
+        c.setFont(self.font, size)
+        c.drawString(tx, self._y(base["direction"]), direction)
+        howto, size = fit.fit_text(
+            _(
+                "How to mark: write the number in the boxes, fill one circle per column "
+                "with a dark pen (●), cross a box (☒)."
+            ),
+            self.font,
+            SMALL,
+            marks.RIGHT - marks.LEFT,
+        )
+        c.setFont(self.font, size)
+        c.drawString(marks.LEFT, self._y(lay.howto_y + 0.85 * size + 1), howto)
+
+    def title_box(self):
+        return self.layout.title
+
+    def rows_y(self) -> dict:
+        """Baselines of the heading's lines (top-left coordinates)."""
+        top = marks.TOP
+        if getattr(self, "name_lines", 1) > 1:
+            return {"title": top + 35, "game": top + 47, "direction": top + 57}
+        return {"title": top + 31, "game": top + 44, "direction": top + 55}
+
+    def _draw_grid(self, c, grid):
+        _ = self._
+        if grid.x:
+            p = c.beginPath()
+            x0, x1 = grid.x[0], grid.x[-1]
+            for y in grid.y:
+                p.moveTo(x0, self._y(y))
+                p.lineTo(x1, self._y(y))
+            for i, x in enumerate(grid.x):
+                p.moveTo(x, self._y(grid.short.get(i, grid.y[0])))
+                p.lineTo(x, self._y(grid.y[-1]))
+            for rx0, rx1, ry in grid.rules:
+                p.moveTo(rx0, self._y(ry))
+                p.lineTo(rx1, self._y(ry))
+            c.drawPath(p, stroke=1, fill=0)
+        for cell in grid.cells:
+            if cell.role == "head":
+                label = {"Seat": _("Seat"), "Player": _("Player"), "Signature": _("Signature")}
+                if cell.ref in label:
+                    self._text_in(c, label[cell.ref], cell.x, cell.y, cell.w, cell.h)
+                elif cell.ref:
+                    self._text_in(
+                        c, self._header_text(cell.ref, cell.w), cell.x, cell.y, cell.w, cell.h
+                    )
+            elif cell.role == "seathead":
+                text, _size = fit.fit_text(
+                    _("Seat {n}").format(n=cell.ref + 1), self.font, SMALL, cell.w - 2 * CELL_PAD
+                )
+                self._text_in(c, text, cell.x, cell.y, cell.w, cell.h)
+            elif cell.role == "seat":
+                self._text_in(
+                    c, str(cell.ref + 1), cell.x, cell.y, cell.w, min(cell.h, 14), self.bold, 10
+                )
+            elif cell.role == "group":
+                number = cell.ref.rpartition(" ")[2]
+                self._text_in(c, number, cell.x, cell.y, cell.w, min(cell.h, 14), self.bold, 10)
+            elif cell.role == "label":
+                spec = cell.ref
+                text = display(spec["label"], spec.get("params"), _)
+                help_text = display(spec.get("help") or "", spec.get("params"), _)
+                if help_text:
+                    text = f"{text} ({self._note_for(spec['label'], f'{text}: {help_text}')})"
+                self._text_in(c, text, cell.x, cell.y, cell.w, min(cell.h, 40), centre=False)
+
+    def _draw_field(self, c, f):
+        for x, y, w, h in f.write_in:
+            c.rect(x, self._y(y + h), w, h, stroke=1, fill=0)
+        c.setFont(self.font, SMALL)
+        for text, x, y in f.scale + f.heads:
+            c.drawCentredString(x, self._y(y + 0.36 * SMALL), text)
+        for a in f.areas:
+            if a.shape == "box":
+                c.rect(a.x - a.w / 2, self._y(a.y + a.h / 2), a.w, a.h, stroke=1, fill=0)
+            else:
+                c.ellipse(
+                    a.x - a.w / 2,
+                    self._y(a.y - a.h / 2),
+                    a.x + a.w / 2,
+                    self._y(a.y + a.h / 2),
+                    stroke=1,
+                    fill=0,
+                )
+
+    def _text_items(self) -> list[str]:
+        """The legends of the choices and the notes, in order."""
+        out = [
+            f"{label}: " + " · ".join(f"{k} {c}" for k, c in enumerate(choices, start=1))
+            for label, choices in self.legends
+        ]
+        return out + [f"({marker}) {text}" for marker, text in self.notes]
+
+    def _draw_texts(self, c) -> float:
+        """Legends and notes (beside the names where there is room), what to
+        do when time is called, who signs; the height reached."""
+        _ = self._
+        lay = self.layout
+        step = SMALL * fit.LEADING
+        y = lay.text_top
+        items = self._text_items()
+        c.setFont(self.font, SMALL)
+        if lay.side_text is not None:
+            # beside the names: as many legends and notes as fit there, in order
+            sx, sy, sw, sh = lay.side_text
+            room = int(sh // step)
+            while items:
+                wrapped = fit.wrap(items[0], self.font, SMALL, sw)
+                if len(wrapped) > room:
+                    break
+                for line in wrapped:
+                    c.drawString(sx, self._y(sy + 0.85 * SMALL), line)
+                    sy += step
+                room -= len(wrapped)
+                items.pop(0)
+        lines = [
+            (self.font, line)
+            for item in items
+            for line in fit.wrap(item, self.font, SMALL, marks.RIGHT - marks.LEFT)
+        ]
+        left, width = marks.LEFT, marks.RIGHT - marks.LEFT
+        c.setFont(self.font, SMALL)
+        for _f, line in lines:
+            c.drawString(left, self._y(y + 0.85 * SMALL), line)
+            y += step
+        y += 2
+        heading = _("When time is called:")
+        indent = fit.width(heading + " ", self.bold, SMALL)
+        c.setFont(self.bold, SMALL)
+        c.drawString(left, self._y(y + 0.85 * SMALL), heading)
+        c.setFont(self.font, SMALL)
+        text = fit.wrap(
+            _(self.engine.time_called_text), self.font, SMALL, width, first=width - indent
+        )
+        for k, line in enumerate(text):
+            c.drawString(left + (indent if k == 0 else 0), self._y(y + 0.85 * SMALL), line)
+            y += step
+        sign = _("Everyone at the table signs; the scorekeeper enters the sheet or scans the code.")
+        for line in fit.wrap(sign, self.font, SMALL, width):
+            c.drawString(left, self._y(y + 0.85 * SMALL), line)
+            y += step
+        return y
+
+    # -- per table ------------------------------------------------------------------
+    def code_for(self, table) -> str | None:
+        tid = self.tournament.get("id")
+        if tid is None:
+            return None
+        return marks.code_text(int(tid), int(self.round_no), int(table["number"]), self.layout)
+
+    def draw_table(self, c, table, url):
+        _ = self._
+        lay = self.layout
+        tx, _ty, tw, _th = self.title_box()
+        round_name = self.tournament.get("round_name")
+        if round_name:
+            heading = _("{round} · Table {table}").format(round=round_name, table=table["number"])
+        else:
+            heading = _("Round {round} · Table {table}").format(
+                round=self.round_no, table=table["number"]
+            )
+        title, size = fit.fit_text(heading, self.bold, 18, tw)
+        c.setFont(self.bold, size)
+        c.drawString(tx, self._y(self.rows_y()["title"]), title)
+        names = [_player_name(p) for p in table["players"]]
+        twice = {name for name in names if names.count(name) > 1}
+        cells = [cell for cell in lay.grids[0].cells if cell.role == "player"]
+        for cell in cells:
+            p = table["players"][cell.ref]
+            name = names[cell.ref]
+            if name in twice and isinstance(p, dict) and p.get("club"):
+                name = f"{name} ({p['club']})"
+            rows = max(1, int((cell.h - 2) // (9.5 * fit.LEADING)))
+            lines, size = fit.fit_lines(name, self.font, 9.5, cell.w - 2 * CELL_PAD, rows, SMALL)
+            step = size * fit.LEADING
+            c.setFont(self.font, size)
+            top = cell.y + (min(cell.h, 14) - step) / 2 if rows == 1 else cell.y + 2
+            for i, line in enumerate(lines):
+                c.drawString(
+                    cell.x + CELL_PAD,
+                    self._y(top + i * step + 0.8 * size + (step - size) / 2),
+                    line,
+                )
+        if url:
+            qx, qy, qs = lay.qr
+            draw_qr(c, url, qx, self._y(qy + qs), qs)
+        code = self.code_for(table)
+        if code:
+            x, y, size = lay.code
+            draw_matrix(c, data_matrix(code), x, self._y(y + size), size)
+
+    def layout_json(self, table) -> dict:
+        return self.layout.to_json(code=self.code_for(table))
+
+
 def render_score_sheets(
     tournament: dict,
     round_no: int,
@@ -476,12 +842,14 @@ def render_score_sheets(
     gettext: Callable[[str], str] | None = None,
     direction: str | None = None,
     progress: Callable[[int, int], None] | None = None,
+    machine_readable: bool = True,
 ) -> bytes:
     """The score sheets of a round as a PDF (see the module docstring).
     ``progress(done, total)`` is called with the number of sheets drawn after
     each page (a Celery task reports it)."""
     with binary_streams():
-        return _render_score_sheets(
+        render = _render_mark_sheets if machine_readable else _render_score_sheets
+        return render(
             tournament,
             round_no,
             tables,
@@ -492,6 +860,81 @@ def render_score_sheets(
             direction=direction,
             progress=progress,
         )
+
+
+def sheet_layouts(
+    tournament: dict, round_no: int, tables: list[dict], *, engine_id: str, options=None
+) -> list[dict]:
+    """Per table (in table order) the JSON description of its machine-readable
+    sheet: every mark area's position in points and the sheet code's text
+    (:meth:`scoring.printing.marks.Layout.to_json`, plus ``table``)."""
+    engine = get_engine(engine_id)
+    options = options if options is not None else engine.default_options()
+    out = []
+    layouts: dict[int, marks.Layout] = {}
+    for table in sorted(tables, key=lambda t: t["number"]):
+        n = len(table["players"])
+        if n not in layouts:
+            layouts[n] = marks.sheet_layout(engine.sheet_schema(n, options), n)
+        lay = layouts[n]
+        tid = tournament.get("id")
+        code = None if tid is None else marks.code_text(int(tid), round_no, table["number"], lay)
+        out.append({"table": table["number"], **lay.to_json(code=code)})
+    return out
+
+
+def _urls(tables, base_url_for_table) -> list:
+    if base_url_for_table is None:
+        return [None] * len(tables)
+    if callable(base_url_for_table):
+        return [base_url_for_table(t) for t in tables]
+    urls = list(base_url_for_table)
+    if len(urls) != len(tables):
+        raise ValueError("base_url_for_table: one url per table")
+    return urls
+
+
+def _render_mark_sheets(
+    tournament,
+    round_no,
+    tables,
+    *,
+    engine_id,
+    options,
+    base_url_for_table,
+    gettext,
+    direction,
+    progress=None,
+) -> bytes:
+    _ = gettext or _identity
+    fonts = register_fonts()
+    engine = get_engine(engine_id)
+    options = options if options is not None else engine.default_options()
+    direction = direction or getattr(engine, "play_direction", "left")
+    urls = _urls(tables, base_url_for_table)
+    pairs = sorted(zip(tables, urls, strict=True), key=lambda tu: tu[0]["number"])
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=A4, pageCompression=1)
+    c.setTitle(_("Score sheets, round {round}").format(round=round_no))
+    c.setAuthor(tournament.get("name", ""))
+    sheets: dict[int, _MarkSheet] = {}
+    for n in sorted({len(t["players"]) for t, _u in pairs}):
+        sheet = _MarkSheet(
+            engine.sheet_schema(n, options), n, engine, _, fonts, tournament, round_no, direction
+        )
+        c.beginForm(f"marksheet{n}")
+        sheet.draw_static(c)
+        c.endForm()
+        sheets[n] = sheet
+    for drawn, (table, url) in enumerate(pairs, start=1):
+        n = len(table["players"])
+        c.doForm(f"marksheet{n}")
+        sheets[n].draw_table(c, table, url)
+        c.showPage()
+        if progress is not None:
+            progress(drawn, len(pairs))
+    c.save()
+    return buf.getvalue()
 
 
 def _render_score_sheets(
@@ -511,14 +954,7 @@ def _render_score_sheets(
     engine = get_engine(engine_id)
     options = options if options is not None else engine.default_options()
     direction = direction or getattr(engine, "play_direction", "left")
-    if base_url_for_table is None:
-        urls = [None] * len(tables)
-    elif callable(base_url_for_table):
-        urls = [base_url_for_table(t) for t in tables]
-    else:
-        urls = list(base_url_for_table)
-        if len(urls) != len(tables):
-            raise ValueError("base_url_for_table: one url per table")
+    urls = _urls(tables, base_url_for_table)
     pairs = sorted(zip(tables, urls, strict=True), key=lambda tu: tu[0]["number"])
 
     buf = io.BytesIO()

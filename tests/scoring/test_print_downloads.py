@@ -3,6 +3,7 @@ the right table, lists, standings, results; the Celery path for large rounds
 with its progress; ``manage.py print``."""
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from django.urls import resolve, reverse
 
 from scoring import documents
 from scoring.models import PrintJob
-from scoring.printing import render_score_sheets
+from scoring.printing import marks, render_score_sheets
 from scoring.sheet_links import table_from_token
 from scoring.tasks import run_print_job
 from tests.scoring import handmade
@@ -34,18 +35,9 @@ def pages_text(pdf: bytes) -> list[str]:
         return [page.extract_text() or "" for page in doc.pages]
 
 
-def halves(pdf: bytes) -> list[str]:
-    out = []
-    with pdfplumber.open(io.BytesIO(pdf)) as doc:
-        for page in doc.pages:
-            w, h = page.width, page.height
-            out.append(page.crop((0, 0, w, h / 2)).extract_text() or "")
-            out.append(page.crop((0, h / 2, w, h)).extract_text() or "")
-    return out
-
-
-def qr_codes(pdf: bytes) -> list[str]:
-    """The QR codes of every page, top half first."""
+def qr_codes(pdf: bytes, kind: str = "QRCode") -> list[str]:
+    """The QR codes (or the sheet codes: ``kind="DataMatrix"``) of every
+    page, top half first."""
     import pypdfium2 as pdfium
     import zxingcpp
 
@@ -53,7 +45,10 @@ def qr_codes(pdf: bytes) -> list[str]:
     found = []
     for k in range(len(doc)):
         image = doc[k].render(scale=150 / 72).to_pil().convert("L")
-        codes = sorted(zxingcpp.read_barcodes(image), key=lambda c: c.position.top_left.y)
+        codes = sorted(
+            zxingcpp.read_barcodes(image, formats=getattr(zxingcpp.BarcodeFormat, kind)),
+            key=lambda c: c.position.top_left.y,
+        )
         found += [c.text for c in codes]
     return found
 
@@ -69,7 +64,7 @@ def pdf_response(client, url, **params):
 def test_score_sheets_every_table_name_and_qr(client, organizer, tournament, made):
     client.force_login(organizer)
     pdf = pdf_response(client, reverse("print_round", args=[tournament.pk, 1, "sheets"]))
-    sheets = halves(pdf)
+    sheets = pages_text(pdf)  # one A4 sheet per table
     assert len(sheets) == 2
     tables = made["tables"]
     for sheet, key in zip(sheets, [(1, 1), (1, 2)], strict=True):
@@ -95,6 +90,12 @@ def test_score_sheets_every_table_name_and_qr(client, organizer, tournament, mad
         if response.status_code == 302:
             entry = reverse("result_entry", args=[tournament.pk, 1, key[1]])
             assert response.url.split("?")[0] == entry
+    # the sheet code names the tournament, the round and the table, no secret
+    sheet_codes = [marks.parse_code(c) for c in qr_codes(pdf, "DataMatrix")]
+    assert [(c.tournament, c.round, c.table) for c in sheet_codes] == [
+        (tournament.pk, 1, 1),
+        (tournament.pk, 1, 2),
+    ]
     token = resolve(codes[0].removeprefix("http://testserver")).kwargs["token"]
     tampered = token[:-1] + ("A" if token[-1] != "A" else "B")
     assert table_from_token(tampered) is None
@@ -169,7 +170,17 @@ def test_sheet_progress_callback():
     render_score_sheets(
         {"name": "x"}, 1, tables, engine_id="quartett", progress=lambda d, t: calls.append((d, t))
     )
-    assert calls == [(2, 5), (4, 5), (5, 5)]
+    assert calls == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]  # an A4 page per sheet
+    calls.clear()
+    render_score_sheets(
+        {"name": "x"},
+        1,
+        tables,
+        engine_id="quartett",
+        progress=lambda d, t: calls.append((d, t)),
+        machine_readable=False,
+    )
+    assert calls == [(2, 5), (4, 5), (5, 5)]  # two A5 sheets per page
 
 
 def test_large_round_goes_through_celery_with_progress(
@@ -220,7 +231,7 @@ def test_large_round_goes_through_celery_with_progress(
     assert download in html
     response = client.get(download)
     pdf = b"".join(response.streaming_content)
-    text = "\n".join(halves(pdf))
+    text = "\n".join(pages_text(pdf))
     for name in ("Ayşe Şahin", "Łukasz Wróblewski", "Jürgen Weiß", "Emil Roth"):
         assert name in text
     codes = qr_codes(pdf)
@@ -269,11 +280,21 @@ def test_manage_py_print_writes_pdfs(tournament, made, tmp_path, settings):
     call_command(
         "print", "sheets", "--tournament", str(tournament.pk), "--round", "2", "-o", str(out)
     )
-    text = "\n".join(halves(out.read_bytes()))
+    text = "\n".join(pages_text(out.read_bytes()))
     assert "Round 2 · Table 1" in text and "Round 2 · Table 2" in text
     assert "Ayşe Şahin" in text and "Dora Quist" in text
     codes = qr_codes(out.read_bytes())
     assert all(c.startswith("https://turnier.example.org/s/") for c in codes) and len(codes) == 2
+    # the marks of every sheet, where a test (or a scanner's tuning) needs them
+    layout = tmp_path / "sheets.json"
+    call_command(
+        "print", "sheets", "--tournament", str(tournament.pk), "--round", "2",
+        "-o", str(out), "--layout-json", str(layout),
+    )  # fmt: skip
+    sheets = json.loads(layout.read_text())["sheets"]
+    assert [s["table"] for s in sheets] == [1, 2]
+    assert sheets[0]["code"] == qr_codes(out.read_bytes(), "DataMatrix")[0]
+    assert sheets[0]["page"]["origin"] == "top-left" and sheets[0]["fields"][0]["areas"]
     out2 = tmp_path / "standings.pdf"
     call_command(
         "print",

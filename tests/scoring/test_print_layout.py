@@ -164,17 +164,18 @@ def variants(game: str) -> dict[str, dict]:
 
 
 # what the documents are: (kind, render, cutting allowed, two columns)
-def _sheets(game, options):
+def _sheets(game, options, machine_readable=True):
     engine = ENGINES[game]
     sizes = [engine.min_players, engine.max_players]  # the narrowest and the fullest
     return lambda: render_score_sheets(
-        TOURNAMENT,
+        {**TOURNAMENT, "id": 999_999},
         ROUND,
         tables_of(sizes),
         engine_id=game,
         options=options,
         base_url_for_table=url_for,
         gettext=gettext,
+        machine_readable=machine_readable,
     )
 
 
@@ -192,6 +193,7 @@ DOCUMENTS = {
         for game in sorted(ENGINES)
         for name, options in variants(game).items()
     },
+    **{f"sheets-a5-{game}": (_sheets(game, None, False), True, False) for game in sorted(ENGINES)},
     "seating-by-table": (
         lambda: render_seating_by_table(TOURNAMENT, ROUND, SEATED, gettext=gettext),
         False,

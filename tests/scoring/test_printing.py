@@ -77,7 +77,12 @@ def test_two_up_order_keeps_a_cut_stack_in_table_order():
 def test_score_sheets_have_every_table_and_name_in_cut_stack_order():
     tables = make_tables(7)
     pdf = render_score_sheets(
-        TOURNAMENT, 2, tables[::-1], engine_id="quartett", base_url_for_table=url_for
+        TOURNAMENT,
+        2,
+        tables[::-1],
+        engine_id="quartett",
+        base_url_for_table=url_for,
+        machine_readable=False,
     )
     pages = halves(pdf)
     assert len(pages) == 4
@@ -109,7 +114,9 @@ def test_score_sheet_qr_codes_decode_to_each_tables_link():
     game = "quartett" if "quartett" in ENGINES else next(iter(ENGINES))
     tables = make_tables(5)
     urls = [url_for(t) for t in tables]
-    pdf = render_score_sheets(TOURNAMENT, 2, tables, engine_id=game, base_url_for_table=urls)
+    pdf = render_score_sheets(
+        TOURNAMENT, 2, tables, engine_id=game, base_url_for_table=urls, machine_readable=False
+    )
     doc = pdfium.PdfDocument(pdf)
     found = {}
     for k in range(len(doc)):
@@ -127,13 +134,22 @@ def test_score_sheet_qr_codes_decode_to_each_tables_link():
 
 
 @pytest.mark.parametrize("game", sorted(ENGINES))
-def test_every_game_and_table_size_fits_on_a_sheet(game):
+@pytest.mark.parametrize("machine_readable", [True, False])
+def test_every_game_and_table_size_fits_on_a_sheet(game, machine_readable):
     engine = ENGINES[game]
     for n in range(engine.min_players, engine.max_players + 1):
         pdf = render_score_sheets(
-            TOURNAMENT, 1, make_tables(2, n), engine_id=game, base_url_for_table=url_for
+            TOURNAMENT,
+            1,
+            make_tables(2, n),
+            engine_id=game,
+            base_url_for_table=url_for,
+            machine_readable=machine_readable,
         )
-        ((top, bottom),) = halves(pdf)
+        if machine_readable:  # one A4 page per table
+            top, bottom = all_text(pdf)
+        else:
+            ((top, bottom),) = halves(pdf)
         assert engine.name in top
         assert "When time is called" in top
         assert "Seat" in top
@@ -141,7 +157,8 @@ def test_every_game_and_table_size_fits_on_a_sheet(game):
             assert p["name"] in bottom
 
 
-def test_gettext_translates_labels():
+@pytest.mark.parametrize("machine_readable", [True, False])
+def test_gettext_translates_labels(machine_readable):
     game = next(iter(ENGINES))
     german = {"Seat": "Platz", "Player": "Spieler", "When time is called:": "Bei Zeitende:"}
     pdf = render_score_sheets(
@@ -151,8 +168,9 @@ def test_gettext_translates_labels():
         engine_id=game,
         base_url_for_table=url_for,
         gettext=lambda s: german.get(s, s),
+        machine_readable=machine_readable,
     )
-    ((top, _bottom),) = halves(pdf)
+    top = all_text(pdf)[0]
     assert "Platz" in top and "Spieler" in top and "Bei Zeitende:" in top
 
 

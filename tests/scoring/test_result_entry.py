@@ -97,7 +97,8 @@ def _games():
             "bad": {
                 "field_shared": {"s0_field": 12, "s1_field": 12, "s2_field": 5},
                 "several_in_hall": {"s0_hall": True, "s1_hall": True, "s2_field": 5},
-                "no_such_field": {"s0_field": 45, "s1_field": 3, "s2_field": 4},
+                # 45 is refused by the form (0..31); 31 without the Hall box by the engine
+                "hall_not_ticked": {"s0_field": 31, "s1_field": 3, "s2_field": 4},
             },
         },
         "monddaemmerung": {

@@ -1,0 +1,198 @@
+"""The sheet reader: scanned pages and phone photos of the machine-readable
+score sheets (:mod:`scoring.printing.marks`) in, plain data out. Pure: no
+Django; OpenCV measures, zxing-cpp reads the codes, pypdfium2 renders PDFs.
+
+    result = read_file(data, layout_for)           # PDF, JPEG or PNG bytes
+    page = read_image(gray_or_bgr_array, layout_for)
+
+``layout_for(code: SheetCode) -> Layout | None`` gives the layout of the
+sheet a code names (the caller knows the tournament's game, options and the
+table's size: ``marks.sheet_layout(engine.sheet_schema(n, options), n)``),
+None for a sheet it does not know.
+
+A :class:`FileResult` is refused as a whole (``reason``: ``not_image_or_pdf``,
+``too_large``, ``too_many_pages``, ``decompression_bomb``,
+``unreadable_file``) or holds one :class:`PageResult` per page. A page is
+``read`` — its ``fields`` map every field of the layout to a
+:class:`~scoring.scans.reader.marking.Reading` (a value, blank, or unsure with
+its reason) — or ``refused`` with a reason: ``blank_page``, ``not_a_sheet``,
+``two_sheets``, ``code_unreadable`` (a sheet whose code can't be read),
+``unknown_sheet`` (``layout_for`` knows no such sheet), ``layout_mismatch``
+(the sheet was printed with another layout than the table's now),
+``markers_not_found``, ``misaligned`` (the print is not where the markers
+put it), ``unreadable`` (too little contrast), ``too_large``,
+``decompression_bomb`` (a PDF page). Nothing is ever guessed: a page or a
+field that is not clear says so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import cv2
+import numpy as np
+
+from scoring.printing import marks
+from scoring.scans.reader import locate as _locate
+from scoring.scans.reader.inputs import (
+    PDF,
+    Limits,
+    Refused,
+    check_size,
+    decode_image,
+    kind_of,
+    pdf_pages,
+)
+from scoring.scans.reader.marking import Misaligned, Reading, Unreadable, judge
+
+__all__ = ["FileResult", "Limits", "PageResult", "Reading", "read_file", "read_image"]
+
+#: images are reduced to this many pixels on their longer edge before reading
+WORK_EDGE = 3000
+
+LayoutFor = Callable[[marks.SheetCode], "marks.Layout | None"]
+
+
+@dataclass
+class PageResult:
+    page: int
+    status: str  # "read" | "refused"
+    reason: str | None = None
+    code: str | None = None
+    sheet: dict | None = None  # tournament, round, table, version, fingerprint
+    fields: dict[str, Reading] = field(default_factory=dict)
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Read, and no field unsure."""
+        return self.status == "read" and all(r.status != "unsure" for r in self.fields.values())
+
+    @property
+    def unsure(self) -> dict[str, str]:
+        return {k: r.reason for k, r in self.fields.items() if r.status == "unsure"}
+
+    def values(self) -> dict:
+        """The sheet as the engine reads it: the fields read, blanks left out."""
+        return {k: r.value for k, r in self.fields.items() if r.status == "value"}
+
+    def to_json(self) -> dict:
+        return {
+            "page": self.page,
+            "status": self.status,
+            "reason": self.reason,
+            "code": self.code,
+            "sheet": self.sheet,
+            "fields": {k: r.to_json() for k, r in self.fields.items()},
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass
+class FileResult:
+    status: str  # "read" | "refused"
+    reason: str | None = None
+    pages: list[PageResult] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "status": self.status,
+            "reason": self.reason,
+            "pages": [p.to_json() for p in self.pages],
+        }
+
+
+def read_file(data: bytes, layout_for: LayoutFor, limits: Limits | None = None) -> FileResult:
+    """Every page of a PDF, JPEG or PNG file; limits are checked before
+    anything is decoded."""
+    limits = limits or Limits()
+    try:
+        check_size(data, limits)
+        kind = kind_of(data)
+        if kind != PDF:
+            started, cpu = time.perf_counter(), time.process_time()
+            image = decode_image(data, limits)
+            page = read_image(image, layout_for)
+            page.seconds = time.perf_counter() - started
+            page.cpu_seconds = time.process_time() - cpu
+            return FileResult("read", pages=[page])
+        pages = []
+        started, cpu = time.perf_counter(), time.process_time()
+        for k, image in enumerate(pdf_pages(data, limits), start=1):
+            if isinstance(image, Refused):
+                pages.append(PageResult(k, "refused", image.reason))
+            else:
+                page = read_image(image, layout_for, page=k)
+                page.seconds = time.perf_counter() - started
+                page.cpu_seconds = time.process_time() - cpu
+                pages.append(page)
+            started, cpu = time.perf_counter(), time.process_time()
+        return FileResult("read", pages=pages)
+    except Refused as exc:
+        return FileResult("refused", exc.reason)
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 3:
+        code = cv2.COLOR_BGRA2GRAY if image.shape[2] == 4 else cv2.COLOR_BGR2GRAY
+        image = cv2.cvtColor(image, code)
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    longest = max(image.shape)
+    if longest > WORK_EDGE:
+        f = WORK_EDGE / longest
+        image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(image)
+
+
+def _blank(gray: np.ndarray) -> bool:
+    """Next to no ink anywhere (a blank page, front or back)."""
+    mask, _f = _locate.dark_mask(gray, max(gray.shape) / marks.PAGE_H)
+    return float(mask.mean()) < 0.0015
+
+
+def read_image(image: np.ndarray, layout_for: LayoutFor, page: int = 1) -> PageResult:
+    """One page: an image array (grayscale or BGR) of a scan or a photo."""
+    started, cpu = time.perf_counter(), time.process_time()
+    result = _read(image, layout_for, page)
+    result.seconds = time.perf_counter() - started
+    result.cpu_seconds = time.process_time() - cpu
+    return result
+
+
+def _read(image: np.ndarray, layout_for: LayoutFor, page: int) -> PageResult:
+    gray = _gray(image)
+    found = _locate.find_codes(gray)
+    ours = [(c, marks.parse_code(c.text)) for c in found]
+    ours = [(c, parsed) for c, parsed in ours if parsed is not None]
+    if len(ours) > 1:
+        return PageResult(page, "refused", "two_sheets", code=ours[0][0].text)
+    if not ours:
+        if _blank(gray):
+            return PageResult(page, "refused", "blank_page")
+        if _locate.sheet_like(gray) >= 4:
+            return PageResult(page, "refused", "code_unreadable")
+        return PageResult(page, "refused", "not_a_sheet")
+    code, parsed = ours[0]
+    sheet = asdict(parsed)
+    layout = layout_for(parsed)
+    if layout is None:
+        return PageResult(page, "refused", "unknown_sheet", code=code.text, sheet=sheet)
+    if layout.version != parsed.version or layout.fingerprint != parsed.fingerprint:
+        return PageResult(page, "refused", "layout_mismatch", code=code.text, sheet=sheet)
+    located = _locate.locate(gray, layout, code)
+    if located is None:
+        return PageResult(page, "refused", "markers_not_found", code=code.text, sheet=sheet)
+    if located.others >= 4:
+        return PageResult(page, "refused", "two_sheets", code=code.text, sheet=sheet)
+    straight = _locate.straighten(gray, located)
+    try:
+        readings = judge(straight, layout, _locate.SCALE)
+    except Unreadable:
+        return PageResult(page, "refused", "unreadable", code=code.text, sheet=sheet)
+    except Misaligned:
+        return PageResult(page, "refused", "misaligned", code=code.text, sheet=sheet)
+    return PageResult(page, "read", code=code.text, sheet=sheet, fields=readings)

@@ -1,0 +1,409 @@
+"""Judging the marks of a straightened page, each against the page's own
+paper and ink: the paper's brightness is estimated around every point (so
+uneven light, a shadow or a fold line do not darken a bubble), the ink's
+from the printed corner markers; a pixel is dark when it is darker than
+half-way to that ink.
+
+For every mark area the share of dark pixels inside the printed outline
+(``fill``) and their mean darkness (``mean``) say filled, empty or unsure; a
+ring just outside a filled bubble tells a crossed-out mark (the arms of its
+cross) from a filled one; dark pixels in a field's marking area outside its
+bubbles, boxes and printed labels are a stray mark. A field is read only when
+every one of its marks is clearly filled or clearly empty and they make one
+value; otherwise it is unsure, with its reason:
+
+``two_marks`` (two bubbles in one column, or two options), ``faint`` (a mark
+neither clearly filled nor clearly empty), ``crossed_out`` (a filled bubble
+with a cross over it), ``stray_mark`` (ink in the field's marking area that is
+no mark), ``incomplete`` (a digit column left empty after a marked one),
+``not_marked`` (a number written in the boxes but no bubble filled),
+``out_of_range`` (digits that make a value the field can't hold),
+``misaligned`` (the field's printed outlines are not where the straightened
+page should show them: its marks are not judged at all).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from scoring.printing import marks
+
+#: a pixel is dark when its darkness is at least this share of the ink's
+DARK = 0.38
+#: a mark area is filled from this share of dark pixels inside it ...
+FILLED = 0.12
+#: ... and empty below this share and this mean darkness
+EMPTY_FILL = 0.07
+EMPTY_MEAN = 0.14
+#: the inner part of an outline that is measured (the printed line stays out)
+INNER = 0.62
+#: the ring outside a bubble where a cross's arms show (in radii of the
+#: bubble, and at most this many points from its centre across and down:
+#: short of the next bubble's ink)
+HALO = (1.6, 2.0)
+HALO_REACH = (5.6, 4.7)
+#: an outline's own reach (its line, a little blur), in radii
+RING = 1.15
+#: a filled bubble's ink may spill this far (in radii) before it is stray
+SPILL = 1.75
+#: stray ink: this many square points of dark pixels in a field's free area
+STRAY_PT2 = 2.5
+#: written digits without marks: this many square points of ink in the boxes
+WRITTEN_PT2 = 3.0
+
+
+@dataclass
+class Reading:
+    """One field as read: ``status`` is ``value`` (``value`` holds it),
+    ``blank`` (nothing marked) or ``unsure`` (``reason`` says why)."""
+
+    status: str
+    value: object = None
+    reason: str | None = None
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "value": self.value, "reason": self.reason}
+
+
+class Unreadable(Exception):
+    """The page's contrast is too low to judge any mark."""
+
+
+class Misaligned(Exception):
+    """The printed outlines are not where the layout puts them: the page was
+    not straightened right (a bent sheet, a marker taken for another)."""
+
+
+#: a field is aligned when its outlines show as ink where the layout puts
+#: them, clearly more than a few points beside (where no outline is): this
+#: many times more ...
+ALIGNED_RATIO = 1.4
+#: ... measured this far beside (points; no pitch of the bubbles)
+ALIGN_PROBE = 3.5
+#: a thin printed outline, blurred, is at least this dark (of the ink's darkness)
+OUTLINE = 0.2
+
+
+def darkness(page: np.ndarray, layout: marks.Layout, scale: float) -> tuple[np.ndarray, float]:
+    """Each pixel's darkness against its paper, as a share of the ink's
+    (1 = as dark as the printed markers); and the ink's own darkness."""
+    small = cv2.resize(page, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
+    k = int(round(15 * scale * 0.25)) | 1  # wider than any solid print (the markers)
+    bg = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    bg = cv2.GaussianBlur(bg, (k, k), 0)
+    bg = cv2.resize(bg, (page.shape[1], page.shape[0]), interpolation=cv2.INTER_LINEAR)
+    dark = 1.0 - page.astype(np.float32) / np.maximum(bg.astype(np.float32), 1.0)
+    inks = []
+    half = layout.marker_size * 0.3 * scale
+    for mx, my in layout.markers:
+        x, y = int(round(mx * scale)), int(round(my * scale))
+        h = int(half)
+        inks.append(float(np.median(dark[y - h : y + h + 1, x - h : x + h + 1])))
+    ink = float(np.median(inks))
+    if ink < 0.2:
+        raise Unreadable(f"ink {ink:.2f}")
+    np.multiply(dark, 1.0 / ink, out=dark)
+    return dark, ink
+
+
+@lru_cache(maxsize=64)
+def _shape(w: float, h: float, shape: str, scale: float):
+    """Offsets and masks of one kind of mark area: (oy, ox, inner, halo
+    quadrants)."""
+    rx, ry = w / 2 * HALO[1] * scale, h / 2 * HALO[1] * scale
+    hx, hy = int(np.ceil(rx)) + 1, int(np.ceil(ry)) + 1
+    oy, ox = np.mgrid[-hy : hy + 1, -hx : hx + 1]
+    ax, ay = w / 2 * scale, h / 2 * scale
+    if shape == "box":
+        r = np.maximum(np.abs(ox) / ax, np.abs(oy) / ay)
+    else:
+        r = np.sqrt((ox / ax) ** 2 + (oy / ay) ** 2)
+    inner = r <= INNER
+    halo = (
+        (r >= HALO[0])
+        & (r <= HALO[1])
+        & (np.abs(ox) <= HALO_REACH[0] * scale)
+        & (np.abs(oy) <= HALO_REACH[1] * scale)
+    )
+    quads = [
+        halo & (ox * sx > 0) & (oy * sy > 0) for sx, sy in ((1, 1), (1, -1), (-1, 1), (-1, -1))
+    ]
+    return oy, ox, inner, quads
+
+
+@dataclass
+class Measure:
+    fill: np.ndarray
+    mean: np.ndarray  # above the paper just around it
+    halo: np.ndarray  # the dark share of the ring outside
+    quads: np.ndarray  # how many quarters of that ring hold ink
+
+
+def measure(
+    dark: np.ndarray, areas: list, scale: float, printed: np.ndarray | None = None
+) -> Measure:
+    """The marks of ``areas`` (all of one size and shape); ``printed`` marks
+    the pixels where the sheet has print (no pen ink counts there in the ring)."""
+    a0 = areas[0]
+    oy, ox, inner, quads = _shape(a0.w, a0.h, a0.shape, scale)
+    cx = np.array([round(a.x * scale) for a in areas], dtype=np.intp)
+    cy = np.array([round(a.y * scale) for a in areas], dtype=np.intp)
+    ys = np.clip(cy[:, None, None] + oy[None], 0, dark.shape[0] - 1)
+    xs = np.clip(cx[:, None, None] + ox[None], 0, dark.shape[1] - 1)
+    win = dark[ys, xs]
+    d = win >= DARK
+    n_in = inner.sum()
+    fill = d[:, inner].sum(axis=1) / n_in
+    mean = win[:, inner].mean(axis=1)
+    clear = np.ones_like(d) if printed is None else ~printed[ys, xs]
+    ring = d & clear
+    qs = np.stack([ring[:, q].sum(axis=1) / max(q.sum(), 1) for q in quads], axis=1)
+    halo = qs.mean(axis=1)
+    # the paper just around: a shadow's or a fold's edge darkens both alike
+    around = np.zeros_like(inner)
+    for q in quads:
+        around |= q
+    sel = clear & around[None]
+    local = (win * sel).sum(axis=(1, 2)) / np.maximum(sel.sum(axis=(1, 2)), 1)
+    return Measure(fill, mean - np.minimum(local, mean), halo, (qs > 0.04).sum(axis=1))
+
+
+@lru_cache(maxsize=32)
+def _free_masks(layout_key: str, scale: float, layout_ref):
+    """Per field, the window (y0, y1, x0, x1) of its marking area and a mask
+    of where no printed thing and no mark belongs (stray ink shows there),
+    and the write-in boxes' insides."""
+    layout = layout_ref()
+    out = {}
+    for f in layout.fields:
+        x0, y0, x1, y1 = f.block
+        rows_top = min((a.y - a.h / 2 for a in f.areas), default=y0) - 1.0
+        wx0, wy0 = int((x0 - 1.5) * scale), int(rows_top * scale)
+        wx1, wy1 = int(np.ceil((x1 + 1.5) * scale)), int(np.ceil((y1 + 1.5) * scale))
+        free = np.ones((wy1 - wy0, wx1 - wx0), dtype=np.uint8)
+        for a in f.areas:
+            cx, cy = (a.x * scale - wx0, a.y * scale - wy0)
+            ax, ay = (a.w / 2 * RING + 0.4) * scale, (a.h / 2 * RING + 0.4) * scale
+            if a.shape == "box":
+                cv2.rectangle(
+                    free, (int(cx - ax), int(cy - ay)), (int(cx + ax), int(cy + ay)), 0, -1
+                )
+            else:
+                cv2.ellipse(free, (round(cx), round(cy)), (round(ax), round(ay)), 0, 0, 360, 0, -1)
+        for _text, tx, ty in f.scale + f.heads:
+            cx, cy = tx * scale - wx0, ty * scale - wy0
+            cv2.rectangle(
+                free,
+                (int(cx - 4.0 * scale), int(cy - 4.2 * scale)),
+                (int(cx + 4.0 * scale), int(cy + 4.2 * scale)),
+                0,
+                -1,
+            )
+        writes = []
+        for bx, by, bw, bh in f.write_in:
+            i = 1.3
+            writes.append(
+                (
+                    int((by + i) * scale),
+                    int((by + bh - i) * scale),
+                    int((bx + i) * scale),
+                    int((bx + bw - i) * scale),
+                )
+            )
+        out[f.name] = ((wy0, wy1, wx0, wx1), free.astype(bool), writes)
+    return out
+
+
+_PRINTED: dict = {}
+
+
+def printed_mask(layout: marks.Layout, scale: float) -> np.ndarray:
+    """Where the sheet has print near its marks: outlines, write-in boxes,
+    scale labels, grid lines (a little wider than printed)."""
+    key = (layout.fingerprint, layout.players, len(layout.areas), scale)
+    if key in _PRINTED:
+        return _PRINTED[key]
+    h, w = int(round(marks.PAGE_H * scale)), int(round(marks.PAGE_W * scale))
+    m = np.zeros((h, w), np.uint8)
+    t = max(1, int(round(1.2 * scale)))
+
+    def pt(x, y):
+        return (int(round(x * scale)), int(round(y * scale)))
+
+    for f in layout.fields:
+        for a in f.areas:
+            if a.shape == "box":
+                cv2.rectangle(
+                    m, pt(a.x - a.w / 2, a.y - a.h / 2), pt(a.x + a.w / 2, a.y + a.h / 2), 1, t
+                )
+            else:
+                cv2.ellipse(m, pt(a.x, a.y), pt(a.w / 2, a.h / 2), 0, 0, 360, 1, t)
+        for x, y, bw, bh in f.write_in:
+            cv2.rectangle(m, pt(x, y), pt(x + bw, y + bh), 1, t)
+        for _text, tx, ty in f.scale + f.heads:
+            cv2.rectangle(m, pt(tx - 4.0, ty - 4.2), pt(tx + 4.0, ty + 4.2), 1, -1)
+    for grid in layout.grids:
+        if not grid.x:
+            continue
+        for y in grid.y:
+            cv2.line(m, pt(grid.x[0], y), pt(grid.x[-1], y), 1, t)
+        for x in grid.x:
+            cv2.line(m, pt(x, grid.y[0]), pt(x, grid.y[-1]), 1, t)
+        for x0, x1, y in grid.rules:
+            cv2.line(m, pt(x0, y), pt(x1, y), 1, t)
+    out = m.astype(bool)
+    if len(_PRINTED) > 32:
+        _PRINTED.clear()
+    _PRINTED[key] = out
+    return out
+
+
+def _alignment(ink: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, bool]:
+    """Per field: are its printed outlines where the layout puts them (more
+    ink on them than on the same shapes moved a few points aside)?"""
+    out = {}
+    d = int(round(ALIGN_PROBE * scale))
+    probes = [(dx, dy) for dx in (-d, 0, d) for dy in (-d, 0, d) if (dx, dy) != (0, 0)]
+    for f in layout.fields:
+        x0, y0, x1, y1 = (int(round(v * scale)) for v in f.block)
+        x0, y0 = max(x0, d), max(y0, d)
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        for a in f.areas:
+            centre = (round(a.x * scale) - x0, round(a.y * scale) - y0)
+            if a.shape == "box":
+                hw, hh = round(a.w / 2 * scale), round(a.h / 2 * scale)
+                cv2.rectangle(
+                    mask, (centre[0] - hw, centre[1] - hh), (centre[0] + hw, centre[1] + hh), 1, 1
+                )
+            else:
+                axes = (round(a.w / 2 * scale), round(a.h / 2 * scale))
+                cv2.ellipse(mask, centre, axes, 0, 0, 360, 1, 1)
+        on = mask.astype(bool)
+        n = max(int(on.sum()), 1)
+        here = ink[y0:y1, x0:x1][on].sum() / n
+        beside = max(ink[y0 + dy : y1 + dy, x0 + dx : x1 + dx][on].sum() / n for dx, dy in probes)
+        out[f.name] = bool(here > 0.08 and here >= ALIGNED_RATIO * beside)
+    return out
+
+
+class _Ref:
+    """A hashable handle on a layout for the caches (by its fingerprint)."""
+
+    def __init__(self, layout):
+        self.layout = layout
+
+    def __call__(self):
+        return self.layout
+
+    def __hash__(self):
+        return hash((self.layout.fingerprint, self.layout.players, len(self.layout.areas)))
+
+    def __eq__(self, other):
+        return isinstance(other, _Ref) and hash(self) == hash(other)
+
+
+def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Reading]:
+    """Every field of the straightened ``page`` (``scale`` px/pt)."""
+    dark, _ink = darkness(page, layout, scale)
+    areas = layout.areas
+    groups: dict[tuple, list[int]] = {}
+    for i, a in enumerate(areas):
+        groups.setdefault((a.w, a.h, a.shape), []).append(i)
+    fill = np.zeros(len(areas))
+    mean = np.zeros(len(areas))
+    halo = np.zeros(len(areas))
+    quads = np.zeros(len(areas), dtype=int)
+    printed = printed_mask(layout, scale)
+    for idx in groups.values():
+        m = measure(dark, [areas[i] for i in idx], scale, printed)
+        fill[idx], mean[idx], halo[idx], quads[idx] = m.fill, m.mean, m.halo, m.quads
+    state = np.where(
+        fill >= FILLED, 2, np.where((fill < EMPTY_FILL) & (mean < EMPTY_MEAN), 0, 1)
+    )  # 2 filled, 0 empty, 1 unsure
+    crossed = (state == 2) & (quads >= 3) & (halo > 0.06)
+    ref = _Ref(layout)
+    free = _free_masks(layout.fingerprint + str(len(areas)), scale, ref)
+    print_ink = dark >= DARK
+    aligned = _alignment(dark >= OUTLINE, layout, scale)
+    if aligned and sum(aligned.values()) < len(aligned) / 2:
+        raise Misaligned("the outlines are not where the markers put them")
+    ink_px = print_ink & ~printed
+    out = {}
+    k = 0
+    for f in layout.fields:
+        n = len(f.areas)
+        sl = slice(k, k + n)
+        k += n
+        (wy0, wy1, wx0, wx1), mask, writes = free[f.name]
+        loose = ink_px[wy0:wy1, wx0:wx1] & mask
+        stray = int(loose.sum())
+        if stray > STRAY_PT2 * scale * scale:
+            # the spill of a filled bubble is no stray ink
+            spill = np.zeros(loose.shape, np.uint8)
+            for a, st in zip(f.areas, state[sl], strict=True):
+                if st == 2:
+                    centre = (round(a.x * scale - wx0), round(a.y * scale - wy0))
+                    axes = (round(a.w / 2 * SPILL * scale), round(a.h / 2 * SPILL * scale))
+                    cv2.ellipse(spill, centre, axes, 0, 0, 360, 1, -1)
+            stray = int((loose & (spill == 0)).sum())
+        written = sum(int(ink_px[a:b, c:d].sum()) for a, b, c, d in writes)
+        if not aligned[f.name]:
+            out[f.name] = Reading("unsure", reason="misaligned")
+            continue
+        out[f.name] = _decide(
+            f,
+            state[sl],
+            crossed[sl],
+            stray > STRAY_PT2 * scale * scale,
+            written > WRITTEN_PT2 * scale * scale,
+        )
+    return out
+
+
+def _decide(f, state, crossed, stray: bool, written: bool) -> Reading:
+    if crossed.any():
+        return Reading("unsure", reason="crossed_out")
+    if stray:
+        return Reading("unsure", reason="stray_mark")
+    areas = f.areas
+    if f.kind == "int":
+        columns: dict[int, list[int]] = {}
+        for i, a in enumerate(areas):
+            columns.setdefault(a.column, []).append(i)
+        digits = []
+        for c in sorted(columns):
+            idx = columns[c]
+            filled = [i for i in idx if state[i] == 2]
+            unsure = [i for i in idx if state[i] == 1]
+            if len(filled) > 1:
+                return Reading("unsure", reason="two_marks")
+            if unsure:
+                return Reading("unsure", reason="faint")
+            digits.append(areas[filled[0]].value if filled else None)
+        if all(d is None for d in digits):
+            if written:
+                return Reading("unsure", reason="not_marked")
+            return Reading("blank")
+        first = next(i for i, d in enumerate(digits) if d is not None)
+        if any(d is None for d in digits[first:]):
+            return Reading("unsure", reason="incomplete")
+        value = int("".join(str(d) for d in digits[first:]))
+        if (f.min is not None and value < f.min) or (f.max is not None and value > f.max):
+            return Reading("unsure", reason="out_of_range")
+        return Reading("value", value)
+    if (state == 1).any():
+        return Reading("unsure", reason="faint")
+    filled = [areas[i].value for i in range(len(areas)) if state[i] == 2]
+    if f.kind == "bool":
+        return Reading("value", True) if filled else Reading("blank")
+    if f.kind == "seats":
+        return Reading("value", sorted(filled)) if filled else Reading("blank")
+    if len(filled) > 1:
+        return Reading("unsure", reason="two_marks")
+    if not filled:
+        return Reading("blank")
+    return Reading("value", filled[0])

@@ -1,0 +1,396 @@
+"""Reading the sheets: every game read back exactly from a 200 dpi scan and
+from a turned phone photo, upside down and sideways; every doubtful mark
+flagged with its reason, never guessed; every bad input refused with its
+reason before it is decoded. The pages come from the corpus generator
+(``tests/scans/corpus.py``): real sheets, a simulated pen."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import ENGINES
+from scoring.scans.reader import Limits, read_file, read_image
+from tests.scans.corpus import Pen, as_scan, blank_sheet, layout_of, make_case, mark_sheet
+
+GAMES = sorted(ENGINES)
+
+
+def layout_for(game, players):
+    return lambda code: layout_of(game, players)
+
+
+def read_case(case):
+    return read_image(case.image, layout_for(case.game, case.players))
+
+
+def assert_read_exactly(page, case):
+    assert page.status == "read", page.reason
+    assert page.code == case.code
+    assert page.unsure == {}
+    assert {k: r.value for k, r in page.fields.items()} == {
+        f.name: case.truth.get(f.name) for f in case.layout.fields
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_filled_sheet_is_read_back_exactly_from_a_200_dpi_scan(game):
+    n = ENGINES[game].max_players
+    case = make_case(101, game, n, "scan200", correction=False, stray=False)
+    page = read_case(case)
+    assert_read_exactly(page, case)
+    assert page.sheet == {
+        "tournament": 4711, "round": 3, "table": 102, "version": 1,
+        "fingerprint": case.layout.fingerprint,
+    }  # fmt: skip
+    assert page.seconds > 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_filled_sheet_is_read_back_exactly_from_a_turned_phone_photo(game):
+    n = ENGINES[game].min_players
+    case = make_case(7, game, n, "photo", correction=False, stray=False)
+    assert_read_exactly(read_case(case), case)
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_upside_down_and_sideways_pages_are_read(turn):
+    case = make_case(13, "quartett", 5, "scan200", correction=False, stray=False)
+    case.image = np.ascontiguousarray(np.rot90(case.image, turn))
+    assert_read_exactly(read_case(case), case)
+
+
+# -- doubt is flagged, never guessed ----------------------------------------------------
+
+TRUTH = {"s0_cards": 12, "s1_cards": 7, "s1_out_order": 1, "s2_decision": True, "s3_cards": 30}
+
+
+def marked(extra, seed=3):
+    """Quartett at 4 seats, TRUTH marked by a dark pen, plus ``extra(pen, layout)``."""
+    rng = np.random.default_rng(seed)
+    layout = layout_of("quartett", 4)
+    image = blank_sheet("quartett", 4, 5, 200).copy()
+    mark_sheet(image, 200, layout, TRUTH, rng)
+    pen = Pen(image, 200, rng)
+    pen.level = 30
+    extra(pen, layout)
+    page = read_image(as_scan(image, rng), layout_for("quartett", 4))
+    assert page.status == "read"
+    return page
+
+
+def area(layout, name, value, place=0):
+    return next(
+        a for a in layout.field(name).areas if a.value == value and a.place in (place, None)
+    )
+
+
+def test_a_clean_sheet_of_the_unsure_cases_reads_without_doubt():
+    page = marked(lambda pen, layout: None)
+    assert page.unsure == {}
+    assert page.values() == TRUTH
+
+
+def test_two_marks_in_one_digit_column_make_the_field_unsure():
+    page = marked(lambda pen, layout: pen.fill(area(layout, "s0_cards", 5), "fill"))
+    assert page.unsure == {"s0_cards": "two_marks"}
+    assert page.fields["s0_cards"].value is None
+    assert page.values() == {k: v for k, v in TRUTH.items() if k != "s0_cards"}
+
+
+def test_two_options_marked_make_the_field_unsure():
+    page = marked(lambda pen, layout: pen.fill(area(layout, "s1_out_order", 3), "fill"))
+    assert page.unsure == {"s1_out_order": "two_marks"}
+
+
+def test_a_faint_mark_makes_the_field_unsure():
+    page = marked(lambda pen, layout: pen.fill(area(layout, "s2_cards", 4), "faint"))
+    assert page.unsure == {"s2_cards": "faint"}
+
+
+def test_a_crossed_out_correction_makes_the_field_unsure():
+    def correct(pen, layout):
+        pen.cross_out(area(layout, "s2_cards", 3))
+        pen.fill(area(layout, "s2_cards", 8), "fill")
+
+    page = marked(correct)
+    assert page.unsure == {"s2_cards": "crossed_out"}
+
+
+def test_a_stray_line_through_a_field_makes_it_unsure():
+    def between_rows(pen, layout):
+        f = layout.field("s3_cards")
+        gap = area(layout, "s3_cards", 6).y + 4  # between the rows of 6 and 7
+        pen.line(f.block[0] - 3, gap - 1, f.block[2] + 3, gap + 1, 0.8)
+
+    assert marked(between_rows).unsure == {"s3_cards": "stray_mark"}
+
+    def across_bubbles(pen, layout):
+        x0, y0, x1, _y1 = layout.field("s3_cards").block
+        pen.line(x0 + 2, y0 + 30, x1 - 2, y0 + 48, 0.8)
+
+    page = marked(across_bubbles)  # a line that crosses bubbles: unsure too, never a value
+    assert set(page.unsure) == {"s3_cards"}
+
+
+def test_a_number_written_but_not_marked_is_unsure():
+    page = marked(lambda pen, layout: pen.write("9", layout.field("s2_cards").write_in[1]))
+    assert page.unsure == {"s2_cards": "not_marked"}
+
+
+def test_a_gap_after_a_marked_digit_is_unsure_not_a_smaller_number():
+    page = marked(lambda pen, layout: pen.fill(area(layout, "s2_cards", 2, place=1), "fill"))
+    assert page.unsure == {"s2_cards": "incomplete"}
+
+
+def test_digits_beyond_the_fields_range_are_unsure():
+    def too_many(pen, layout):
+        pen.fill(area(layout, "s2_cards", 3, place=1), "fill")
+        pen.fill(area(layout, "s2_cards", 9, place=0), "fill")  # 39 > 30 cards
+
+    page = marked(too_many)
+    assert page.unsure == {"s2_cards": "out_of_range"}
+
+
+def test_the_generator_flags_match_the_reader():
+    """The corpus's own cases: a crossed-out correction and a faint mark."""
+    case = make_case(20, "altruismus", 3, "scan300", correction=True, stray=False)
+    page = read_case(case)
+    assert case.corrected and all(page.unsure.get(n) == "crossed_out" for n in case.corrected)
+    case = make_case(21, "trumpet", 4, "scan150", correction=False, stray=False, faint=True)
+    page = read_case(case)
+    assert page.unsure == {next(iter(case.faint)): "faint"}
+
+
+# -- pages that are no sheet, and files that are no page -----------------------------------
+
+
+def test_a_blank_page_is_refused_as_blank():
+    rng = np.random.default_rng(1)
+    page = np.clip(rng.normal(240, 3, (1654, 1169)), 0, 255).astype(np.uint8)
+    assert read_image(page, layout_for("quartett", 4)).reason == "blank_page"
+
+
+def test_a_photo_of_something_else_is_no_sheet():
+    rng = np.random.default_rng(2)
+    photo = np.full((1500, 2000), 120, np.uint8)
+    for _ in range(40):
+        p = rng.integers(0, 2000, 2)
+        cv2.rectangle(
+            photo,
+            tuple(int(v) for v in p),
+            tuple(int(v) for v in p + rng.integers(20, 300, 2)),
+            int(rng.integers(0, 255)),
+            -1,
+        )
+    cv2.putText(photo, "Speisekarte", (300, 700), cv2.FONT_HERSHEY_SIMPLEX, 4, 20, 8)
+    page = read_image(photo, layout_for("quartett", 4))
+    assert (page.status, page.reason) == ("refused", "not_a_sheet")
+
+
+def test_two_sheets_on_one_photo_are_refused():
+    a = make_case(31, "quartett", 3, "scan150", correction=False, stray=False).image
+    b = make_case(32, "quartett", 3, "scan150", correction=False, stray=False).image
+    h = min(a.shape[0], b.shape[0])
+    both = np.hstack([a[:h], np.full((h, 40), 200, np.uint8), b[:h]])
+    assert read_image(both, layout_for("quartett", 3)).reason == "two_sheets"
+
+
+def test_a_sheet_whose_code_is_unreadable_says_so():
+    image = blank_sheet("trumpet", 3, 9, 200).copy()
+    layout = layout_of("trumpet", 3)
+    assert read_image(image, layout_for("trumpet", 3)).status == "read"
+    k = 200 / 72
+    x, y, size = layout.code  # ink spilt over the code
+    image[
+        int((y + 4) * k) : int((y + size - 6) * k), int((x + 4) * k) : int((x + size - 6) * k)
+    ] = 30
+    page = read_image(image, layout_for("trumpet", 3))
+    assert (page.status, page.reason) == ("refused", "code_unreadable")
+
+
+def test_a_sheet_of_another_layout_or_unknown_is_refused_not_misread():
+    case = make_case(34, "trumpet", 3, "scan200", correction=False, stray=False)
+    page = read_image(case.image, lambda code: None)
+    assert page.reason == "unknown_sheet" and page.sheet["table"] == 35
+    page = read_image(case.image, lambda code: layout_of("trumpet", 4))
+    assert page.reason == "layout_mismatch"
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that claims ``width`` x ``height`` pixels (its data is tiny)."""
+
+    def chunk(kind, data):
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 1000))
+        + chunk(b"IEND", b"")
+    )
+
+
+def pdf_with_image(width: int, height: int) -> bytes:
+    """A one-page PDF whose image claims ``width`` x ``height`` pixels."""
+    stream = zlib.compress(b"\0" * 4096)
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>",
+        b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n"
+        % (width, height, len(stream))
+        + stream
+        + b"\nendstream",
+        b"<< /Length 30 >>\nstream\nq 595 0 0 842 0 0 cm /Im0 Do Q\nendstream",
+    ]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(objs, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % i + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
+    for off in offsets:
+        out.write(b"%010d 00000 n \n" % off)
+    out.write(
+        b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    )
+    return out.getvalue()
+
+
+def many_pages(count: int) -> bytes:
+    from reportlab.pdfgen.canvas import Canvas
+
+    buf = io.BytesIO()
+    c = Canvas(buf)
+    for _ in range(count):
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"GIF89a" + b"\0" * 100, "not_image_or_pdf"),
+        (b"Name;Verein\nAnna;SC\n", "not_image_or_pdf"),
+        (b"\xff\xd8\xff\xe0" + b"\0" * (50 * 1024 * 1024), "too_large"),
+        (png_header(40_000, 40_000), "decompression_bomb"),
+        (png_header(20_000, 20_000) + b"\0" * 3_000_000, "too_large"),
+        (b"\xff\xd8\xff\xe0\0\x10JFIF", "unreadable_file"),
+        (b"%PDF-1.4 broken", "unreadable_file"),
+    ],
+    ids=["gif", "csv", "50MB", "png-bomb", "png-huge", "jpeg-cut", "pdf-broken"],
+)
+def test_bad_files_are_refused_with_their_reason(data, reason):
+    result = read_file(data, layout_for("quartett", 4))
+    assert (result.status, result.reason, result.pages) == ("refused", reason, [])
+
+
+def test_a_500_page_pdf_is_refused_before_any_page_is_rendered():
+    result = read_file(many_pages(500), layout_for("quartett", 4))
+    assert (result.status, result.reason) == ("refused", "too_many_pages")
+
+
+def test_a_pdf_page_with_a_bomb_image_is_refused_and_the_others_read():
+    result = read_file(pdf_with_image(60_000, 60_000), layout_for("quartett", 4))
+    assert result.status == "read"
+    assert [(p.status, p.reason) for p in result.pages] == [("refused", "decompression_bomb")]
+
+
+def test_a_scanners_pdf_and_an_image_file_are_read_page_by_page():
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    cases = [
+        make_case(40 + k, "monddaemmerung", 4, "scan200", correction=False, stray=False)
+        for k in range(2)
+    ]
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=A4)
+    for case in cases:
+        ok, jpg = cv2.imencode(".jpg", case.image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        c.drawImage(ImageReader(io.BytesIO(jpg.tobytes())), 0, 0, *A4)
+        c.showPage()
+    c.showPage()  # a blank page at the end of the pile
+    c.save()
+    result = read_file(buf.getvalue(), layout_for("monddaemmerung", 4), Limits(pdf_dpi=200))
+    assert [p.page for p in result.pages] == [1, 2, 3]
+    for page, case in zip(result.pages, cases, strict=False):
+        assert_read_exactly(page, case)
+    assert result.pages[2].reason == "blank_page"
+    ok, png = cv2.imencode(".png", cases[0].image)
+    (page,) = read_file(png.tobytes(), layout_for("monddaemmerung", 4)).pages
+    assert_read_exactly(page, cases[0])
+
+
+# -- values -> marks -> values ---------------------------------------------------------
+
+COMBOS = [(g, n) for g in GAMES for n in range(ENGINES[g].min_players, ENGINES[g].max_players + 1)]
+
+
+@st.composite
+def sheets(draw):
+    game, n = draw(st.sampled_from(COMBOS))
+    layout = layout_of(game, n)
+    truth = {}
+    for f in layout.fields:
+        if draw(st.booleans()) and (not f.required or f.kind == "bool"):
+            truth[f.name] = None
+        elif f.kind == "int":
+            truth[f.name] = draw(st.integers(f.min, f.max))
+        elif f.kind == "bool":
+            truth[f.name] = True
+        else:
+            truth[f.name] = draw(st.sampled_from([a.value for a in f.areas]))
+    return game, n, truth, draw(st.integers(0, 2**32 - 1))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sheets())
+def test_values_marked_on_a_clean_print_are_read_back(sheet):
+    game, n, truth, seed = sheet
+    rng = np.random.default_rng(seed)
+    layout = layout_of(game, n)
+    image = blank_sheet(game, n, 1, 150).copy()
+    mark_sheet(image, 150, layout, truth, rng)
+    page = read_image(image, layout_for(game, n))
+    assert page.status == "read"
+    assert page.unsure == {}
+    assert {k: r.value for k, r in page.fields.items()} == truth
+
+
+def test_a_page_whose_print_is_not_where_the_markers_put_it_is_refused_not_misread():
+    """A bent sheet or a marker taken for another: the outlines are off, so
+    no mark is judged at all."""
+    rng = np.random.default_rng(5)
+    layout = layout_of("quartett", 4)
+    image = blank_sheet("quartett", 4, 5, 200).copy()
+    mark_sheet(image, 200, layout, TRUTH, rng)
+    k = 200 / 72
+    band = slice(int(90 * k), int(790 * k))  # below the code, above the lower markers
+    shifted = image.copy()
+    shifted[band] = np.roll(np.roll(image[band], int(4.75 * k), axis=1), int(4 * k), axis=0)
+    page = read_image(shifted, layout_for("quartett", 4))
+    assert (page.status, page.reason) == ("refused", "misaligned")
+    # one field's block off on its own: only that field is unsure
+    x0, y0, x1, y1 = (int(v * k) for v in layout.field("s0_cards").block)
+    one = image.copy()
+    one[y0 - 8 : y1 + 8, x0 - 8 : x1 + 8] = np.roll(
+        image[y0 - 8 : y1 + 8, x0 - 8 : x1 + 8], int(4.0 * k), axis=0
+    )
+    page = read_image(one, layout_for("quartett", 4))
+    assert page.unsure == {"s0_cards": "misaligned"}
