@@ -495,11 +495,14 @@ def draw_matrix(c, matrix, x: float, y: float, size: float) -> None:
 
 
 def data_matrix(text: str) -> list[list[bool]]:
-    """The Data Matrix symbol of ``text`` (zxing-cpp encodes), rows of booleans."""
+    """The square Data Matrix symbol of ``text`` (zxing-cpp encodes), rows of
+    booleans. Square always: the encoder's own choice is a 12 x 26 rectangle
+    for some texts, whose modules, drawn across the code's square, are half
+    as tall as a square symbol's and too small for a photo."""
     import numpy as np
     import zxingcpp
 
-    code = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.DataMatrix)
+    code = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.DataMatrix, force_square=True)
     image = np.asarray(code.to_image(scale=1, add_quiet_zones=False))
     return (image < 128).tolist()
 

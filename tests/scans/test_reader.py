@@ -394,3 +394,54 @@ def test_a_page_whose_print_is_not_where_the_markers_put_it_is_refused_not_misre
     )
     page = read_image(one, layout_for("quartett", 4))
     assert page.unsure == {"s0_cards": "misaligned"}
+
+
+def test_a_field_bent_a_little_off_is_found_beside_and_read_exactly():
+    """A sheet that lay curved on the glass: one field's print sits 2.5 points
+    lower and 2 to the right than the markers put it (less than half a row's
+    pitch): its outlines are looked for around, and it reads exactly."""
+    rng = np.random.default_rng(5)
+    layout = layout_of("quartett", 4)
+    image = blank_sheet("quartett", 4, 5, 200).copy()
+    mark_sheet(image, 200, layout, TRUTH, rng)
+    k = 200 / 72
+    x0, y0, x1, y1 = (v * k for v in layout.field("s0_cards").block)
+    # a smooth bulge around the field: the paper moves most at its centre
+    h, w = image.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    bump = np.exp(
+        -(((xx - (x0 + x1) / 2) / (60 * k)) ** 2) - ((yy - (y0 + y1) / 2) / (60 * k)) ** 2
+    )
+    bent = cv2.remap(
+        image, xx - 2 * k * bump, yy - 2.5 * k * bump, cv2.INTER_LINEAR, borderValue=255
+    )
+    page = read_image(bent, layout_for("quartett", 4))
+    assert page.unsure == {}
+    assert page.values() == TRUTH
+
+
+def test_a_photo_from_afar_reads_its_code_beside_the_marker():
+    """The code of a sheet photographed from afar (Monddämmerung, 5 seats,
+    turned and tilted) is too small and soft for the whole picture; read
+    from the enlarged region beside a corner marker, the sheet is read."""
+    from scoring.scans.reader import locate
+
+    case = make_case(68, "monddaemmerung", 5, "photo")
+    gray = case.image
+    assert locate.codes_near_markers(gray)[0].text == case.code
+    page = read_case(case)
+    assert page.status == "read" and page.code == case.code
+
+
+def test_every_sheet_code_is_a_square_symbol():
+    """The encoder alone picks a 12 x 26 rectangle for some texts: drawn over
+    the code's square its modules are half as tall, too small for a photo."""
+    from scoring.printing import marks
+    from scoring.printing.sheets import data_matrix
+
+    layout = layout_of("monddaemmerung", 5)
+    shapes = {
+        (len(m), len(m[0]))
+        for m in (data_matrix(marks.code_text(4711, 3, t, layout)) for t in range(1, 120))
+    }
+    assert all(rows == cols for rows, cols in shapes), shapes

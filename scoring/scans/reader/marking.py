@@ -262,31 +262,109 @@ def printed_mask(layout: marks.Layout, scale: float) -> np.ndarray:
     return out
 
 
-def _alignment(ink: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, bool]:
-    """Per field: are its printed outlines where the layout puts them (more
-    ink on them than on the same shapes moved a few points aside)?"""
+#: a field's outlines are looked for this far (points) around where the
+#: straightened page puts them (a bent sheet, a photo's imprecise markers);
+#: less than half the rows' pitch, so a row can never be taken for the next
+SEARCH = 3.0
+#: a field whose outlines stand out only this much is aligned when at least
+#: two clearly aligned fields within this many points agree on its shift
+NEIGHBOUR_RATIO = 1.15
+NEIGHBOURS = 160.0
+
+
+def _outline_mask(f, scale: float, x0: int, y0: int, shape: tuple[int, int]) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    for a in f.areas:
+        centre = (round(a.x * scale) - x0, round(a.y * scale) - y0)
+        if a.shape == "box":
+            hw, hh = round(a.w / 2 * scale), round(a.h / 2 * scale)
+            cv2.rectangle(
+                mask, (centre[0] - hw, centre[1] - hh), (centre[0] + hw, centre[1] + hh), 1, 1
+            )
+        else:
+            axes = (round(a.w / 2 * scale), round(a.h / 2 * scale))
+            cv2.ellipse(mask, centre, axes, 0, 0, 360, 1, 1)
+    return mask
+
+
+def _register(ink: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, tuple]:
+    """Per field: where its printed outlines are (a shift of at most
+    ``SEARCH`` points from where the layout puts them, in pixels), and
+    whether that is clear — more ink on them there than on the same shapes
+    moved ``ALIGN_PROBE`` points aside, and not at the edge of the search.
+    ``{name: (dx, dy, aligned)}``."""
     out = {}
+    r = int(round(SEARCH * scale))
     d = int(round(ALIGN_PROBE * scale))
     probes = [(dx, dy) for dx in (-d, 0, d) for dy in (-d, 0, d) if (dx, dy) != (0, 0)]
+    h, w = ink.shape
+    m = r + d
+    weak: dict[str, bool] = {}
     for f in layout.fields:
         x0, y0, x1, y1 = (int(round(v * scale)) for v in f.block)
-        x0, y0 = max(x0, d), max(y0, d)
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        for a in f.areas:
-            centre = (round(a.x * scale) - x0, round(a.y * scale) - y0)
-            if a.shape == "box":
-                hw, hh = round(a.w / 2 * scale), round(a.h / 2 * scale)
-                cv2.rectangle(
-                    mask, (centre[0] - hw, centre[1] - hh), (centre[0] + hw, centre[1] + hh), 1, 1
-                )
-            else:
-                axes = (round(a.w / 2 * scale), round(a.h / 2 * scale))
-                cv2.ellipse(mask, centre, axes, 0, 0, 360, 1, 1)
+        x0, y0 = max(x0, m), max(y0, m)
+        x1, y1 = min(x1, w - m), min(y1, h - m)
+        if x1 <= x0 or y1 <= y0:
+            out[f.name] = (0, 0, False)
+            continue
+        mask = _outline_mask(f, scale, x0, y0, (y1 - y0, x1 - x0))
+        n = max(int(mask.sum()), 1)
+        region = ink[y0 - r : y1 + r, x0 - r : x1 + r]
+        score = cv2.matchTemplate(region, mask.astype(np.float32), cv2.TM_CCORR) / n
+        _lo, best, _lo_at, (bx, by) = cv2.minMaxLoc(score)
+        dx, dy = bx - r, by - r
         on = mask.astype(bool)
-        n = max(int(on.sum()), 1)
-        here = ink[y0:y1, x0:x1][on].sum() / n
-        beside = max(ink[y0 + dy : y1 + dy, x0 + dx : x1 + dx][on].sum() / n for dx, dy in probes)
-        out[f.name] = bool(here > 0.08 and here >= ALIGNED_RATIO * beside)
+        beside = max(
+            ink[y0 + dy + py : y1 + dy + py, x0 + dx + px : x1 + dx + px][on].sum() / n
+            for px, py in probes
+        )
+        inside = abs(dx) < r and abs(dy) < r and best > 0.08
+        ratio = best / max(beside, 1e-6)
+        out[f.name] = (dx, dy, bool(inside and ratio >= ALIGNED_RATIO))
+        weak[f.name] = inside and ratio >= NEIGHBOUR_RATIO
+    # a field whose outlines stand out less (a small field, a blurred photo)
+    # is aligned where its clearly aligned neighbours put it too
+    centres = {
+        f.name: ((f.block[0] + f.block[2]) / 2, (f.block[1] + f.block[3]) / 2)
+        for f in layout.fields
+    }
+    for f in layout.fields:
+        dx, dy, ok = out[f.name]
+        if ok or not weak.get(f.name):
+            continue
+        cx, cy = centres[f.name]
+        near = [
+            out[g.name][:2]
+            for g in layout.fields
+            if out[g.name][2]
+            and abs(centres[g.name][0] - cx) <= NEIGHBOURS
+            and abs(centres[g.name][1] - cy) <= NEIGHBOURS
+        ]
+        if len(near) >= 2:
+            mx, my = np.median(np.array(near), axis=0)
+            if abs(dx - mx) <= 1.5 and abs(dy - my) <= 1.5:
+                out[f.name] = (dx, dy, True)
+    return out
+
+
+def _shifted(dark: np.ndarray, layout: marks.Layout, scale: float, shifts: dict) -> np.ndarray:
+    """The page with each field's region moved by its shift, so that its
+    outlines are where the layout puts them."""
+    out = dark.copy()
+    h, w = dark.shape
+    pad = 2.5  # points around a field's block: its spill, its stray-ink window
+    for f in layout.fields:
+        dx, dy, aligned = shifts[f.name]
+        if not aligned or (dx == 0 and dy == 0):
+            continue
+        x0, y0, x1, y1 = f.block
+        rows_top = min((a.y - a.h / 2 for a in f.areas), default=y0)
+        y0 = min(y0, rows_top)
+        x0, y0 = int((x0 - pad) * scale), int((y0 - pad) * scale)
+        x1, y1 = int(np.ceil((x1 + pad) * scale)), int(np.ceil((y1 + pad) * scale))
+        x0, y0 = max(x0, 0, -dx), max(y0, 0, -dy)
+        x1, y1 = min(x1, w, w - dx), min(y1, h, h - dy)
+        out[y0:y1, x0:x1] = dark[y0 + dy : y1 + dy, x0 + dx : x1 + dx]
     return out
 
 
@@ -309,6 +387,11 @@ class _Ref:
 def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Reading]:
     """Every field of the straightened ``page`` (``scale`` px/pt)."""
     dark, _ink = darkness(page, layout, scale)
+    shifts = _register((dark >= OUTLINE).astype(np.float32), layout, scale)
+    aligned = {name: ok for name, (_dx, _dy, ok) in shifts.items()}
+    if aligned and sum(aligned.values()) < len(aligned) / 2:
+        raise Misaligned("the outlines are not where the markers put them")
+    dark = _shifted(dark, layout, scale, shifts)
     areas = layout.areas
     groups: dict[tuple, list[int]] = {}
     for i, a in enumerate(areas):
@@ -328,9 +411,6 @@ def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Rea
     ref = _Ref(layout)
     free = _free_masks(layout.fingerprint + str(len(areas)), scale, ref)
     print_ink = dark >= DARK
-    aligned = _alignment(dark >= OUTLINE, layout, scale)
-    if aligned and sum(aligned.values()) < len(aligned) / 2:
-        raise Misaligned("the outlines are not where the markers put them")
     ink_px = print_ink & ~printed
     out = {}
     k = 0
