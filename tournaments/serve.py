@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import socket
 import sys
 
 #: the laptop: two processes (one per core)
@@ -48,6 +49,19 @@ except ImportError:  # pragma: no cover - uvicorn missing: runserver only
     H11Protocol = object  # type: ignore[assignment,misc]
 
 
+def _no_delay(transport) -> None:
+    """Send each write at once (TCP_NODELAY). asyncio sets it only on sockets
+    created with the protocol number IPPROTO_TCP; uvicorn's listening socket
+    has 0, and so has every connection it accepts. Without it, an answer's
+    body, written after its head, waited for the client's delayed
+    acknowledgement of the head: about 40 ms on nearly every request of a
+    kept-alive connection."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 class HeadTimeoutProtocol(H11Protocol):  # type: ignore[misc,valid-type]
     """uvicorn's h11 protocol with a deadline for each request head."""
 
@@ -55,6 +69,7 @@ class HeadTimeoutProtocol(H11Protocol):  # type: ignore[misc,valid-type]
 
     def connection_made(self, transport):
         super().connection_made(transport)
+        _no_delay(transport)
         self._arm_head_timer()
 
     def connection_lost(self, exc):

@@ -305,10 +305,13 @@ SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 # processes on one laptop all read the same files). CACHE_URL overrides
 # ("locmem://" for a single process, "redis://...", "file:///path").
 _cache_url = os.environ.get("CACHE_URL") or os.environ.get("REDIS_URL") or ""
+#: the Redis backend: one connection pool per process (Django's own makes one
+#: per request context)
+CACHES_REDIS_BACKEND = "tournaments.cache.SharedRedisCache"
 if _cache_url.startswith(("redis://", "rediss://", "unix://")):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": CACHES_REDIS_BACKEND,
             "LOCATION": _cache_url,
             "KEY_PREFIX": "tl",
         }
