@@ -37,7 +37,12 @@ from scoring import services as results
 from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.selectors import seats_in_order
 from tournaments.services import deadlines
-from tournaments.services.deadlines import TimeIsUp, db_now, lock_before_time
+from tournaments.services.deadlines import (
+    TimeIsUp,
+    db_now,
+    lock_before_time,
+    lock_round_shared,
+)
 from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -303,7 +308,8 @@ def send_bot_task(table_id: int, delay: float) -> None:
 
 
 def _lock_for_move(table: Table) -> Table:
-    rnd = Round.objects.select_for_update().select_related("tournament").get(pk=table.round_id)
+    """The round shared (other tables' moves go on), the table exclusively."""
+    rnd = lock_round_shared(table.round_id)
     current = Table.objects.get(pk=table.pk)
     if current.time_called_at is None:
         locked = lock_before_time(current)

@@ -61,13 +61,30 @@ def playing_deadline(table: Table, rnd: Round) -> datetime | None:
     return None
 
 
+def lock_round_shared(round_id: int) -> Round:
+    """Inside a transaction: the round, locked against change but not against
+    readers that lock it alike (PostgreSQL's FOR SHARE). A move holds this and
+    its table's row lock: moves at other tables of the round go on at the same
+    time, while a pause, an extension or time called (each an UPDATE of the
+    round, which waits for every share) waits for the moves under way and they
+    for it. SQLite writes one transaction at a time anyway."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {connection.ops.quote_name(Round._meta.db_table)} "
+                "WHERE id = %s FOR SHARE",
+                [round_id],
+            )
+    return Round.objects.select_related("tournament").get(pk=round_id)
+
+
 def lock_before_time(table: Table) -> Table:
     """Inside a transaction: lock the table's round and the table, and refuse
     with :class:`TimeIsUp` unless the table is still playing on the clock —
     the round is running (or time was called for the round but this table has
     its own later deadline) — and the database clock is before the table's
     deadline (its own extension, else the round's). Returns the locked table."""
-    rnd = Round.objects.select_for_update().get(pk=table.round_id)
+    rnd = lock_round_shared(table.round_id)
     locked = Table.objects.select_for_update().get(pk=table.pk)
     locked.round = rnd
     if locked.time_called_at is not None:
