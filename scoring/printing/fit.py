@@ -1,6 +1,7 @@
 """Text that fits its place: measured with the font's own widths
 (``pdfmetrics.stringWidth``), wrapped at spaces and after hyphens (a word
-longer than the line is broken where it must), shrunk down to a floor and,
+longer than the line at a syllable's end, by German hyphenation; only a
+syllable wider than the line where it must), shrunk down to a floor and,
 where a print has a fixed place for a text, cut with a visible "…".
 
 Every print measures what it draws in the language at hand: German headers
@@ -10,6 +11,7 @@ club may be 200 characters (:data:`tournaments.limits.MAX_NAME`).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -19,6 +21,9 @@ MIN_SIZE = 8
 #: a line's height for a font size (DejaVu's glyphs reach 1.16 × the size)
 LEADING = 1.2
 ELLIPSIS = "…"
+#: the hyphenation patterns a word too long for its line is broken by: the
+#: names, clubs and places on the prints are German whatever the print's language
+HYPHENATION = "de_DE"
 
 # a space, or the place after a hyphen or slash inside a word
 _BREAKS = re.compile(r"(\s+)|(?<=[-/–])(?=\w)")
@@ -54,9 +59,37 @@ def longest_piece(text: str, font: str, size: float) -> float:
     return widest((p.rstrip() for p in pieces(text)), font, size)
 
 
+@functools.lru_cache(maxsize=4)
+def _hyphenator(lang: str):
+    import pyphen
+
+    return pyphen.Pyphen(lang=lang)
+
+
+def syllable_break(word: str, font: str, size: float, room: float, lang: str = HYPHENATION):
+    """(head with its hyphen, rest): the longest head of ``word`` that ends
+    at a syllable's end (the language's hyphenation patterns, pyphen) and
+    fits ``room`` with its hyphen; None where no syllable's end fits."""
+    for head, rest in _hyphenator(lang).iterate(word):  # longest head first
+        if not head[-1].isalpha() or not rest[0].isalpha():
+            continue  # "4-" or "-x": no hyphen between a letter and the rest
+        if stringWidth(head + "-", font, size) <= room:
+            return head + "-", rest
+    return None
+
+
 def _break_word(word: str, font: str, size: float, room: float) -> list[str]:
-    """A word wider than ``room`` in slices that fit (at least a character each)."""
-    out, line = [], ""
+    """A word wider than ``room`` in slices that fit: at syllables' ends with
+    a hyphen ("Spielgemein-", "schaft"), and only where not even one syllable
+    fits, where it must (at least a character a slice)."""
+    out = []
+    while stringWidth(word, font, size) > room:
+        split = syllable_break(word, font, size, room)
+        if split is None:
+            break
+        head, word = split
+        out.append(head)
+    line = ""
     for ch in word:
         if line and stringWidth(line + ch, font, size) > room:
             out.append(line)

@@ -60,7 +60,7 @@ def test_players_register_wait_withdraw_move_up_check_in_and_leave(
 
     anna = phone(browser)
     anna.goto(public)
-    expect(anna.locator(".places")).to_have_text("2 Plätze frei von 2")
+    expect(anna.locator(".places")).to_have_text("Noch 2 Plätze frei (von 2)")
     fits(anna)
     shot(anna, "register-form")
     anna_link = sign_up(anna, public, "Anna Ährens", "SC Bonn")

@@ -308,16 +308,21 @@ def printed(kind: str, language: str) -> list[pdf_layout.Page]:
 
 
 def printed_in_full_or_cut(text: str, printed: str, *, may_cut: bool) -> bool:
-    """``text`` is in the print in full (wrapped lines run on), or — where
-    the print cuts — from its start up to a "…"."""
+    """``text`` is in the print in full (wrapped lines run on; a word broken
+    at a syllable's end carries its hyphen there), or — where the print cuts —
+    from its start up to a "…"."""
     want = text.replace(" ", "")
-    for m in re.finditer(re.escape(want[:12]), printed):
+    for m in re.finditer(re.escape(want[:6]), printed):
         i, k = m.start(), 0
-        while k < len(want) and i + k < len(printed) and printed[i + k] == want[k]:
-            k += 1
+        while k < len(want) and i < len(printed):
+            if printed[i] == want[k]:
+                k += 1
+            elif not (printed[i] == "-" and k and want[k - 1].isalpha() and want[k].isalpha()):
+                break
+            i += 1
         if k == len(want):
             return True
-        if may_cut and printed[i + k : i + k + 1] == "…":
+        if may_cut and printed[i : i + 1] == "…":
             return True
     return False
 

@@ -266,31 +266,83 @@ def test_missing_fonts_give_a_clear_error(monkeypatch, tmp_path):
 
 # -- text that fits its place --------------------------------------------------
 
+
+@pytest.fixture(scope="module")
+def hyphenation():
+    """The hyphenation patterns, loaded once (a second or two) outside the
+    examples' deadline."""
+    from scoring.printing import fit
+
+    fit.syllable_break("Warmlaufen", fonts.register_fonts()[0], 9, 30)
+
+
 WORDS = st.text(alphabet=st.sampled_from("abcÄöüßŁŞ-–/ WMi"), min_size=0, max_size=120)
 
 
 @given(WORDS, st.floats(min_value=12, max_value=400))
-def test_wrapped_lines_fit_and_keep_every_character(text, room):
+def test_wrapped_lines_fit_and_keep_every_character(hyphenation, text, room):
     from scoring.printing import fit
 
     font, _bold = fonts.register_fonts()
     lines = fit.wrap(text, font, 9, room)
     assert all(fit.width(line, font, 9) <= room + 1e-6 or len(line) == 1 for line in lines)
-    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    # every character kept; a syllable's break adds its hyphen
+    assert "".join(lines).replace(" ", "").replace("-", "") == text.replace(" ", "").replace(
+        "-", ""
+    )
+
+
+GERMAN = st.lists(
+    st.sampled_from(
+        ["Spielgemeinschaft", "Lindenstraße", "Kartenspielfreunde", "Oberschleißheim",
+         "Donaudampfschifffahrt", "Übelacker-Schönbrunn", "4", "e.V.", "Quartett"]
+    ),
+    min_size=1,
+    max_size=6,
+).map(" ".join)  # fmt: skip
+
+
+@given(GERMAN, st.floats(min_value=40, max_value=200))
+def test_a_word_too_long_for_its_line_breaks_at_a_syllables_end(hyphenation, text, room):
+    """The final standings and certificates broke "Spielgemeinsc / haft" and
+    "Lindenstra / ße": a word breaks at a space or hyphen, then at a
+    syllable's end (German hyphenation) with its hyphen, never inside one."""
+    import pyphen
+
+    from scoring.printing import fit
+
+    font, _bold = fonts.register_fonts()
+    lines = fit.wrap(text, font, 9, room)
+    ends = {w: set(pyphen.Pyphen(lang="de_DE").positions(w)) for w in text.split()}
+    words = iter(text.split())
+    word, at = next(words), 0
+    for line in lines:
+        for piece in line.split(" "):
+            while at >= len(word):
+                word, at = next(words), 0
+            part = piece[:-1] if piece.endswith("-") and not word[at:].startswith(piece) else piece
+            assert word[at:].startswith(part), (word, piece, lines)
+            at += len(part)
+            if at < len(word) and not part.endswith("-"):
+                # the word goes on on the next line: here is a syllable's end
+                assert at in ends[word], (word, part, lines)
+                assert piece.endswith("-")
 
 
 @given(WORDS, st.floats(min_value=30, max_value=300), st.integers(min_value=1, max_value=3))
-def test_fitted_lines_shrink_then_cut_with_a_visible_ellipsis(text, room, lines):
+def test_fitted_lines_shrink_then_cut_with_a_visible_ellipsis(hyphenation, text, room, lines):
     from scoring.printing import fit
 
     font, _bold = fonts.register_fonts()
     out, size = fit.fit_lines(text, font, 12, room, lines, min_size=8)
     assert len(out) <= lines and 8 <= size <= 12
     assert all(fit.width(line, font, size) <= room + 1e-6 for line in out)
-    joined = "".join(out).replace(" ", "")
-    if joined != " ".join(text.split()).replace(" ", ""):  # cut: at the smallest size, with "…"
+    # (a syllable's break adds its hyphen)
+    joined = "".join(out).replace(" ", "").replace("-", "")
+    whole = text.replace(" ", "").replace("-", "")
+    if joined != whole:  # cut: at the smallest size, with "…"
         assert size == 8 and joined.endswith("…")
-        assert " ".join(text.split()).replace(" ", "").startswith(joined[:-1])
+        assert whole.startswith(joined[:-1])
 
 
 @pytest.mark.parametrize("length", [1, 61, 62, 63, 83, 84, 85, 150, 300, 600])

@@ -67,10 +67,10 @@ def status_of(name):
 
 def test_the_public_page_shows_places_left_and_registering_takes_one(client, announced):
     page = client.get(reverse("announcement_public", args=[announced.pk]), **DE)
-    assert "3 Plätze frei von 3" in page.content.decode()
+    assert "Noch 3 Plätze frei (von 3)" in page.content.decode()
     token = token_of(register_post(client, announced, form("Anna Ahrens", "SC Bonn")))
     page = client.get(reverse("announcement_public", args=[announced.pk]), **DE)
-    assert "2 Plätze frei von 3" in page.content.decode()
+    assert "Noch 2 Plätze frei (von 3)" in page.content.decode()
     me = client.get(reverse("registration_link", args=[token]), **DE).content.decode()
     assert "Dein Platz ist bestätigt" in me and "<svg" in me  # the QR code to keep
     reg = Registration.objects.get()
