@@ -367,6 +367,10 @@ else:
         "control_folder": str(_queue / "control"),
         "store_processed": False,
     }
+#: runall's state of the laptop's processes (tournaments/supervisor.py), read
+#: by the organizer's overview, and the workers' heartbeat files
+RUN_DIR = VAR_DIR / "run"
+PROCESS_STATUS_FILE = RUN_DIR / "processes.json"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
