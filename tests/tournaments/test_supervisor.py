@@ -10,7 +10,9 @@ child processes standing in for the web server and the workers:
 - only the web server's end stops everything;
 - the laptop's workers are solo processes, one per queue group, covering
   every queue the tasks are sent to (no prefork pool child whose death can
-  hang the worker), each with a heartbeat that its own queue's task writes.
+  hang the worker), each with a heartbeat that its own queue's task writes;
+- the organizer's overview shows a notice while a background process is
+  down or restarting, none when all run or without runall.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ import json
 import sys
 import time
 from pathlib import Path
+
+import pytest
+from django.urls import reverse
 
 from tournaments import supervisor
 from tournaments.management.commands import runall
@@ -170,3 +175,61 @@ def test_a_workers_heartbeat_task_touches_its_file(settings, tmp_path):
     assert tasks.heartbeat_file("clock") == runall.heartbeat_file("clock")
     tasks.heartbeat("../escape")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["heartbeat-clock"]
+
+
+def status(tmp_path, *, updated=None, **processes) -> Path:
+    path = tmp_path / "processes.json"
+    path.write_text(
+        json.dumps(
+            {
+                "updated": time.time() if updated is None else updated,
+                "processes": {
+                    name: {"state": state, "reason": reason, "stuck_seconds": 61, "restarts": 2}
+                    for name, (state, reason) in processes.items()
+                },
+            }
+        )
+    )
+    return path
+
+
+@pytest.mark.django_db
+def test_the_overview_says_when_a_background_process_is_down(
+    client, organizer, tournament, settings, tmp_path
+):
+    client.force_login(organizer)
+    url = reverse("tournament_detail", args=[tournament.pk])
+    settings.PROCESS_STATUS_FILE = status(
+        tmp_path,
+        web=("running", ""),
+        **{"worker-clock": ("down", "stuck"), "worker-tasks": ("down", "exited")},
+        beat=("restarting", "exited"),
+    )
+    page = client.get(url).content.decode()
+    assert 'id="background-processes"' in page
+    assert (
+        "The background process for the round clock and the bots did not answer for 61 "
+        "seconds and was stopped; it is started again automatically." in page
+    )
+    assert (
+        "The background process for print jobs, imports and publishing stopped; "
+        "it is started again automatically." in page
+    )
+    assert "The background process for the scheduled checks is starting again." in page
+
+
+@pytest.mark.django_db
+def test_the_overview_has_no_notice_when_all_run_or_without_runall(
+    client, organizer, tournament, settings, tmp_path
+):
+    client.force_login(organizer)
+    url = reverse("tournament_detail", args=[tournament.pk])
+    settings.PROCESS_STATUS_FILE = status(tmp_path, web=("running", ""), beat=("running", ""))
+    assert 'id="background-processes"' not in client.get(url).content.decode()
+    # a status file runall left long ago, and none at all
+    settings.PROCESS_STATUS_FILE = status(
+        tmp_path, updated=time.time() - 600, beat=("down", "exited")
+    )
+    assert 'id="background-processes"' not in client.get(url).content.decode()
+    settings.PROCESS_STATUS_FILE = tmp_path / "none.json"
+    assert client.get(url).status_code == 200
