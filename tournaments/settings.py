@@ -366,6 +366,9 @@ else:
         # the worker's remote-control mailboxes (else "control/" in the cwd)
         "control_folder": str(_queue / "control"),
         "store_processed": False,
+        # how often an idle worker looks for new messages (kombu: 1 s): a
+        # bot's move or a close waits at most this long for its worker
+        "polling_interval": 0.2,
     }
 #: runall's state of the laptop's processes (tournaments/supervisor.py), read
 #: by the organizer's overview, and the workers' heartbeat files

@@ -3,10 +3,10 @@ the Celery workers and beat as child processes.
 
 - The web server is *essential*: its end (or Ctrl-C / SIGTERM to runall)
   stops everything. Nothing else stops it.
-- A background process (a worker, beat) that exits is started again after a
-  back-off — 1, 2, 4 … up to 60 s for deaths in a row; a process that ran
-  :attr:`Supervisor.stable_after` seconds before it died counts as a first
-  death again. Each death and restart is logged.
+- A background process (a worker, beat) that exits after a stable run
+  (:attr:`Supervisor.stable_after` seconds) is started again at once; one
+  that dies again sooner waits 1, 2, 4 … up to 60 s (deaths in a row: a
+  crash loop doesn't eat the laptop). Each death and restart is logged.
 - A background process with a heartbeat file (a worker: runall has it touched
   by a task on the worker's own queue, :func:`touch_heartbeat`) whose file
   is older than its limit is alive but stuck: it is killed (SIGKILL) and
@@ -152,8 +152,9 @@ class Supervisor:
     def _down(self, child: Child, reason: str) -> None:
         now = time.monotonic()
         lived = now - child.started
-        child.failures = 1 if lived >= self.stable_after else child.failures + 1
-        wait = self.backoff(child.failures)
+        # a death after a stable run is started again at once; deaths in a row wait
+        child.failures = 0 if lived >= self.stable_after else child.failures + 1
+        wait = self.backoff(child.failures) if child.failures else 0.0
         child.state, child.reason, child.restart_at = DOWN, reason, now + wait
         if reason == EXITED:
             what = f"stopped (exit {child.exit_code})"

@@ -99,6 +99,28 @@ def test_a_worker_that_exits_is_restarted_with_backoff_and_the_web_server_stays(
     assert not status_file.exists()
 
 
+def test_a_worker_that_dies_after_a_stable_run_is_started_again_at_once(tmp_path):
+    log = []
+    sup = Supervisor(
+        [
+            Spec("web", [PY, "-c", FOREVER], essential=True),
+            Spec("worker", [PY, "-c", "import time, sys; time.sleep(0.6); sys.exit(1)"]),
+        ],
+        log=log.append,
+        backoff_first=5,
+        stable_after=0.5,
+    )
+    sup.start()
+    try:
+        watch(sup, lambda: sup.children["worker"].restarts >= 1, 10)
+    finally:
+        sup.stop()
+    assert log[:2] == [
+        "worker stopped (exit 1); starting it again in 0 s.",
+        "worker: starting again (restart 1).",
+    ]
+
+
 def test_a_stuck_worker_is_killed_and_restarted_a_healthy_one_is_left_alone(tmp_path):
     log, status_file, started = [], tmp_path / "processes.json", tmp_path / "starts"
     beat_stuck, beat_ok = tmp_path / "heartbeat-stuck", tmp_path / "heartbeat-ok"

@@ -251,6 +251,10 @@ class Command(BaseCommand):
         if login.exists():
             self.stdout.write(login.read_text())
 
+    def log(self, line: str) -> None:
+        """A line of runall's own, with its time (beside the workers' lines)."""
+        self.stderr.write(f"[{time.strftime('%Y-%m-%d %H:%M:%S')}] runall: {line}")
+
     def handle(self, *args, addrport, server, demo_first_start=False, **opts):
         host, port = split_addrport(addrport)
         addrport = f"{host}:{port}"
@@ -274,9 +278,9 @@ class Command(BaseCommand):
             process_specs(web_command(addrport, server=server)),
             env=env,
             status_file=settings.PROCESS_STATUS_FILE,
-            log=self.stderr.write,
+            log=self.log,
         )
-        sup.on_tick = Heartbeats(self.stderr.write)
+        sup.on_tick = Heartbeats(self.log)
         stop = False
 
         def on_signal(signum, frame):
