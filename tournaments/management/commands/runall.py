@@ -211,7 +211,7 @@ class Heartbeats:
 
 
 class Command(BaseCommand):
-    help = "Run web + Celery worker + beat for a laptop at the venue."
+    help = "Run web + Celery workers + beat for a laptop at the venue."
 
     def add_arguments(self, parser):
         parser.add_argument(
