@@ -16,6 +16,11 @@ the Celery workers and beat as child processes.
   (:func:`read_status`): ``starting`` (first start), ``running``, ``down``
   (dead, waiting for its restart), ``restarting`` (started again, not yet
   confirmed by a heartbeat or by :attr:`Supervisor.confirm_after` seconds up).
+- A process with a spare command (a worker) has a spare waiting once it
+  runs: a copy that loaded everything and waits for "go"
+  (:mod:`tournaments.standby`). A restart hands over to the spare, which
+  takes tasks within a second instead of the many a start takes on a busy
+  laptop; the next spare starts once the new process runs.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 STARTING, RUNNING, DOWN, RESTARTING = "starting", "running", "down", "restarting"
@@ -49,6 +54,9 @@ class Spec:
     heartbeat: Path | None = None
     #: a heartbeat older than this (seconds) means stuck
     stale_after: float = 0.0
+    #: the command of a spare, started ahead and waiting for "go" on its
+    #: standard input to become the process (tournaments/standby.py)
+    spare: list[str] | None = None
 
 
 @dataclass
@@ -64,7 +72,8 @@ class Child:
     reason: str = ""
     exit_code: int | None = None
     stuck_seconds: int = 0
-    log_lines: list[str] = field(default_factory=list)
+    spare: subprocess.Popen | None = None
+    spare_started: float = -1e9  # monotonic
 
 
 def touch_heartbeat(path: Path) -> None:
@@ -121,6 +130,7 @@ class Supervisor:
         stable_after: float = 60.0,
         confirm_after: float = 10.0,
         status_every: float = 5.0,
+        spare_every: float = 30.0,
         on_tick: Callable[[Supervisor], None] | None = None,
     ):
         self.children = {s.name: Child(s) for s in specs}
@@ -130,15 +140,48 @@ class Supervisor:
         self.backoff_first, self.backoff_max = backoff_first, backoff_max
         self.stable_after, self.confirm_after = stable_after, confirm_after
         self.status_every = status_every
+        self.spare_every = spare_every
         self.on_tick = on_tick
         self._status_written = 0.0
 
     # -- the children -------------------------------------------------------------
 
     def _spawn(self, child: Child) -> None:
-        child.proc = subprocess.Popen(child.spec.command, env=self.env, cwd=self.cwd)
+        spare, child.spare = child.spare, None
+        if spare is not None and spare.poll() is None and self._promote(spare):
+            child.proc = spare
+            self.log(f"{child.spec.name}: the spare (pid {spare.pid}) takes over.")
+        else:
+            child.proc = subprocess.Popen(child.spec.command, env=self.env, cwd=self.cwd)
         child.started = time.monotonic()
         child.started_wall = time.time()
+
+    @staticmethod
+    def _promote(spare: subprocess.Popen) -> bool:
+        try:
+            spare.stdin.write(b"go\n")
+            spare.stdin.close()
+        except OSError:
+            spare.kill()
+            return False
+        return True
+
+    def _keep_spare(self, child: Child) -> None:
+        """A running process with a spare command has a spare waiting (a new
+        one at most every :attr:`spare_every` seconds, not while it starts)."""
+        spare = child.spare
+        if spare is not None and spare.poll() is not None:
+            child.spare = spare = None
+        if (
+            spare is None
+            and child.spec.spare
+            and child.state == RUNNING
+            and time.monotonic() - child.spare_started >= self.spare_every
+        ):
+            child.spare = subprocess.Popen(
+                child.spec.spare, env=self.env, cwd=self.cwd, stdin=subprocess.PIPE
+            )
+            child.spare_started = time.monotonic()
 
     def start(self) -> None:
         for child in self.children.values():
@@ -208,6 +251,7 @@ class Supervisor:
             if child.state in (STARTING, RESTARTING) and confirmed:
                 child.state = RUNNING
                 changed = True
+            self._keep_spare(child)
         if changed or time.monotonic() - self._status_written >= self.status_every:
             self.write_status()
         if self.on_tick is not None:
@@ -225,7 +269,9 @@ class Supervisor:
 
     def stop(self, *, timeout: float = 10.0) -> None:
         """End every child (SIGTERM, then SIGKILL after ``timeout``)."""
-        procs = [c.proc for c in self.children.values() if c.proc is not None]
+        procs = [
+            p for c in self.children.values() for p in (c.proc, c.spare) if p is not None
+        ]
         for p in procs:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)

@@ -167,7 +167,14 @@ def processes() -> list[tuple[int, int, str]]:
     return out
 
 
-def workers_of(runall_pid: int) -> list[int]:
+def workers_of(runall_pid: int, var: Path) -> list[int]:
+    """The worker processes (not their spares): as runall's status file names
+    them, else (before it had one) its children running a Celery worker."""
+    try:
+        status = json.loads((var / "run" / "processes.json").read_text())["processes"]
+        return [p["pid"] for name, p in status.items() if name.startswith("worker")]
+    except (OSError, ValueError, KeyError):
+        pass
     return [
         pid for pid, ppid, args in processes() if ppid == runall_pid and " worker" in f" {args}"
     ]
@@ -183,8 +190,8 @@ def pool_children(worker_pids: list[int]) -> list[int]:
     return out
 
 
-def kill(runall_pid: int, what: str) -> str:
-    workers = workers_of(runall_pid)
+def kill(runall_pid: int, what: str, var: Path) -> str:
+    workers = workers_of(runall_pid, var)
     if not workers:
         return "no worker process left to kill"
     targets = pool_children(workers) if what == "child" else []
@@ -240,7 +247,7 @@ def after_kill(runall_pid: int, what: str, env: dict, watcher: Watcher, log: Pat
     )
     assert step.stdout.readline().strip() == "ready"
     watcher.take()
-    done = kill(runall_pid, what)
+    done = kill(runall_pid, what, Path(env["TURNIERLEITER_VAR"]))
     killed = time.monotonic()
     step.stdin.write("go\n")
     step.stdin.flush()

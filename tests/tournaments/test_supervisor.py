@@ -156,6 +156,48 @@ def test_a_stuck_worker_is_killed_and_restarted_a_healthy_one_is_left_alone(tmp_
     assert any(line.startswith("stuck did not answer for 1 s (stuck): killed") for line in log)
 
 
+#: a spare: notes its pid, waits for "go" on stdin, notes that, runs on
+SPARE = (
+    "import os, sys, time\n"
+    "log = sys.argv[1]\n"
+    "open(log, 'a').write(f'spare {os.getpid()}\\n')\n"
+    "if sys.stdin.readline().strip() != 'go': sys.exit(0)\n"
+    "open(log, 'a').write(f'go {os.getpid()}\\n')\n"
+    "while True: time.sleep(1)"
+)
+
+
+def test_a_dead_worker_is_replaced_by_its_spare_at_once(tmp_path):
+    log, notes = [], tmp_path / "notes"
+    sup = Supervisor(
+        [
+            Spec("web", [PY, "-c", FOREVER], essential=True),
+            Spec("worker", [PY, "-c", FOREVER], spare=[PY, "-c", SPARE, str(notes)]),
+        ],
+        log=log.append,
+        confirm_after=0.2,
+        spare_every=0,
+    )
+    sup.start()
+    worker = sup.children["worker"]
+    try:
+        watch(sup, lambda: notes.exists() and "spare" in notes.read_text(), 20)
+        spare = worker.spare
+        time.sleep(0.3)
+        worker.proc.kill()
+        watch(sup, lambda: worker.restarts == 1 and worker.state == supervisor.RUNNING, 10)
+        assert worker.proc is spare  # the spare became the worker
+        watch(sup, lambda: f"go {spare.pid}" in notes.read_text(), 5)
+        # and the next spare waits
+        watch(sup, lambda: worker.spare is not None and notes.read_text().count("spare") == 2, 20)
+        assert worker.spare is not spare
+    finally:
+        sup.stop(timeout=5)
+    assert f"worker: the spare (pid {spare.pid}) takes over." in log
+    assert spare.returncode is not None and worker.spare.returncode is not None
+    assert sup.children["web"].restarts == 0
+
+
 def test_only_the_web_servers_end_stops_everything(tmp_path):
     sup = Supervisor(
         [
@@ -181,6 +223,9 @@ def test_the_laptops_workers_are_solo_one_per_queue_group_with_heartbeats(settin
     queues = []
     for spec in workers:
         assert "--pool=solo" in spec.command
+        # its spare: the same worker, loaded ahead (tournaments/standby.py)
+        assert spec.spare[1:3] == ["-m", "tournaments.standby"]
+        assert spec.spare[3:] == spec.command[3:]
         assert not spec.essential and spec.heartbeat is not None and spec.stale_after > 0
         queues += spec.command[spec.command.index("-Q") + 1].split(",")
     # every queue a task is routed or sent to, each taken by one worker

@@ -174,6 +174,8 @@ def process_specs(web: list[str]) -> list[supervisor.Spec]:
                     command,
                     heartbeat=heartbeat_file(worker),
                     stale_after=WORKERS[worker][1],
+                    # a copy loaded ahead takes over at once (tournaments/standby.py)
+                    spare=[sys.executable, "-m", "tournaments.standby", *command[3:]],
                 )
             )
         else:
