@@ -269,9 +269,7 @@ class Supervisor:
 
     def stop(self, *, timeout: float = 10.0) -> None:
         """End every child (SIGTERM, then SIGKILL after ``timeout``)."""
-        procs = [
-            p for c in self.children.values() for p in (c.proc, c.spare) if p is not None
-        ]
+        procs = [p for c in self.children.values() for p in (c.proc, c.spare) if p is not None]
         for p in procs:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)

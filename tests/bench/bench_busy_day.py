@@ -83,8 +83,9 @@ def _arm() -> dict:
         Seat.objects.create(table=table, player=player, position=pos)
     clock.round_start(round=rnd, by=owner, seconds=2)
     due_close = made + 2
-    bots = _bot_tournament(owner, 1, "trumpet")
+    # the bot's wake-up call is sent when its table starts, inside this call
     due_move = time.monotonic() + float(os.environ.get("TURNIERLEITER_BOT_DELAY", "1.5"))
+    bots = _bot_tournament(owner, 1, "trumpet")
     job = print_tasks.start(
         tournament=closing, kind="seating", round_number=1, by=owner, language="en", origin=""
     )
