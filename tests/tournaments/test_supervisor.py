@@ -261,7 +261,7 @@ def status(tmp_path, *, updated=None, **processes) -> Path:
 
 
 @pytest.mark.django_db
-def test_the_overview_says_when_a_background_process_is_down(
+def test_the_overview_says_when_a_background_process_is_down_in_english_and_german(
     client, organizer, tournament, settings, tmp_path
 ):
     client.force_login(organizer)
@@ -283,6 +283,17 @@ def test_the_overview_says_when_a_background_process_is_down(
         "it is started again automatically." in page
     )
     assert "The background process for the scheduled checks is starting again." in page
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Arbeit im Hintergrund unterbrochen" in german
+    assert (
+        "Der Hintergrundprozess für die Uhr der Runden und die Bots hat 61 Sekunden lang "
+        "nicht geantwortet und wurde beendet; er wird von selbst neu gestartet." in german
+    )
+    assert (
+        "Der Hintergrundprozess für Druckaufträge, Importe und das Veröffentlichen ist "
+        "stehen geblieben; er wird von selbst neu gestartet." in german
+    )
+    assert "Der Hintergrundprozess für die regelmäßigen Prüfungen startet wieder." in german
 
 
 @pytest.mark.django_db
