@@ -376,3 +376,42 @@ def public_round(user, tournament_id: int, number: int) -> tuple[Tournament, Rou
     if not rnd.published and not staff:
         raise Http404
     return tournament, rnd, staff
+
+
+def background_processes() -> list[dict]:
+    """The laptop's background processes that are not running as they should
+    (``make run``: runall's status file, tournaments/supervisor.py): each
+    with what it does, its state (``down``: waiting to be started again,
+    ``restarting``), why (``exited``/``stuck``) and its restarts so far.
+    Empty without runall (a production setup) or when all run."""
+    from django.conf import settings
+    from django.utils.translation import gettext_lazy
+
+    from tournaments import supervisor
+
+    labels = {
+        "worker-clock": gettext_lazy("the round clock and the bots"),
+        "worker-tasks": gettext_lazy("print jobs, imports and publishing"),
+        "beat": gettext_lazy("the scheduled checks"),
+    }
+    data = supervisor.read_status(settings.PROCESS_STATUS_FILE)
+    if data is None:
+        return []
+    out = []
+    for name, p in sorted(data["processes"].items()):
+        if not isinstance(p, dict) or p.get("state") not in (
+            supervisor.DOWN,
+            supervisor.RESTARTING,
+        ):
+            continue
+        out.append(
+            {
+                "name": name,
+                "label": labels.get(name, name),
+                "state": p["state"],
+                "stuck": p.get("reason") == supervisor.STUCK,
+                "stuck_seconds": p.get("stuck_seconds") or 0,
+                "restarts": p.get("restarts") or 0,
+            }
+        )
+    return out

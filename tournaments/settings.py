@@ -350,18 +350,30 @@ if _broker:
     # closes the round within a second of any clock worker running.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 12 * 3600}
 else:
+    # kombu's filesystem transport, each message written in full before a
+    # consumer can see it and an unreadable one set aside (tournaments/broker.py)
     _queue = VAR_DIR / "broker"
-    for _sub in ("out", "processed", "control"):
+    for _sub in ("out", "processed", "control", "unreadable"):
         (_queue / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT = "tournaments.broker:Transport"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue / "out"),
         "data_folder_out": str(_queue / "out"),
+        # where a consumer claims a message (a rename within var/broker)
         "processed_folder": str(_queue / "processed"),
+        "unreadable_folder": str(_queue / "unreadable"),
         # the worker's remote-control mailboxes (else "control/" in the cwd)
         "control_folder": str(_queue / "control"),
         "store_processed": False,
+        # how often an idle worker looks for new messages (kombu: 1 s): a
+        # bot's move or a close waits at most this long for its worker
+        "polling_interval": 0.2,
     }
+#: runall's state of the laptop's processes (tournaments/supervisor.py), read
+#: by the organizer's overview, and the workers' heartbeat files
+RUN_DIR = VAR_DIR / "run"
+PROCESS_STATUS_FILE = RUN_DIR / "processes.json"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE

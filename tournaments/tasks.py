@@ -13,6 +13,8 @@ failure and the sweep, every second, does the work again.
 
 from __future__ import annotations
 
+import re
+
 from celery import shared_task
 
 from tournaments.play import bots, tables
@@ -70,6 +72,27 @@ def registration_mail(*, email: str, url: str, tournament: str, language: str) -
         mail.send_link(email=email, url=url, tournament=tournament, language=language)
     except Exception:
         mail.log.exception("registration mail not sent")
+
+
+@shared_task(name="runall.heartbeat", ignore_result=True)
+def heartbeat(name: str) -> None:
+    """On a laptop, runall sends this to each worker's queue every few
+    seconds: the worker's heartbeat file, touched only when the worker takes
+    and runs its tasks (tournaments/supervisor.py: a stale one is a stuck worker)."""
+    from tournaments.supervisor import touch_heartbeat
+
+    path = heartbeat_file(name)
+    if path is not None:
+        touch_heartbeat(path)
+
+
+def heartbeat_file(name: str):
+    """Where the heartbeat of the worker ``name`` ("clock", "tasks") is kept."""
+    from django.conf import settings
+
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", name or ""):
+        return None
+    return settings.RUN_DIR / f"heartbeat-{name}"
 
 
 # the mirror wing's tasks (publishing to the online site), registered here

@@ -74,6 +74,7 @@ def tournament_detail(request, tournament):
             "overview": event_overview(tournament),
             "left": registration_selectors.left_by_themselves(tournament),
             "mirror": mirror_selectors.status(tournament),
+            "background": selectors.background_processes(),
         },
     )
 

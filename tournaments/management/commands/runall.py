@@ -1,4 +1,4 @@
-"""Start the web server, a Celery worker and Celery beat together (``make run``).
+"""Start the web server, the Celery workers and beat together (``make run``).
 
 The web server is uvicorn serving Django's ASGI application
 (``tournaments.serve``: two processes, one per core), bound to every interface
@@ -11,8 +11,11 @@ The laptop runs without DEBUG (``DEBUG=1 make run`` turns it on): the site's
 own error pages, a secret key made once in ``var/``, static files collected
 for WhiteNoise, plain HTTP on the venue's network (:func:`laptop_env`).
 
-Ctrl-C stops all three. For production, run them as separate processes
-(``docker/compose.yaml``).
+The workers and beat are kept running by :mod:`tournaments.supervisor`: one
+that stops, or a worker whose heartbeat goes stale, is started again with a
+back-off, and the organizer's overview says so meanwhile; only the web
+server's end (or Ctrl-C) stops them all. For production, run them as
+separate processes (``docker/compose.yaml``).
 """
 
 import errno
@@ -27,7 +30,9 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from tournaments import supervisor
 from tournaments.addresses import lan_addresses
+from tournaments.tasks import heartbeat_file
 
 #: the web servers: the default, and Django's development server
 SERVERS = ("uvicorn", "runserver")
@@ -113,32 +118,102 @@ def busy_port_message(host: str, port: int, *, via_make: bool) -> str:
     return f"Port {port} is in use by another program. Stop it or run `{again}`."
 
 
+#: the laptop's workers: one solo process per queue group, so a slow print
+#: or import never delays the clock and the bots, and there is no pool
+#: child whose death could hang its worker (billiard's prefork pool blocks
+#: for good when a child is SIGKILLed); name -> (queues, heartbeat limit in s)
+WORKERS = {
+    "clock": ("{clock}", 60),  # the round clock, bots, the sweeps: quick tasks
+    "tasks": ("celery", 300),  # print jobs, imports, publications: up to minutes
+}
+#: how often runall sends each worker its heartbeat task
+HEARTBEAT_EVERY = 5.0
+
+
 def celery_commands() -> dict[str, list[str]]:
-    """The Celery worker (print jobs and the round clock's queue) and beat."""
+    """The Celery workers (:data:`WORKERS`) and beat."""
     py, var = sys.executable, settings.VAR_DIR
     celery = [py, "-m", "celery", "-A", "tournaments.celery"]
-    return {
-        # the default queue (print jobs) and the round clock's queue
-        "worker": [
+    commands = {}
+    for name, (queues, _limit) in WORKERS.items():
+        commands[f"worker-{name}"] = [
             *celery,
             "worker",
             "--loglevel=INFO",
-            "--concurrency=2",
+            "--pool=solo",
+            "-n",
+            f"{name}@%h",
             "-Q",
-            f"celery,{settings.CLOCK_QUEUE}",
-        ],
-        "beat": [
-            *celery,
-            "beat",
-            "--loglevel=INFO",
-            "--schedule",
-            str(var / "celerybeat-schedule"),
-        ],
-    }
+            queues.format(clock=settings.CLOCK_QUEUE),
+            # no broadcast at start and no gossip: on the filesystem broker
+            # they only leave messages for workers long gone
+            "--without-mingle",
+            "--without-gossip",
+        ]
+    commands["beat"] = [
+        *celery,
+        "beat",
+        "--loglevel=INFO",
+        "--schedule",
+        str(var / "celerybeat-schedule"),
+    ]
+    return commands
+
+
+def process_specs(web: list[str]) -> list[supervisor.Spec]:
+    """What runall starts and watches: the web server (its end stops all),
+    the workers (restarted when they exit or their heartbeat is stale) and
+    beat (restarted when it exits)."""
+    specs = [supervisor.Spec("web", web, essential=True)]
+    for name, command in celery_commands().items():
+        worker = name.removeprefix("worker-")
+        if worker in WORKERS:
+            specs.append(
+                supervisor.Spec(
+                    name,
+                    command,
+                    heartbeat=heartbeat_file(worker),
+                    stale_after=WORKERS[worker][1],
+                    # a copy loaded ahead takes over at once (tournaments/standby.py)
+                    spare=[sys.executable, "-m", "tournaments.standby", *command[3:]],
+                )
+            )
+        else:
+            specs.append(supervisor.Spec(name, command))
+    return specs
+
+
+class Heartbeats:
+    """Each running worker gets ``runall.heartbeat`` on its queue every
+    :data:`HEARTBEAT_EVERY` seconds (a supervisor's ``on_tick``)."""
+
+    def __init__(self, log):
+        self.log = log
+        self.sent = 0.0
+        self.failing = False
+
+    def __call__(self, sup: supervisor.Supervisor) -> None:
+        if time.monotonic() - self.sent < HEARTBEAT_EVERY:
+            return
+        self.sent = time.monotonic()
+        from tournaments.celery import app
+
+        for name, (queues, limit) in WORKERS.items():
+            if not sup.running(f"worker-{name}"):
+                continue
+            queue = queues.format(clock=settings.CLOCK_QUEUE).split(",")[0]
+            try:
+                app.send_task("runall.heartbeat", args=[name], queue=queue, expires=limit)
+            except Exception as exc:  # a full disk: said once, never fatal
+                if not self.failing:
+                    self.log(f"heartbeat for worker-{name} not sent: {exc}")
+                self.failing = True
+            else:
+                self.failing = False
 
 
 class Command(BaseCommand):
-    help = "Run web + Celery worker + beat for a laptop at the venue."
+    help = "Run web + Celery workers + beat for a laptop at the venue."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -178,6 +253,10 @@ class Command(BaseCommand):
         if login.exists():
             self.stdout.write(login.read_text())
 
+    def log(self, line: str) -> None:
+        """A line of runall's own, with its time (beside the workers' lines)."""
+        self.stderr.write(f"[{time.strftime('%Y-%m-%d %H:%M:%S')}] runall: {line}")
+
     def handle(self, *args, addrport, server, demo_first_start=False, **opts):
         host, port = split_addrport(addrport)
         addrport = f"{host}:{port}"
@@ -197,10 +276,13 @@ class Command(BaseCommand):
             prepare(env)
         except subprocess.CalledProcessError as exc:
             raise CommandError(f"collectstatic failed (exit {exc.returncode})") from exc
-        commands = {"web": web_command(addrport, server=server), **celery_commands()}
-        procs = {name: subprocess.Popen(cmd, env=env) for name, cmd in commands.items()}
-        self.greet(host, port, addrport, env)
-        self.stdout.write("Ctrl-C stops web, worker and beat.\n")
+        sup = supervisor.Supervisor(
+            process_specs(web_command(addrport, server=server)),
+            env=env,
+            status_file=settings.PROCESS_STATUS_FILE,
+            log=self.log,
+        )
+        sup.on_tick = Heartbeats(self.log)
         stop = False
 
         def on_signal(signum, frame):
@@ -210,20 +292,13 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, on_signal)
         signal.signal(signal.SIGTERM, on_signal)
         try:
-            while not stop:
-                for name, p in procs.items():
-                    if p.poll() is not None:
-                        self.stderr.write(
-                            f"{name} stopped (exit {p.returncode}); stopping the rest."
-                        )
-                        stop = True
-                time.sleep(0.5)
+            sup.start()
+            self.greet(host, port, addrport, env)
+            self.stdout.write("Ctrl-C stops web, workers and beat.\n")
+            # a worker or beat that stops is started again; only the web
+            # server's end (or Ctrl-C) ends it all
+            reason = sup.run(lambda: stop)
+            if reason != "stopped":
+                self.stderr.write(f"{reason}; stopping the rest.")
         finally:
-            for p in procs.values():
-                if p.poll() is None:
-                    p.terminate()
-            for p in procs.values():
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            sup.stop()
