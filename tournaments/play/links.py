@@ -169,6 +169,37 @@ def resolve_seat(token: str) -> SeatAccess:
     return SeatAccess(OK, link, seat)
 
 
+def seats_now(tokens) -> dict[str, tuple[int, int]]:
+    """Where each of these seat links leads now, ``token → (table id,
+    position)``, for the links that may act (as :func:`resolve_seat` says
+    ``OK``); a link that can't (revoked, the player left, the seating taken
+    back to a draft, no seat, archived) is missing. Two queries however many
+    links: what an open stream checks before each redraw."""
+    tokens = [t for t in set(tokens) if _KEY_SHAPE.fullmatch(t or "")]
+    if not tokens:
+        return {}
+    rows = SeatLink.objects.filter(
+        key__in=tokens,
+        revoked_at__isnull=True,
+        player__dropped=False,
+        round__published=True,
+        round__tournament__archived_at__isnull=True,
+    ).values_list("key", "player_id", "round_id")
+    by_player = {(player, rnd): key for key, player, rnd in rows}
+    if not by_player:
+        return {}
+    seats = Seat.objects.filter(
+        player_id__in={p for p, _r in by_player},
+        table__round_id__in={r for _p, r in by_player},
+    ).values_list("player_id", "table__round_id", "table_id", "position")
+    out = {}
+    for player, rnd, table, position in seats:
+        key = by_player.get((player, rnd))
+        if key is not None:
+            out[key] = (table, position)
+    return out
+
+
 # -- the link's path -------------------------------------------------------------
 
 

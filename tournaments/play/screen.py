@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.clock import from_db
 from tournaments.collation import name_key
-from tournaments.models import Round, Seat, Table, TableAction
+from tournaments.models import Round, Seat, SeatingChange, Table, TableAction
 from tournaments.play.altruismus import Altruismus
 from tournaments.play.base import Ctx, Presentation, card_index
 from tournaments.play.monddaemmerung import Monddaemmerung
@@ -133,11 +133,36 @@ def _with_version(tables):
         .annotate(n=Count("pk"))
         .values("n")
     )
+    # a re-seat (a drop, a swap, a move, unpublish and publish) is logged on
+    # its round: every screen of the round is redrawn, each from its link
+    seating = (
+        SeatingChange.objects.filter(round=OuterRef("round_id"))
+        .order_by()
+        .values("round")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return tables.annotate(
         n_actions=Coalesce(Subquery(moves), 0),
         n_bots=Coalesce(Subquery(bots), 0),
+        n_seating=Coalesce(Subquery(seating), 0),
         db_time=Now(),
     )
+
+
+def _full_version(table: Table, rnd: Round, clock: dict) -> str:
+    """The version of every screen of the table: its moves, status and clock
+    (:func:`_version`), its bot seats (a seat given to the bot or handed back
+    changes every screen) and the round's seating changes (a re-seat changes
+    who sits where)."""
+    return f"{_version(table, rnd, clock)}.{table.n_bots}.{table.n_seating}"
+
+
+def seat_key(table_id: int, position: int) -> str:
+    """Which seat a seat page shows: its table and position. A page, a poll
+    and a stream carry it, so one whose link now leads elsewhere (a re-seat)
+    is reloaded instead of showing that seat's cards to someone else."""
+    return f"{table_id}.{position}"
 
 
 def _versions(tables) -> dict[int, str]:
@@ -153,7 +178,7 @@ def _versions(tables) -> dict[int, str]:
         )
     ):
         clock = _clock(table, table.round, from_db(table.db_time))
-        out[table.pk] = f"{_version(table, table.round, clock)}.{table.n_bots}"
+        out[table.pk] = _full_version(table, table.round, clock)
     return out
 
 
@@ -210,9 +235,8 @@ def table_snapshot(table_id: int, version: str | None = None) -> TableSnapshot |
         names=[s.name for s in seats],
         bots=frozenset(s.position for s in seats if s.bot),
         clock=clock,
-        # as the poll's version (_versions): a seat given to the bot or handed
-        # back changes every screen of the table
-        version=f"{_version(table, rnd, clock)}.{table.n_bots}",
+        # as the poll's version (_versions)
+        version=_full_version(table, rnd, clock),
         state=state,
         cards=(
             card_index(engine, state["players"], state.get("options") or {})
@@ -259,6 +283,7 @@ def seat_part(snapshot: TableSnapshot, position: int, *, error: str = "", me=Non
         "game_name": engine.name,
         "clock": clock,
         "version": snapshot.version,
+        "seat_key": seat_key(table.pk, position),
     }
     if snapshot.state is None:
         screen["polling"] = True

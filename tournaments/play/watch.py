@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from games.base import TIME_CALLED
 from tournaments.collation import name_key
-from tournaments.models import ClockActivation, Round, Seat, Table, TableAction
+from tournaments.models import ClockActivation, Round, Seat, SeatingChange, Table, TableAction
 from tournaments.play.base import Ctx, card_index
 from tournaments.play.screen import presentation
 from tournaments.play.tables import replay_states
@@ -91,10 +91,14 @@ def board(engine, state: dict, names: list[str], *, seat: int | None = None) -> 
 
 def spectator_version(table: Table) -> str:
     """Changes whenever the spectator view may change (one small query)."""
-    row = Table.objects.filter(pk=table.pk).values("status", "round__status").get()
+    row = Table.objects.filter(pk=table.pk).values("status", "round_id", "round__status").get()
     moves = TableAction.objects.filter(table_id=table.pk).aggregate(n=Max("number"))["n"]
     bots = Seat.objects.filter(table_id=table.pk, bot=True).count()
-    return f"{-1 if moves is None else moves}.{row['status']}.{row['round__status']}.{bots}"
+    # a re-seat (logged on the round) changes the names the board shows
+    seating = SeatingChange.objects.filter(round_id=row["round_id"]).count()
+    return (
+        f"{-1 if moves is None else moves}.{row['status']}.{row['round__status']}.{bots}.{seating}"
+    )
 
 
 def spectator_screen(table: Table) -> dict:

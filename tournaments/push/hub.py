@@ -12,7 +12,9 @@ and a table's screens never overtake each other.
 
 Each stream ends after :data:`MAX_AGE` seconds (with a little jitter, so
 streams opened together do not reconnect together): the browser reconnects
-at once and its link is checked again; a revoked link's streams end at once.
+at once and its link is checked again; a revoked link's streams end at once,
+and a seat's stream whose link now leads to another seat ends after a
+``reload`` event (:mod:`tournaments.push.redraw`).
 """
 
 from __future__ import annotations
@@ -149,11 +151,17 @@ class Hub:
         for conn, event, text, shows in events:
             if conn.closed:
                 continue
-            if event == "clock":
+            if event == redraw.RELOAD:
+                # the page shows a seat its link no longer leads to (or the
+                # table is gone): nothing else is sent, the page loads anew
+                conn.outbox = {event: (text, None)}
+                conn.closed = True
+            elif event == "clock":
                 conn.clock = shows
             else:
                 conn.version = shows
-            conn.outbox[event] = (text, shows)
+            if event != redraw.RELOAD:
+                conn.outbox[event] = (text, shows)
             self._wake(conn)
 
     @staticmethod
@@ -172,7 +180,16 @@ class Hub:
         ends = time.monotonic() + MAX_AGE * random.uniform(0.8, 1.0)
         try:
             yield f"retry: {RETRY_MS}\n\n"
-            while not conn.closed:
+            while True:
+                # what is waiting goes out first, also to a stream that ends
+                # now (a reload event is its last word)
+                if conn.outbox:
+                    outbox, conn.outbox = conn.outbox, {}
+                    for event, (text, shows) in outbox.items():
+                        plain = event in ("clock", redraw.RELOAD)
+                        yield sse(event, text, None if plain else shows)
+                if conn.closed:
+                    break
                 left = ends - time.monotonic()
                 if left <= 0:
                     break
@@ -182,9 +199,6 @@ class Hub:
                     yield ": still here\n\n"
                     continue
                 conn.waiter.clear()
-                outbox, conn.outbox = conn.outbox, {}
-                for event, (text, shows) in outbox.items():
-                    yield sse(event, text, shows if event != "clock" else None)
         finally:
             self.detach(conn)
 

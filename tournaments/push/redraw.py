@@ -8,10 +8,19 @@ view), and the round's clock partial. What every seat of a table shares is
 read once per table and change (:func:`tournaments.play.screen.table_snapshot`);
 a seat adds its own hand and legal moves, and a screen equal to the one the
 connection shows is not sent.
+
+A seat's stream never trusts the seat it was opened with: before each redraw
+its link is resolved anew (:func:`tournaments.play.links.seats_now`, one
+query pair per table), and a link that now leads to another seat than the
+page shows (a drop, a player leaving, a swap or a move of a re-published
+seating), or can't act any more, gets a ``reload`` event and its stream ends:
+the page is loaded anew with the link's seat. A screen that fails to draw
+costs its own stream only (logged, reloaded), never the table's others.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from django.db import close_old_connections
@@ -20,11 +29,15 @@ from django.utils import translation
 
 from tournaments import live
 from tournaments.models import Table
+from tournaments.play import links, watch
 from tournaments.play import screen as play
-from tournaments.play import watch
+
+log = logging.getLogger(__name__)
 
 SEAT = "seat"
 WATCH = "watch"
+#: the event that has the page loaded anew; its stream ends after it
+RELOAD = "reload"
 
 
 @dataclass(eq=False)
@@ -37,6 +50,10 @@ class Conn:
     language: str
     position: int | None = None
     token: str = ""
+    #: the seat the page shows (``screen.seat_key``; "": the table and
+    #: position above, the link's seat when the stream was opened): a link
+    #: that leads elsewhere now has the page reloaded
+    seat: str = ""
     csrf_token: str = ""
     #: the version of the screen the browser shows ("" unknown)
     version: str = ""
@@ -109,20 +126,33 @@ def table_pass(table_id: int, members: list[Conn]) -> list:
 
 def _table(table_id: int, members: list[Conn]) -> list:
     snapshot = play.table_snapshot(table_id)
-    if snapshot is None:
-        return []
+    if snapshot is None:  # the table is gone (a re-seat removed it): pages anew
+        return [(conn, RELOAD, "", None) for conn in members]
+    seats = links.seats_now(c.token for c in members if c.kind == SEAT)
     out = []
     boards: dict[str, str] = {}
     for conn in members:
+        if conn.kind == SEAT:
+            now = seats.get(conn.token)
+            shows = conn.seat or play.seat_key(conn.table_id, conn.position)
+            if now is None or play.seat_key(*now) != shows or now[0] != table_id:
+                # the link leads to another seat, or can't act: never this seat's screen
+                out.append((conn, RELOAD, "", None))
+                continue
+            conn.position = now[1]
         if conn.version == snapshot.version:
             continue
-        with translation.override(conn.language):
-            if conn.kind == SEAT:
-                out.append((conn, "panel", seat_panel(snapshot, conn), snapshot.version))
-            else:
-                if conn.language not in boards:
-                    boards[conn.language] = spectator_board(table_id)
-                out.append((conn, "board", boards[conn.language], snapshot.version))
+        try:
+            with translation.override(conn.language):
+                if conn.kind == SEAT:
+                    out.append((conn, "panel", seat_panel(snapshot, conn), snapshot.version))
+                else:
+                    if conn.language not in boards:
+                        boards[conn.language] = spectator_board(table_id)
+                    out.append((conn, "board", boards[conn.language], snapshot.version))
+        except Exception:  # one screen that can't be drawn ends its own stream only
+            log.exception("push: table %s: a %s screen could not be drawn", table_id, conn.kind)
+            out.append((conn, RELOAD, "", None))
     return out
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from tournaments.play import links
+from tournaments.play import screen as play
 from tournaments.push import redraw
 from tournaments.push.hub import hub
 from tournaments.selectors import public_round
@@ -46,12 +47,16 @@ def _seat_conn(request, token: str) -> redraw.Conn | None:
     if not access.ok or not access.seat.table.digital:
         return None
     seat = access.seat
+    now = play.seat_key(seat.table_id, seat.position)
     return redraw.Conn(
         kind=redraw.SEAT,
         table_id=seat.table_id,
         round_id=seat.table.round_id,
         position=seat.position,
         token=token,
+        # the seat the page shows: another than the link's now (a re-seat
+        # since the page was drawn) has the page reloaded at once
+        seat=(request.GET.get("s") or now)[:_MAX_VERSION],
         csrf_token=get_token(request),
         language=get_language(),
         version=_shown(request),

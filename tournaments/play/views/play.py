@@ -26,17 +26,37 @@ def _panel(request, seat: Seat, token: str, *, error: str = ""):
     return render(request, "play/panel.html", context)
 
 
+def _reload(request, token: str):
+    """The page shows a seat its link no longer leads to (a re-seat): the
+    whole page is loaded anew (htmx: ``HX-Refresh``), never that seat's
+    screen."""
+    if request.htmx:
+        response = HttpResponse(status=200)
+        response["HX-Refresh"] = "true"
+        response["Cache-Control"] = "no-store"
+        return response
+    return redirect("seat_link", token)
+
+
+def _shows_other_seat(shown_seat: str | None, seat: Seat) -> bool:
+    return bool(shown_seat) and shown_seat != play.seat_key(seat.table_id, seat.position)
+
+
 @require_GET
 def seat_play(request, token):
     """The play partial; polled. Answers 204 (nothing to swap) while the
-    version the page shows is still current."""
+    version the page shows is still current; a page that shows another seat
+    than the link's now (``s``, a re-seat) is reloaded."""
     shown = request.GET.get("v")
+    shown_seat = request.GET.get("s")
     if shown:
         # "anything new?" from the shared cache while this link's table is
         # known: no query for most polls (a 204 shows nothing)
         known = poll_cache.seat_table(token)
-        if known is not None and shown == poll_cache.table_version(
-            *known, play.round_table_versions
+        if (
+            known is not None
+            and shown_seat == known[2]
+            and shown == poll_cache.table_version(known[0], known[1], play.round_table_versions)
         ):
             return HttpResponse(status=204)
     access = links.resolve_seat(token)
@@ -44,9 +64,13 @@ def seat_play(request, token):
         return seat_link_refused(request, access)
     seat = access.seat
     table_id, round_id = seat.table_id, seat.table.round_id
-    poll_cache.remember_seat_table(token, table_id, round_id)
+    poll_cache.remember_seat_table(
+        token, table_id, round_id, play.seat_key(table_id, seat.position)
+    )
+    if _shows_other_seat(shown_seat, seat):
+        return _reload(request, token)
     version = poll_cache.table_version(table_id, round_id, play.round_table_versions)
-    if shown and shown == version:
+    if shown and shown == version:  # the version counts the round's re-seats too
         return HttpResponse(status=204)
     # what the table's seats share is built once per version in this process
     screen = play.seat_screen(seat, version=version)
@@ -58,11 +82,15 @@ def seat_play(request, token):
 
 @require_POST
 def seat_move(request, token):
-    """A move: applied, or refused with the reason (nothing changes)."""
+    """A move: applied, or refused with the reason (nothing changes). A move
+    from a page that shows another seat than the link's now is not played:
+    the page is loaded anew."""
     access = links.resolve_seat(token)
     if not access.ok:
         return seat_link_refused(request, access)
     seat = access.seat
+    if _shows_other_seat(request.POST.get("s"), seat):
+        return _reload(request, token)
     error = play.move(seat, request.POST.get("action", ""), request.POST.get("seen"))
     if request.htmx:
         return _panel(request, seat, token, error=error)

@@ -11,7 +11,9 @@
  * slept, a server without push: 204), the polls run as before, so nothing is
  * lost. The browser reconnects by itself and sends the version it last got
  * (Last-Event-ID); the server then sends the current screen if it is newer.
- * A stream the server refused is tried again after a while.
+ * A stream the server refused is tried again after a while. A "reload"
+ * event (the seat link leads to another seat now, after a re-seat) loads the
+ * page anew.
  */
 (function () {
   "use strict";
@@ -67,6 +69,11 @@
     source.addEventListener("panel", onScreen);
     source.addEventListener("board", onScreen);
     source.addEventListener("clock", onClock);
+    // the link leads to another seat now (a re-seat), or can't act: the page anew
+    source.addEventListener("reload", function () {
+      if (source) source.close();
+      window.location.reload();
+    });
     source.addEventListener("error", function () {
       live = false;
       document.documentElement.dataset.push = "off";
