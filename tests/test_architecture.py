@@ -115,23 +115,23 @@ def test_games_import_no_django():
             }, name
 
 
-# -- the floors the README names ------------------------------------------------
+# -- the floors docs/architecture.md names -------------------------------------
 
-README = ROOT / "README.md"
+ARCHITECTURE_DOC = ROOT / "docs" / "architecture.md"
 
 
 def floor_modules(number: int) -> list[str]:
-    """The modules and packages the README's "The floors" lists in floor
+    """The modules and packages docs/architecture.md's "The floors" lists in floor
     ``number`` (every backticked ``.py`` file or folder of the project)."""
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("### The floors") :]
+    text = ARCHITECTURE_DOC.read_text(encoding="utf-8")
+    section = text[text.index("## The floors") :]
     item = re.search(rf"^{number}\. \*\*.*?(?=^\d\. \*\*|^\S)", section, re.S | re.M).group(0)
     out = []
     for path in re.findall(r"`([\w/]+(?:\.py|/))`", item):
         if not path.startswith(PACKAGES):
             continue
         name = path.removesuffix("/").removesuffix(".py").replace("/", ".")
-        assert (ROOT / path).exists(), f"README names {path}, which does not exist"
+        assert (ROOT / path).exists(), f"docs/architecture.md names {path}, which does not exist"
         out.append(name)
     return out
 
@@ -154,9 +154,9 @@ def django_imports(path: Path) -> list[str]:
 def test_the_pure_floor_imports_no_django_and_only_itself():
     mods, edges = modules(), graph()
     pure = members(floor_modules(1), mods)
-    # what the README has always promised pure must be on the list
+    # what the docs have always promised pure must be on the list
     for name in ("games", "tournaments.seating", "scoring.printing", "scoring.standings"):
-        assert name in pure, f"{name} is missing from the README's pure floor"
+        assert name in pure, f"{name} is missing from the pure floor in docs/architecture.md"
     assert {"tournaments.clock", "tournaments.roster"} <= pure
     for name in sorted(pure):
         assert not django_imports(mods[name]), f"{name} (pure) imports {django_imports(mods[name])}"

@@ -1,5 +1,5 @@
 """What a scorekeeper may do is ONE list in code (tournaments/permissions.py),
-every view checks through it, and the README says the same. Each forbidden action answers 403 and changes nothing; each allowed
+every view checks through it, and the user guide (docs/user-guide.md) says the same. Each forbidden action answers 403 and changes nothing; each allowed
 one works."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from tournaments.models import Player, Round, Seat, SeatLink, Tournament
 from tournaments.permissions import ACTIONS, SCOREKEEPER_MAY, may
 from tournaments.services import clock, deadlines
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "user-guide.md"
 
 
 @pytest.fixture(autouse=True)
@@ -41,8 +41,8 @@ def test_every_organizer_view_names_an_action_of_the_one_list():
     assert not may(None, "view")
 
 
-def test_the_readme_lists_exactly_what_a_scorekeeper_may_do():
-    text = README.read_text()
+def test_the_user_guide_lists_exactly_what_a_scorekeeper_may_do():
+    text = GUIDE.read_text(encoding="utf-8")
     section = text[text.index("**Scorekeepers**") : text.index("Everything else is yours")]
     listed = {line.strip()[2:] for line in section.splitlines() if line.strip().startswith("- ")}
     with translation.override("en"):

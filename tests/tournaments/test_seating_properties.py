@@ -6,7 +6,7 @@ fields with history, drops and late entries, tables of 2–6 and mixed sizes."""
 import itertools
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tournaments.seating import (
@@ -243,8 +243,7 @@ def check_fairness(request, answer):
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields())
 def test_every_reason_is_true_and_small_tables_are_fair(request_):
-    if not _feasible(request_):
-        return
+    assume(_feasible(request_))
     answer = seat(request_)
     check_answer(request_, answer)
     check_fairness(request_, answer)
@@ -253,8 +252,8 @@ def test_every_reason_is_true_and_small_tables_are_fair(request_):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields(), st.data())
 def test_reasons_stay_true_after_a_drop_and_a_late_arrival(request_, data):
-    if not _feasible(request_) or len(request_["players"]) < 2 * max(request_["allowed_sizes"]):
-        return
+    assume(_feasible(request_))
+    assume(len(request_["players"]) >= 2 * max(request_["allowed_sizes"]))
     answer = seat(request_)
     tables = {k + 1: t for k, t in enumerate(answer["tables"])}
     everyone = [p["id"] for p in request_["players"]]
@@ -282,8 +281,7 @@ def test_reasons_stay_true_after_a_drop_and_a_late_arrival(request_, data):
 def test_reasons_stay_true_after_a_swap_and_a_move_by_hand(request_, data):
     # a change by hand takes the same path as a drop or a late arrival: the
     # draft's reasons stay true, a repeat it makes is the organizer's
-    if not _feasible(request_):
-        return
+    assume(_feasible(request_))
     answer = seat(request_)
     tables = {k + 1: t for k, t in enumerate(answer["tables"])}
     everyone = [p["id"] for p in request_["players"]]
