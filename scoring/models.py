@@ -1,5 +1,6 @@
 """Result submissions (append-only, versioned), their confirmations, and print
-jobs rendered by Celery."""
+jobs rendered by Celery. A season's series is ``scoring.season.models``, an
+import job ``scoring.exchange.models``."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
-
-from scoring.season import standings as season_standings
 
 
 class Submission(models.Model):
@@ -167,66 +166,3 @@ class PrintJob(models.Model):
 
     def __str__(self):
         return f"{self.kind} ({self.status})"
-
-
-class Series(models.Model):
-    """A season: tournaments of one game whose final standings add up
-    (``scoring.season.standings``)."""
-
-    SCHEMES = [(name, _(season_standings.SCHEME_LABELS[name])) for name in season_standings.SCHEMES]
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="series"
-    )
-    name = models.CharField(_("name"), max_length=200)
-    game = models.CharField(_("game"), max_length=40)
-    scheme = models.CharField(
-        _("season points"), max_length=20, choices=SCHEMES, default=season_standings.SCHEMES[0]
-    )
-    #: the fixed table's points by place (scheme "table")
-    table = models.JSONField(_("points by place"), default=list, blank=True)
-    best = models.PositiveSmallIntegerField(
-        _("count the best"),
-        null=True,
-        blank=True,
-        help_text=_("Count only each person's best results (empty: all)."),
-    )
-    minimum = models.PositiveSmallIntegerField(_("tournaments needed to be ranked"), default=0)
-    public = models.BooleanField(_("public season page"), default=False)
-    tournaments = models.ManyToManyField(
-        "tournaments.Tournament", blank=True, related_name="series", verbose_name=_("tournaments")
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        verbose_name = _("series")
-        verbose_name_plural = _("series")
-
-    def __str__(self):
-        return self.name
-
-
-class ImportJob(models.Model):
-    """A tournament import (``scoring.exchange.jobs``): the file as the
-    request stored it, read and checked by a Celery task, never in a web
-    process; its outcome — the new tournament, or the problems in the
-    language the file was sent in — for the import's page to show."""
-
-    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    data = models.BinaryField(default=b"")
-    name = models.CharField(max_length=200, blank=True)
-    language = models.CharField(max_length=10, blank=True)
-    status = models.CharField(max_length=10, default=QUEUED)
-    at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    problems = models.JSONField(default=list, blank=True)
-
-    class Meta:
-        ordering = ["-at"]
-
-    def __str__(self):
-        return f"import {self.pk} ({self.status})"

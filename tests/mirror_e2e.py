@@ -50,7 +50,7 @@ def online_setup(players: int) -> dict:
 
 def _public(tournament) -> dict:
     from scoring import selectors as scoring_selectors
-    from scoring.exchange import export_tournament
+    from scoring.exchange.export import export_tournament
     from tournaments.mirror import snapshot
 
     sections = snapshot.public_sections(export_tournament(tournament))

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring import services as results
-from scoring.models import Series
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from scoring.sheet_links import table_token
 from tests.factories import (
     DIGITAL_GAMES,

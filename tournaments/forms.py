@@ -12,15 +12,9 @@ from django.utils.translation import gettext_lazy as _
 from games import ENGINES, DeckError
 from tournaments import limits, safejson
 from tournaments.collation import sort_by_name
-from tournaments.models import (
-    MAX_ROUND_MINUTES,
-    TIEBREAKS,
-    Person,
-    Player,
-    Tournament,
-    game_choices,
-)
+from tournaments.models import MAX_ROUND_MINUTES, TIEBREAKS, Player, Tournament, game_choices
 from tournaments.player_import import UnreadableFile, decode_upload
+from tournaments.roster_models import Person
 from tournaments.services.tournaments import game_defaults
 from tournaments.widgets import DateInput
 

@@ -184,7 +184,12 @@ class Tournament(models.Model):
     @property
     def planned_rounds(self) -> int:
         """The qualifying rounds and the final stage's rounds."""
-        fmt = FinalStage.objects.filter(tournament=self).values_list("format", flat=True).first()
+        # through the finals app's relation (its model is above this one)
+        fmt = (
+            Tournament.objects.filter(pk=self.pk)
+            .values_list("final_stage__format", flat=True)
+            .first()
+        )
         return self.rounds + {"table": 1, "semis": 2}.get(fmt, 0)
 
     @property
@@ -637,29 +642,6 @@ class TableAction(models.Model):
         return f"{self.table} #{self.number}: {self.action}"
 
 
-# the wings' models (the final stage's settings, the seat link), each defined
-# with its code (tournaments/finals/, tournaments/play/) and registered with
-# this app here, where Django looks for the app's models
-from tournaments.finals.models import FinalStage  # noqa: E402
-
-# the mirror wing's models (tournaments/mirror/), likewise
-from tournaments.mirror.models import (  # noqa: E402, F401
-    MirroredTournament,
-    MirrorLink,
-    MirrorPublication,
-    MirrorSection,
-    PublisherConfirmation,
-    PublishingKey,
-    ReceivedPublication,
-)
-from tournaments.play.models import SeatLink  # noqa: E402, F401
-
-# the registration wing's models (tournaments/registrations/), likewise
-from tournaments.registrations.models import (  # noqa: E402, F401
-    Announcement,
-    Registration,
-    RegistrationEvent,
-)
-
-# the club roster's models (tournaments/roster_models.py), likewise
+# the club roster's models (tournaments/roster_models.py) belong to this app:
+# Django looks for them here
 from tournaments.roster_models import Person, PersonMerge  # noqa: E402, F401

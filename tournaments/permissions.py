@@ -20,7 +20,8 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import MirroredTournament, Tournament
+from tournaments.mirror.models import MirroredTournament
+from tournaments.models import Tournament
 
 #: every action a view can perform, with what it means
 ACTIONS = {

@@ -26,13 +26,14 @@ from django.urls import reverse
 
 from scoring import documents, listings
 from scoring import services as results
-from scoring.models import Series
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from scoring.sheet_links import table_token
 from scoring.views.exports import FORMATS
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
-from tournaments.models import Person, Round, Table, Tournament
+from tournaments.models import Round, Table, Tournament
 from tournaments.play.links import seat_keys, seat_token
+from tournaments.roster_models import Person
 from tournaments.services import clock, players, roster
 
 

@@ -4,7 +4,7 @@ services, and a publication of it as the laptop sends it."""
 from __future__ import annotations
 
 from scoring import services as results
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from tests.factories import seated_round
 from tournaments import services
 from tournaments.mirror import keys, receive, snapshot

@@ -6,9 +6,8 @@ import pytest
 
 from tests.factories import digital_table
 from tests.timetravel import past_deadline
-from tournaments import tasks
 from tournaments.models import TableAction
-from tournaments.play import bots
+from tournaments.play import bots, tasks
 from tournaments.play import tables as digital
 from tournaments.services import clock, deadlines, lifecycle
 

@@ -17,7 +17,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.base import RandomBot
-from scoring import exchange
+from scoring.exchange.export import export_json
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
 from tests.deal_attack import PublicFacts, reproduced
 from tests.factories import (
     DIGITAL_GAMES,
@@ -259,7 +261,7 @@ def test_an_undealt_table_with_an_old_public_seed_is_dealt_from_a_secret(organiz
 
 
 def _exported(tournament) -> dict:
-    return json.loads(exchange.export_json(tournament))
+    return json.loads(export_json(tournament))
 
 
 def test_the_organizers_export_carries_each_secret_and_an_import_replays_exactly(
@@ -271,7 +273,7 @@ def test_the_organizers_export_carries_each_secret_and_an_import_replays_exactly
     table.refresh_from_db()
     doc = _exported(table.round.tournament)
     assert doc["rounds"][0]["tables"][0]["secret"] == table.secret
-    new = exchange.import_tournament(data=json.dumps(doc), owner=other_user)
+    new = import_tournament(data=json.dumps(doc), owner=other_user)
     imported = Table.objects.get(round__tournament=new, number=1)
     assert (imported.secret, imported.state) == (table.secret, table.state)
     assert digital.table_record(imported).replay(engine) == engine.load(imported.state)
@@ -290,7 +292,7 @@ def test_a_file_from_before_deal_secrets_imports_and_replays(organizer, other_us
     for rnd in doc["rounds"]:
         for td in rnd["tables"]:
             del td["secret"]  # a file written before tables had one
-    new = exchange.import_tournament(data=json.dumps(doc), owner=other_user)
+    new = import_tournament(data=json.dumps(doc), owner=other_user)
     imported = Table.objects.get(round__tournament=new, number=1)
     assert imported.secret == "" and imported.seed == 4711
     assert digital.table_record(imported).replay(engine) == engine.load(imported.state)
@@ -318,8 +320,8 @@ def test_a_file_whose_secret_was_removed_or_changed_is_refused_with_its_place(
             del broken["rounds"][0]["tables"][0]["secret"]
         else:
             broken["rounds"][0]["tables"][0]["secret"] = value
-        with pytest.raises(exchange.ImportRefused) as refused:
-            exchange.import_tournament(data=json.dumps(broken), owner=other_user)
+        with pytest.raises(ImportRefused) as refused:
+            import_tournament(data=json.dumps(broken), owner=other_user)
         assert any(e.startswith(place) and why in e for e in refused.value.errors), (
             value,
             refused.value.errors,
@@ -332,7 +334,7 @@ def test_an_undealt_table_imported_without_a_secret_draws_one_at_its_deal(organi
     doc = _exported(table.round.tournament)
     assert doc["rounds"][0]["tables"][0]["secret"] == ""
     del doc["rounds"][0]["tables"][0]["secret"]
-    new = exchange.import_tournament(data=json.dumps(doc), owner=other_user)
+    new = import_tournament(data=json.dumps(doc), owner=other_user)
     rnd = new.round_set.get()
     clock.round_start(round=rnd, by=other_user)
     imported = rnd.tables.get()

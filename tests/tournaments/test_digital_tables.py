@@ -9,9 +9,9 @@ from games.base import Record
 from scoring.models import Submission
 from tests.factories import digital_table
 from tests.timetravel import travel
-from tournaments import tasks
 from tournaments.models import Round, Table
 from tournaments.play import tables as digital
+from tournaments.play import tasks
 from tournaments.services import ServiceError, clock, deadlines
 
 pytestmark = pytest.mark.django_db

@@ -18,16 +18,19 @@ from django.utils import translation
 
 from scoring import documents, listings
 from scoring import services as results
-from scoring.exchange import ImportRefused, export_json, import_tournament
-from scoring.models import Series
+from scoring.exchange.export import export_json
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
 from scoring.season import selectors as season_selectors
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from scoring.selectors import event_overview, standings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.seat_tokens import token_for
 from tournaments.finals import selectors as finals
 from tournaments.finals import services
-from tournaments.models import FinalStage, Round, Seat, Table
+from tournaments.finals.models import FinalStage
+from tournaments.models import Round, Seat, Table
 from tournaments.services import ServiceError, clock, event, roster
 from tournaments.services import players as player_services
 

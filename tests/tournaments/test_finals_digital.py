@@ -14,7 +14,8 @@ from scoring.models import Submission
 from scoring.selectors import standings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.finals import services as finals
-from tournaments.models import FinalStage, Round, Table
+from tournaments.finals.models import FinalStage
+from tournaments.models import Round, Table
 from tournaments.play import tables as digital
 from tournaments.services import clock, deadlines
 

@@ -22,8 +22,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import Series
 from scoring.season import services as season_services
+from scoring.season.models import Series
 from tests.factories import seated_round
 from tests.forms_in_pages import forms
 from tournaments.finals import services as finals

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import selectors as scoring_selectors
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from tests.tournaments.mirror_helpers import (
     approved_key,
     body,

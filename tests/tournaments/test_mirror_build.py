@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from scoring import services as results
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from tests.tournaments.mirror_helpers import approved_key, laptop_tournament, play_round, sheet
 from tournaments import services
 from tournaments.mirror import publish, snapshot

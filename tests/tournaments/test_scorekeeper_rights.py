@@ -16,8 +16,9 @@ from tests.factories import PlayerFactory, seated_round
 from tests.timetravel import past_deadline
 from tests.tournaments.test_permissions import named_patterns
 from tournaments import services
-from tournaments.models import Player, Round, Seat, SeatLink, Tournament
+from tournaments.models import Player, Round, Seat, Tournament
 from tournaments.permissions import ACTIONS, SCOREKEEPER_MAY, may
+from tournaments.play.models import SeatLink
 from tournaments.services import clock, deadlines
 
 README = Path(__file__).resolve().parents[2] / "README.md"

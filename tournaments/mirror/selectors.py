@@ -8,8 +8,9 @@ from __future__ import annotations
 from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 
-from scoring.models import Series, Submission
+from scoring.models import Submission
 from scoring.season import selectors as season_selectors
+from scoring.season.models import Series
 from tournaments.mirror import snapshot
 from tournaments.mirror.models import (
     MirroredTournament,

@@ -1,8 +1,8 @@
 """The registration wing's models: a tournament's announcement, its
 registrations and their append-only log.
 
-They belong to the ``tournaments`` app (``app_label``), whose ``models``
-module imports them. The relations name their models by label, so this
+They belong to the ``registrations`` app; their tables keep the names
+they had in the ``tournaments`` app (``db_table``). The relations name their models by label, so this
 module imports no project module (it sits beside the lowest data module);
 the form checks the limits (``tournaments.limits``). A registration's personal link is a
 random token of which only the SHA-256 hash is stored: a database dump can't
@@ -78,7 +78,7 @@ class Announcement(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_announcement"  # its table from before it was an app
         verbose_name = _("announcement")
 
     def __str__(self):
@@ -159,7 +159,7 @@ class Registration(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_registration"  # its table from before it was an app
         ordering = ["position"]
         verbose_name = _("registration")
         verbose_name_plural = _("registrations")
@@ -246,7 +246,7 @@ class RegistrationEvent(models.Model):
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_registrationevent"  # its table from before it was an app
         ordering = ["at", "pk"]
 
     def __str__(self):

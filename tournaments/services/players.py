@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 
 from tournaments import limits
 from tournaments.authors import author
-from tournaments.models import Player, PlayerEvent, SeatLink, Tournament
+from tournaments.models import Player, PlayerEvent, Tournament
 from tournaments.play import poll_cache
+from tournaments.play.models import SeatLink
 from tournaments.player_import import ImportRow
 from tournaments.services.errors import ServiceError
 from tournaments.services.seating import reseat_dropped_player
