@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import clock
+from tournaments.services import clock, round_life
 
 
 @shared_task(name="clock.close_round", ignore_result=True)
 def close_round(round_id: int) -> bool:
     return clock.guarded(
-        round_id, clock.CLOSE_FAILED, clock.close_round, round_id, via=clock.VIA_TASK
+        round_id, clock.CLOSE_FAILED, round_life.round_time_up, round_id, via=clock.VIA_TASK
     )
 
 
@@ -27,15 +27,15 @@ def close_round(round_id: int) -> bool:
 def close_table(table_id: int) -> bool:
     round_id = clock.round_of_table(table_id)
     return clock.guarded(
-        round_id, clock.TABLE_CLOSE_FAILED, clock.close_table, table_id, via=clock.VIA_TASK
+        round_id, clock.TABLE_CLOSE_FAILED, round_life.table_time_up, table_id, via=clock.VIA_TASK
     )
 
 
 @shared_task(name="clock.start_round", ignore_result=True)
 def start_round(round_id: int) -> bool:
-    return clock.start_due_round(round_id)
+    return round_life.round_start_when_due(round_id)
 
 
 @shared_task(name="clock.sweep", ignore_result=True)
 def sweep() -> dict:
-    return clock.sweep()
+    return round_life.sweep()

@@ -30,7 +30,7 @@ from scoring.season.models import Series
 from tests.scoring import mutate, played
 from tournaments.models import Player, Round, Seat, Table, TableAction, Tournament
 from tournaments.roster_models import Person
-from tournaments.services import ServiceError, roster
+from tournaments.services import ServiceError, roster, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -220,7 +220,7 @@ def test_every_seating_mode_round_trips(organizer, other_user):
     club-mates apart, a swap on the draft."""
     from tests.factories import PlayerFactory, TournamentFactory
     from tests.timetravel import past_deadline
-    from tournaments.services import clock, seating
+    from tournaments.services import seating
 
     rng = random.Random(5)
     t = TournamentFactory(owner=organizer, game="quartett", rounds=4, allowed_sizes=[3, 4])
@@ -230,9 +230,9 @@ def test_every_seating_mode_round_trips(organizer, other_user):
         rnd = seating.round_seat(tournament=t, by=organizer, mode=mode, clubs_apart=apart)
         a, b = rnd.tables.get(number=1).seats.order_by("position")[:2]
         seating.seating_swap(round=rnd, player_a=a.player, player_b=b.player, by=organizer)
-        rnd = clock.round_start(round=rnd, by=organizer)
+        rnd = round_life.round_start(round=rnd, by=organizer)
         past_deadline(rnd)
-        clock.close_round(rnd.pk, via="test")
+        round_life.round_time_up(rnd.pk, via="test")
         for table in rnd.tables.order_by("number"):
             sheet = played.quartett_sheet(t, table.seats.count(), rng)
             results.result_submit(table=table, sheet=sheet, by=organizer, expected_version=None)

@@ -33,7 +33,7 @@ from tests.timetravel import travel
 from tournaments import services
 from tournaments.models import Table, Tournament
 from tournaments.play import tables as digital
-from tournaments.services import clock, deadlines, seating
+from tournaments.services import deadlines, round_life, seating
 
 pytestmark = pytest.mark.django_db
 
@@ -168,7 +168,7 @@ def test_each_table_draws_its_own_secret_of_256_bits_when_it_is_dealt(organizer)
     rnd = seated_round(t, seed=7, publish=False)
     # seated: the seed decided who sits where; no table has cards yet
     assert set(rnd.tables.values_list("secret", "seed")) == {("", 0)}
-    clock.round_start(round=seating.seating_publish(round=rnd, by=organizer), by=organizer)
+    round_life.round_start(round=seating.seating_publish(round=rnd, by=organizer), by=organizer)
     secrets = list(rnd.tables.values_list("secret", flat=True))
     assert len(secrets) == 6 and len(set(secrets)) == 6
     for secret in secrets:
@@ -222,7 +222,7 @@ def test_the_stored_record_replays_the_game_exactly(organizer, game, size, monke
     table.refresh_from_db()
     assert digital.table_record(table).replay(engine) == engine.load(table.state)
     travel(table.round, 30 * 60)
-    clock.close_round(table.round.pk)
+    round_life.round_time_up(table.round.pk)
     digital.table_finish(table_id=table.pk)
     table.refresh_from_db()
     assert engine.is_over(engine.load(table.state))
@@ -238,7 +238,7 @@ def test_a_table_dealt_before_deal_secrets_replays_from_its_stored_seed(organize
     engine = table.round.tournament.engine
     old = engine.new_game(2, 4711, {})
     Table.objects.filter(pk=table.pk).update(seed=4711, state=engine.dump(old))
-    clock.round_start(round=table.round, by=organizer)
+    round_life.round_start(round=table.round, by=organizer)
     table.refresh_from_db()
     assert table.secret == "" and table.state == engine.dump(old)  # not dealt again
     _play(table, engine, 3, RandomBot(2))
@@ -250,7 +250,7 @@ def test_a_table_dealt_before_deal_secrets_replays_from_its_stored_seed(organize
 def test_an_undealt_table_with_an_old_public_seed_is_dealt_from_a_secret(organizer):
     table = digital_table(organizer, "quartett", 2, start=False)
     Table.objects.filter(pk=table.pk).update(seed=4711)
-    clock.round_start(round=table.round, by=organizer)
+    round_life.round_start(round=table.round, by=organizer)
     table.refresh_from_db()
     engine = table.round.tournament.engine
     assert len(table.secret) == 64
@@ -286,7 +286,7 @@ def test_a_file_from_before_deal_secrets_imports_and_replays(organizer, other_us
     Table.objects.filter(pk=table.pk).update(
         seed=4711, state=engine.dump(engine.new_game(2, 4711, {}))
     )
-    clock.round_start(round=table.round, by=organizer)
+    round_life.round_start(round=table.round, by=organizer)
     _play(table, engine, 3, RandomBot(5))
     doc = _exported(table.round.tournament)
     for rnd in doc["rounds"]:
@@ -336,6 +336,6 @@ def test_an_undealt_table_imported_without_a_secret_draws_one_at_its_deal(organi
     del doc["rounds"][0]["tables"][0]["secret"]
     new = import_tournament(data=json.dumps(doc), owner=other_user)
     rnd = new.round_set.get()
-    clock.round_start(round=rnd, by=other_user)
+    round_life.round_start(round=rnd, by=other_user)
     imported = rnd.tables.get()
     assert re.fullmatch(r"[0-9a-f]{64}", imported.secret) and imported.state is not None

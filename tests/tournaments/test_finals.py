@@ -31,7 +31,7 @@ from tournaments.finals import selectors as finals
 from tournaments.finals import services
 from tournaments.finals.models import FinalStage
 from tournaments.models import Round, Seat, Table
-from tournaments.services import ServiceError, clock, event, roster
+from tournaments.services import ServiceError, event, roster, round_life
 from tournaments.services import players as player_services
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def enter(table, order_by_player: list | None = None, by=None):
 
 def end(rnd: Round) -> Round:
     """Every table has its result: the organizer's press ends the round."""
-    clock.round_close(round=rnd, by=rnd.tournament.owner)
+    round_life.round_end(round=rnd, by=rnd.tournament.owner)
     rnd.refresh_from_db()
     return rnd
 

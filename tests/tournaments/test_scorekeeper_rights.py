@@ -19,7 +19,7 @@ from tournaments import services
 from tournaments.models import Player, Round, Seat, Tournament
 from tournaments.permissions import ACTIONS, SCOREKEEPER_MAY, may
 from tournaments.play.models import SeatLink
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -130,9 +130,9 @@ def test_a_scorekeeper_enters_confirms_prints_and_exports(client, world, organiz
     t.confirmation_required = True
     t.save()
     # the round is played: started and its time called by the clock
-    rnd = clock.round_start(round=world["round"], by=organizer)
+    rnd = round_life.round_start(round=world["round"], by=organizer)
     past_deadline(rnd)
-    clock.close_round(rnd.pk, via="test")
+    round_life.round_time_up(rnd.pk, via="test")
     from scoring import services as scoring_services
     from tests.scoring.test_result_entry import post_data
 
