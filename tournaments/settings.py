@@ -113,12 +113,12 @@ TRUSTED_PROXIES = trusted_proxies("TRUSTED_PROXIES")
 PROJECT_APPS = [
     "tournaments",
     "scoring",
-    "tournaments.push",
     "tournaments.play",
+    "tournaments.push",
     "tournaments.finals",
     "tournaments.registrations",
-    "scoring.season",
     "scoring.exchange",
+    "scoring.season",
     "tournaments.mirror",
 ]
 
