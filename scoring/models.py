@@ -9,8 +9,10 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.models import Audited, AuditedImport
 
-class Submission(models.Model):
+
+class Submission(AuditedImport):
     """One version of a table's result, as entered from the paper sheet (or
     reported by a player, or finished by a digital table's engine).
 
@@ -49,8 +51,6 @@ class Submission(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     by_seat = models.SmallIntegerField(null=True, blank=True)
-    #: who entered it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
     from_address = models.GenericIPAddressField(null=True, blank=True)
     replaces = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="replaced_by"
@@ -58,7 +58,6 @@ class Submission(models.Model):
     reason = models.CharField(_("reason for the correction"), max_length=500, blank=True)
     #: entered after the table's deadline (a late paper result is flagged)
     late = models.BooleanField(default=False)
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["table", "version"]
@@ -94,7 +93,7 @@ def has_result(table=None) -> Exists:
     return Exists(confirmed_result(table))
 
 
-class Confirmation(models.Model):
+class Confirmation(AuditedImport):
     """Someone agrees with a submission: a second scorekeeper, the organizer,
     or a player of the table through his seat link."""
 
@@ -105,9 +104,6 @@ class Confirmation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     by_seat = models.SmallIntegerField(null=True, blank=True)
-    #: who confirmed it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -128,7 +124,7 @@ class Confirmation(models.Model):
         return f"{self.submission} ✓ {self.by or self.by_seat}"
 
 
-class PrintJob(models.Model):
+class PrintJob(Audited):
     """A PDF rendered by a Celery task (large rounds), with its progress."""
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
@@ -148,8 +144,6 @@ class PrintJob(models.Model):
     total = models.PositiveIntegerField(default=0)
     file = models.CharField(max_length=500, blank=True)
     error = models.CharField(max_length=500, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    at = models.DateTimeField(auto_now_add=True)
     #: the language and address the job was asked in (a re-queued job keeps them)
     language = models.CharField(max_length=10, blank=True)
     origin = models.CharField(max_length=200, blank=True)

@@ -54,6 +54,48 @@ def deck_problem(engine, options, sizes) -> str:
     return ""
 
 
+class Audited(models.Model):
+    """Who did it and when, the fields every log row has: ``by`` the account
+    (kept as empty when the account is deleted), ``at`` when it was saved."""
+
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class AuditedImport(Audited):
+    """:class:`Audited`, and who did it as named in an imported file
+    (``imported_by``: never linked to an account here)."""
+
+    imported_by = models.CharField(max_length=150, blank=True, default="")
+
+    class Meta:
+        abstract = True
+
+
+#: the settings an organizer chooses for a tournament, in the settings form's
+#: order: the form (tournaments.forms) and the export (scoring.exchange.format)
+#: list them from here
+TOURNAMENT_SETTINGS = [
+    "rounds",
+    "round_minutes",
+    "table_size",
+    "allowed_sizes",
+    "team_mode",
+    "points_scheme",
+    "public",
+    "digital_tables",
+    "bot_fill",
+    "grace_seconds",
+    "confirmation_required",
+    "self_report",
+    "close_when_done",
+    "rounds_side_by_side",
+]
+
+
 class Tournament(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -313,7 +355,7 @@ class Player(models.Model):
         return self.first_round > 1
 
 
-class PlayerEvent(models.Model):
+class PlayerEvent(AuditedImport):
     """Append-only log of check-ins, drops and re-entries (who and when)."""
 
     CHECK_IN, CHECK_OUT, DROP, READD, LATE_ENTRY = (
@@ -332,10 +374,6 @@ class PlayerEvent(models.Model):
     ]
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=KINDS)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    #: who did it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -536,7 +574,7 @@ class Bye(models.Model):
         return f"{self.round}: {self.player} (bye)"
 
 
-class SeatingChange(models.Model):
+class SeatingChange(AuditedImport):
     """Append-only log of the organizer's changes to a seating (swap, move,
     re-seat after a late drop), with who and when.
 
@@ -577,10 +615,6 @@ class SeatingChange(models.Model):
     )
     kind = models.CharField(max_length=20, choices=KINDS)
     detail = models.JSONField(default=dict, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    #: who did it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -589,7 +623,7 @@ class SeatingChange(models.Model):
         return f"{self.round or self.tournament}: {self.kind}"
 
 
-class ClockActivation(models.Model):
+class ClockActivation(AuditedImport):
     """Append-only clock log: start, pause, resume, extend (whole round or one
     table), time called. The round's deadline is derived from these rows."""
 
@@ -608,10 +642,7 @@ class ClockActivation(models.Model):
     kind = models.CharField(max_length=20, choices=KINDS)
     seconds = models.IntegerField(default=0)
     reason = models.CharField(max_length=200, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    #: who did it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
-    #: the database clock's time of the change
+    #: the database clock's time of the change (set by the clock, not on save)
     at = models.DateTimeField()
 
     class Meta:

@@ -2,9 +2,10 @@
 registrations and their append-only log.
 
 They belong to the ``registrations`` app; their tables keep the names
-they had in the ``tournaments`` app (``db_table``). The relations name their models by label, so this
-module imports no project module (it sits beside the lowest data module);
-the form checks the limits (``tournaments.limits``). A registration's personal link is a
+they had in the ``tournaments`` app (``db_table``). The relations name their
+models by label; the module imports only the core's audit fields
+(``tournaments.models.Audited``); the form checks the limits
+(``tournaments.limits``). A registration's personal link is a
 random token of which only the SHA-256 hash is stored: a database dump can't
 act for a player.
 """
@@ -19,6 +20,8 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Audited
 
 #: random bytes of a personal link's token (16 → 22 URL-safe characters)
 TOKEN_BYTES = 16
@@ -195,7 +198,7 @@ class Registration(models.Model):
         return bool(self.owns_player and self.player_id and self.player.rating_confirmed)
 
 
-class RegistrationEvent(models.Model):
+class RegistrationEvent(Audited):
     """Append-only log of a registration: what happened, who did it (an
     organizer's account; None: the player through the link) and when."""
 
@@ -243,7 +246,6 @@ class RegistrationEvent(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     detail = models.CharField(max_length=300, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         db_table = "tournaments_registrationevent"  # its table from before it was an app
