@@ -63,10 +63,6 @@ def tournaments_for_laptop(user) -> list[dict]:
     return [{"id": r["pk"], "name": r["name"]} for r in rows]
 
 
-def is_mirrored(tournament: Tournament) -> bool:
-    return MirroredTournament.objects.filter(tournament=tournament).exists()
-
-
 def keys_of(user) -> list[PublishingKey]:
     return list(PublishingKey.objects.filter(user=user))
 
