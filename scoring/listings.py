@@ -108,16 +108,6 @@ def standings_value(row: dict, key: str):
     return row[key]
 
 
-def last_complete_round(tournament: Tournament) -> int | None:
-    """The number of the last round whose every table has its result."""
-    return (
-        tournament.round_set.filter(status=Round.COMPLETE)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
-
-
 def _bot_seats(tournament: Tournament, up_to_round: int | None = None):
     """Seats of digital tables the bot played for (part of) the game."""
     seats = Seat.objects.filter(table__round__tournament=tournament, bot_played=True)

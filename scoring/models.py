@@ -1,5 +1,6 @@
 """Result submissions (append-only, versioned), their confirmations, and print
-jobs rendered by Celery."""
+jobs rendered by Celery. A season's series is ``scoring.season.models``, an
+import job ``scoring.exchange.models``."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
-from scoring.season import standings as season_standings
+from tournaments.models import Audited, AuditedImport
 
 
-class Submission(models.Model):
+class Submission(AuditedImport):
     """One version of a table's result, as entered from the paper sheet (or
     reported by a player, or finished by a digital table's engine).
 
@@ -50,8 +51,6 @@ class Submission(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     by_seat = models.SmallIntegerField(null=True, blank=True)
-    #: who entered it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
     from_address = models.GenericIPAddressField(null=True, blank=True)
     replaces = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="replaced_by"
@@ -59,7 +58,6 @@ class Submission(models.Model):
     reason = models.CharField(_("reason for the correction"), max_length=500, blank=True)
     #: entered after the table's deadline (a late paper result is flagged)
     late = models.BooleanField(default=False)
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["table", "version"]
@@ -95,7 +93,7 @@ def has_result(table=None) -> Exists:
     return Exists(confirmed_result(table))
 
 
-class Confirmation(models.Model):
+class Confirmation(AuditedImport):
     """Someone agrees with a submission: a second scorekeeper, the organizer,
     or a player of the table through his seat link."""
 
@@ -106,9 +104,6 @@ class Confirmation(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )
     by_seat = models.SmallIntegerField(null=True, blank=True)
-    #: who confirmed it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -129,7 +124,7 @@ class Confirmation(models.Model):
         return f"{self.submission} ✓ {self.by or self.by_seat}"
 
 
-class PrintJob(models.Model):
+class PrintJob(Audited):
     """A PDF rendered by a Celery task (large rounds), with its progress."""
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
@@ -149,8 +144,6 @@ class PrintJob(models.Model):
     total = models.PositiveIntegerField(default=0)
     file = models.CharField(max_length=500, blank=True)
     error = models.CharField(max_length=500, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    at = models.DateTimeField(auto_now_add=True)
     #: the language and address the job was asked in (a re-queued job keeps them)
     language = models.CharField(max_length=10, blank=True)
     origin = models.CharField(max_length=200, blank=True)
@@ -167,66 +160,3 @@ class PrintJob(models.Model):
 
     def __str__(self):
         return f"{self.kind} ({self.status})"
-
-
-class Series(models.Model):
-    """A season: tournaments of one game whose final standings add up
-    (``scoring.season.standings``)."""
-
-    SCHEMES = [(name, _(season_standings.SCHEME_LABELS[name])) for name in season_standings.SCHEMES]
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="series"
-    )
-    name = models.CharField(_("name"), max_length=200)
-    game = models.CharField(_("game"), max_length=40)
-    scheme = models.CharField(
-        _("season points"), max_length=20, choices=SCHEMES, default=season_standings.SCHEMES[0]
-    )
-    #: the fixed table's points by place (scheme "table")
-    table = models.JSONField(_("points by place"), default=list, blank=True)
-    best = models.PositiveSmallIntegerField(
-        _("count the best"),
-        null=True,
-        blank=True,
-        help_text=_("Count only each person's best results (empty: all)."),
-    )
-    minimum = models.PositiveSmallIntegerField(_("tournaments needed to be ranked"), default=0)
-    public = models.BooleanField(_("public season page"), default=False)
-    tournaments = models.ManyToManyField(
-        "tournaments.Tournament", blank=True, related_name="series", verbose_name=_("tournaments")
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        verbose_name = _("series")
-        verbose_name_plural = _("series")
-
-    def __str__(self):
-        return self.name
-
-
-class ImportJob(models.Model):
-    """A tournament import (``scoring.exchange.jobs``): the file as the
-    request stored it, read and checked by a Celery task, never in a web
-    process; its outcome — the new tournament, or the problems in the
-    language the file was sent in — for the import's page to show."""
-
-    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    data = models.BinaryField(default=b"")
-    name = models.CharField(max_length=200, blank=True)
-    language = models.CharField(max_length=10, blank=True)
-    status = models.CharField(max_length=10, default=QUEUED)
-    at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    problems = models.JSONField(default=list, blank=True)
-
-    class Meta:
-        ordering = ["-at"]
-
-    def __str__(self):
-        return f"import {self.pk} ({self.status})"

@@ -16,16 +16,9 @@ from django.utils.translation import ngettext
 from scoring.models import Confirmation, Submission, confirmed_result, has_result
 from scoring.standings import Row, compute_standings
 from tournaments.finals.advancement import StageTable
+from tournaments.finals.models import FinalStage
 from tournaments.finals.ordering import Qualifying, final_order
-from tournaments.models import (
-    Bye,
-    FinalStage,
-    Round,
-    Seat,
-    Table,
-    Tournament,
-    empty_seat_name,
-)
+from tournaments.models import Bye, Round, Seat, Table, Tournament, empty_seat_name
 
 
 def players_data(tournament: Tournament) -> list[dict]:

@@ -19,19 +19,18 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, Max, OuterRef, Q
-from django.db.models.functions import Now
+from django.db.models import Max
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import SheetError, TableResult
 from scoring import selectors
-from scoring.models import Confirmation, Submission, confirmed_result, has_result
+from scoring.models import Confirmation, Submission, confirmed_result
 from tournaments import clock as pure_clock
 from tournaments import live
-from tournaments.authors import author as activation_author
 from tournaments.finals.selectors import correction_impact
-from tournaments.models import ClockActivation, Round, Seat, Table, Tournament
+from tournaments.models import Round, Seat, Table, Tournament
+from tournaments.services import round_life
 from tournaments.services.deadlines import (
     db_now,
     lock_before_time,
@@ -261,94 +260,12 @@ def _conflict_message(other: Submission | None) -> str:
     ) % {"who": author(other), "version": other.version}
 
 
-def _complete_round(round_id: int) -> int:
-    """Compare-and-set: a round whose time was called is complete once every
-    table has a confirmed result. Returns the number of rows changed (0/1)."""
-    open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(has_result())
-    done = (
-        Round.objects.filter(pk=round_id, status=Round.TIME_CALLED)
-        .exclude(Exists(open_tables))
-        .update(status=Round.COMPLETE, completed_at=Now())
-    )
-    if done:
-        live.clock_changed(round_id)
-    return done
-
-
-def round_close_when_done(*, round_id: int, by=None, via: str = pure_clock.EARLY) -> str | None:
-    """End a round before its clock ran out because every table has its
-    result: the organizer's press (``via`` EARLY, ``by`` who) or by itself
-    when the last result came in (``LAST_RESULT``, the tournament's setting).
-
-    The round is locked and checked (``tournaments.clock.close_refusal``); the
-    close is the clock's compare-and-set — open → time called now, logged as
-    a time-called activation with who, when and the time that was left — and
-    the round completes in the same transaction. Every table's time is called
-    too, so no scheduled task or sweep of the clock finds anything left to
-    close or to start in it later. Returns None when this call closed the
-    round, else why not (a reason code of ``tournaments.clock``)."""
-    with transaction.atomic():
-        rnd = Round.objects.select_for_update().filter(pk=round_id).first()
-        if rnd is None:
-            return pure_clock.NOT_OPEN
-        confirmed = Submission.objects.filter(table=OuterRef("pk"), status=Submission.CONFIRMED)
-        counts = (
-            Table.objects.filter(round_id=round_id)
-            .annotate(has_result=Exists(confirmed))
-            .aggregate(total=Count("pk"), open=Count("pk", filter=Q(has_result=False)))
-        )
-        refusal = pure_clock.close_refusal(
-            rnd.status, published=rnd.published, tables=counts["total"], open_tables=counts["open"]
-        )
-        if refusal is not None:
-            return refusal
-        now = db_now()
-        if rnd.status == Round.RUNNING:
-            left = max(0.0, (rnd.deadline - now).total_seconds()) if rnd.deadline else 0.0
-        else:
-            left = rnd.remaining_seconds if rnd.remaining_seconds is not None else rnd.minutes * 60
-        won = Round.objects.filter(pk=round_id, status=rnd.status).update(
-            status=Round.TIME_CALLED, time_called_at=now, remaining_seconds=left, starts_at=None
-        )
-        if not won:
-            return pure_clock.NOT_OPEN
-        ClockActivation.objects.create(
-            round=rnd,
-            kind=ClockActivation.TIME_CALLED,
-            at=now,
-            seconds=int(left),
-            reason=via,
-            by=activation_author(by),
-        )
-        Table.objects.filter(round_id=round_id, time_called_at__isnull=True).update(
-            time_called_at=now
-        )
-        live.clock_changed(round_id)
-        _complete_round(round_id)
-    return None
-
-
 def _close_by_itself(round_id: int) -> None:
     """The tournament's setting: a round ends when its last result is in
     (after the result's commit: two last results saved at once both see
     every table's result then, and one of them closes)."""
     if Tournament.objects.filter(round__pk=round_id, close_when_done=True).exists():
-        round_close_when_done(round_id=round_id, via=pure_clock.LAST_RESULT)
-
-
-def round_complete_if_done(*, round_id: int) -> bool:
-    """After time was called: the round is complete when every table has a
-    confirmed result (a paper sheet, a digital table's finish, or tables
-    done before time). Safe to call any number of times."""
-    with transaction.atomic():
-        return bool(_complete_round(round_id))
-
-
-def _complete_round_after_commit(round_id: int) -> None:
-    # Two tables confirmed at the same moment in separate transactions can't
-    # see each other's row before commit; the check after commit does.
-    with transaction.atomic():
-        _complete_round(round_id)
+        round_life.round_end_when_done(round_id=round_id, via=pure_clock.LAST_RESULT)
 
 
 def _confirm(sub: Submission) -> None:
@@ -363,8 +280,8 @@ def _confirm(sub: Submission) -> None:
     Table.objects.filter(pk=sub.table_id).update(status=Table.DONE)
     round_id = Table.objects.filter(pk=sub.table_id).values_list("round_id", flat=True).get()
     live.clock_changed(round_id)  # tables done on every clock
-    _complete_round(round_id)
-    transaction.on_commit(lambda: _complete_round_after_commit(round_id))
+    round_life.round_complete_if_done(round_id=round_id)
+    transaction.on_commit(lambda: round_life.round_complete_if_done(round_id=round_id))
     # after the commit, in its own transaction: the round is locked before its
     # tables, as the clock's close does; a failure must not undo the result
     transaction.on_commit(lambda: _close_by_itself(round_id), robust=True)

@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
+from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -273,17 +274,12 @@ def render_print_job(
     run_print_job(job_id, language, origin, attempt)
 
 
+#: sent by the sweep every 30 seconds: the apps above with jobs of their own
+#: (the imports: scoring.exchange) hand out again what a lost worker left
+sweeping = Signal()
+
+
 @app.task(name="scoring.sweep_print_jobs", ignore_result=True)
 def sweep_print_jobs_task() -> dict:
-    from scoring.exchange import jobs
-
-    jobs.sweep()  # imports a lost worker left
+    sweeping.send(sender=None)
     return sweep_print_jobs()
-
-
-@app.task(name="scoring.run_import", ignore_result=True)
-def run_import(job_id: int):
-    """A tournament import's file read, checked and stored (scoring.exchange.jobs)."""
-    from scoring.exchange import jobs
-
-    jobs.run(job_id)

@@ -1,5 +1,6 @@
 """Scoring URLs: result entry and the printed sheet's signed link;
-standings, exports, printing; series and season standings.
+standings, exports, printing (series and season standings:
+``scoring/season/urls.py``).
 
 Grouped by audience, like ``tournaments/urls.py`` which includes them:
 ``organizer_patterns`` below ``tournaments/<id>/`` (the organizer and the
@@ -14,7 +15,6 @@ from django.urls import path
 from scoring.views import entry
 from scoring.views import exports as export_views
 from scoring.views import printing as print_views
-from scoring.views import season as season_views
 from scoring.views import standings as standings_views
 
 _TABLE = "rounds/<int:number>/tables/<int:table>/"
@@ -71,25 +71,4 @@ urlpatterns = [
         export_views.tournament_import_job,
         name="tournament_import_job",
     ),
-    # series and season standings
-    path("series/", season_views.series_list, name="series_list"),
-    path("series/<int:series_id>/", season_views.series_detail, name="series_detail"),
-    path(
-        "series/<int:series_id>/tournaments/add/",
-        season_views.series_tournament_add,
-        name="series_tournament_add",
-    ),
-    path(
-        "series/<int:series_id>/tournaments/remove/",
-        season_views.series_tournament_remove,
-        name="series_tournament_remove",
-    ),
-    path(
-        "series/<int:series_id>/people/<int:person_id>/",
-        season_views.series_person,
-        name="series_person",
-    ),
-    path("series/<int:series_id>/season.csv", season_views.series_csv, name="series_csv"),
-    path("series/<int:series_id>/season.pdf", season_views.series_pdf, name="series_pdf"),
-    path("season/<int:series_id>/", season_views.season_public, name="season_public"),
 ]

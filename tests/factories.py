@@ -27,7 +27,7 @@ from django.contrib.auth import get_user_model
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Player, Round, Seat, Table, Tournament
-from tournaments.services import clock, seating
+from tournaments.services import round_life, seating
 
 PASSWORD = "pw-test-12345"
 
@@ -183,10 +183,10 @@ def seated_round(
     if publish or start:
         rnd = seating.seating_publish(round=rnd, by=by)
     if start or time_called:
-        rnd = clock.round_start(round=rnd, by=by)
+        rnd = round_life.round_start(round=rnd, by=by)
     if time_called:
         past_deadline(rnd)
-        clock.close_round(rnd.pk, via="test")
+        round_life.round_time_up(rnd.pk, via="test")
     rnd.refresh_from_db()
     return rnd
 

@@ -50,7 +50,7 @@ def online_setup(players: int) -> dict:
 
 def _public(tournament) -> dict:
     from scoring import selectors as scoring_selectors
-    from scoring.exchange import export_tournament
+    from scoring.exchange.export import export_tournament
     from tournaments.mirror import snapshot
 
     sections = snapshot.public_sections(export_tournament(tournament))
@@ -134,13 +134,13 @@ def round_step(results: bool) -> dict:
 
 
 def clock_step() -> dict:
-    from tournaments.services import clock
+    from tournaments.services import round_life
 
     t = _tournament()
     rnd = t.round_set.order_by("-number").first()
-    rnd = clock.round_pause(round=rnd, by=t.owner)
-    rnd = clock.round_extend(round=rnd, by=t.owner, minutes=5)
-    rnd = clock.round_resume(round=rnd, by=t.owner)
+    rnd = round_life.round_pause(round=rnd, by=t.owner)
+    rnd = round_life.round_extend(round=rnd, by=t.owner, minutes=5)
+    rnd = round_life.round_resume(round=rnd, by=t.owner)
     return {"deadline": rnd.deadline.isoformat()}
 
 
@@ -148,6 +148,7 @@ def results_step(tables: int, end: bool) -> dict:
     from scoring import services as results
     from scoring.models import Submission
     from tests.tournaments.mirror_helpers import sheet
+    from tournaments.services import round_life
 
     t = _tournament()
     rnd = t.round_set.order_by("-number").first()
@@ -165,7 +166,7 @@ def results_step(tables: int, end: bool) -> dict:
         )
         done += 1
     if end:
-        results.round_close_when_done(round_id=rnd.pk, by=t.owner)
+        round_life.round_end_when_done(round_id=rnd.pk, by=t.owner)
     return {"entered": done}
 
 

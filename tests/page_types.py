@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring import services as results
-from scoring.models import Series
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from scoring.sheet_links import table_token
 from tests.factories import (
     DIGITAL_GAMES,
@@ -34,7 +34,7 @@ from tests.factories import (
 )
 from tests.seat_tokens import token_for
 from tournaments.play import bots
-from tournaments.services import roster
+from tournaments.services import roster, round_life
 
 #: a finished Quartett game at a table of three: two players out, one holds every card
 FINISHED = {"s0_cards": 30, "s1_out": True, "s1_out_order": 1, "s2_out": True, "s2_out_order": 2}
@@ -69,7 +69,7 @@ def _paper_tournament(organizer):
     first = seated_round(t, order=order, start=True)
     for table in first.tables.order_by("number"):
         results.result_submit(table=table, sheet=FINISHED, by=organizer, expected_version=None)
-    results.round_close_when_done(round_id=first.pk, by=organizer)
+    round_life.round_end_when_done(round_id=first.pk, by=organizer)
     second = seated_round(t, start=True)
     results.result_submit(
         table=second.tables.get(number=1), sheet=FINISHED, by=organizer, expected_version=None

@@ -159,7 +159,7 @@ def _bot_tournament(owner, n_tables: int, game: str) -> dict:
     the bots are woken through the broker, as a real round start does."""
     from tournaments import services
     from tournaments.models import Round, Seat, Table
-    from tournaments.services import clock
+    from tournaments.services import round_life
 
     tournament = services.tournament_create(
         owner=owner, name="Bots", game=game, digital_tables=True
@@ -177,7 +177,7 @@ def _bot_tournament(owner, n_tables: int, game: str) -> dict:
         for i, t in enumerate(tables)
         for pos in range(SEATS)
     )
-    clock.round_start(round=rnd, by=owner)  # deals; wakes every table's first bot
+    round_life.round_start(round=rnd, by=owner)  # deals; wakes every table's first bot
     return {"tournament": tournament.pk, "tables": [t.pk for t in tables]}
 
 

@@ -177,3 +177,154 @@ def test_the_data_floor_imports_nothing_above_it():
     leaves = {name for name in data if not edges[name]}
     above = sorted(edges["tournaments.models"] - pure - leaves)
     assert not above, f"tournaments.models, the lowest data module, imports {above}"
+
+
+# -- the apps' import order (settings.PROJECT_APPS) ---------------------------
+
+#: the project's wiring, above every app: the settings, the URL root, the
+#: ASGI and WSGI entry points
+WIRING = {"tournaments.settings", "tournaments.urls", "tournaments.asgi", "tournaments.wsgi"}
+
+#: the imports up the order that are still there (module → module it
+#: imports): the list only shrinks — a new one fails the test, and so does
+#: one that is gone but still listed
+KNOWN_UPWARD = {
+    ("scoring.documents", "tournaments.play.links"),
+    ("scoring.selectors", "tournaments.finals.advancement"),
+    ("scoring.selectors", "tournaments.finals.models"),
+    ("scoring.selectors", "tournaments.finals.ordering"),
+    ("scoring.services", "tournaments.finals.selectors"),
+    ("scoring.views.exports", "scoring.exchange.export"),
+    ("scoring.views.exports", "scoring.exchange.jobs"),
+    ("scoring.views.exports", "scoring.exchange.models"),
+    ("tournaments.live", "scoring.models"),
+    ("tournaments.live", "tournaments.push.bus"),
+    ("tournaments.models", "scoring.points"),
+    ("tournaments.models", "scoring.tiebreaks"),
+    ("tournaments.play.poll_cache", "tournaments.push.bus"),
+    ("tournaments.seating_messages", "scoring.listings"),
+    ("tournaments.seating_selectors", "scoring.season.selectors"),
+    ("tournaments.seating_selectors", "scoring.selectors"),
+    ("tournaments.selectors", "scoring.models"),
+    ("tournaments.selectors", "scoring.selectors"),
+    ("tournaments.services.lifecycle", "scoring.models"),
+    ("tournaments.services.seating", "tournaments.finals.services"),
+    ("tournaments.templatetags.words", "scoring.listings"),
+    ("tournaments.views.organizer", "scoring.selectors"),
+    ("tournaments.views.organizer", "tournaments.mirror.selectors"),
+    ("tournaments.views.organizer", "tournaments.registrations.selectors"),
+    ("tournaments.views.projector", "scoring.listings"),
+    ("tournaments.views.projector", "scoring.selectors"),
+    ("tournaments.views.public", "tournaments.mirror.selectors"),
+    ("tournaments.views.roster", "scoring.exchange.format"),
+    ("tournaments.views.roster", "scoring.season.chart"),
+    ("tournaments.views.roster", "scoring.season.exchange"),
+    ("tournaments.views.roster", "scoring.season.selectors"),
+    ("tournaments.views.rounds", "scoring.selectors"),
+    ("tournaments.views.seating", "scoring.selectors"),
+}
+
+
+def project_apps() -> list[str]:
+    from django.conf import settings
+
+    return list(settings.PROJECT_APPS)
+
+
+def app_of(module: str, apps: list[str]) -> str | None:
+    """The app a module belongs to (the longest app name it is in), "games"
+    for the engines (below every app), None for the project's wiring."""
+    if module in WIRING:
+        return None
+    if module == "games" or module.startswith("games."):
+        return "games"
+    inside = [a for a in apps if module == a or module.startswith(a + ".")]
+    return max(inside, key=len) if inside else None
+
+
+def app_imports() -> tuple[list[str], list[tuple[str, str]]]:
+    """The order (games first) and every import between modules of two apps."""
+    apps = project_apps()
+    order = ["games", *apps]
+    found = []
+    for name, targets in graph().items():
+        for target in targets:
+            a, b = app_of(name, apps), app_of(target, apps)
+            if a and b and a != b:
+                found.append((name, target))
+    return order, found
+
+
+def upward(order, found) -> set[tuple[str, str]]:
+    apps = order[1:]
+    rank = {a: i for i, a in enumerate(order)}
+    return {(m, t) for m, t in found if rank[app_of(t, apps)] > rank[app_of(m, apps)]}
+
+
+def mutual_pairs(order, found) -> set[tuple[str, str]]:
+    apps = order[1:]
+    arrows = {(app_of(m, apps), app_of(t, apps)) for m, t in found}
+    rank = {a: i for i, a in enumerate(order)}
+    return {tuple(sorted(p, key=rank.get)) for p in arrows if (p[1], p[0]) in arrows}
+
+
+def test_the_apps_are_installed_in_their_import_order():
+    from django.conf import settings
+
+    apps = project_apps()
+    assert apps[:2] == ["tournaments", "scoring"], "the core comes first"
+    installed = [a for a in settings.INSTALLED_APPS if a in apps]
+    assert installed == apps
+    for name in apps:
+        assert (ROOT / name.replace(".", "/") / "apps.py").exists(), f"{name} has no apps.py"
+
+
+def test_no_app_imports_an_app_above_it():
+    order, found = app_imports()
+    up = upward(order, found)
+    new = sorted(up - KNOWN_UPWARD)
+    assert not new, (
+        "imports of an app above in settings.PROJECT_APPS (use a signal):\n"
+        + "\n".join(f"{m} -> {t}" for m, t in new)
+    )
+    gone = sorted(KNOWN_UPWARD - up)
+    assert not gone, "gone, strike them from KNOWN_UPWARD:\n" + "\n".join(
+        f"{m} -> {t}" for m, t in gone
+    )
+
+
+def test_games_import_no_app():
+    apps = project_apps()
+    for name, targets in graph().items():
+        if app_of(name, apps) == "games":
+            assert all(app_of(t, apps) == "games" for t in targets), name
+
+
+def test_two_apps_import_each_other_only_where_an_upward_import_is_still_listed():
+    order, found = app_imports()
+    apps = order[1:]
+    allowed = {
+        tuple(sorted((app_of(m, apps), app_of(t, apps)), key=order.index)) for m, t in KNOWN_UPWARD
+    }
+    pairs = mutual_pairs(order, found)
+    assert pairs <= allowed, f"apps importing each other: {sorted(pairs - allowed)}"
+
+
+if __name__ == "__main__":  # the figures: python tests/test_architecture.py
+    import os
+    import sys
+
+    import django
+
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tournaments.settings")
+    django.setup()
+    order, found = app_imports()
+    apps = order[1:]
+    arrows = {(app_of(m, apps), app_of(t, apps)) for m, t in found}
+    up = upward(order, found)
+    print(f"app arrows {len(arrows)} ({len(found)} module imports)")
+    print(
+        f"up: {len({(app_of(m, apps), app_of(t, apps)) for m, t in up})} app arrows, {len(up)} module imports"
+    )
+    print(f"apps importing each other: {len(mutual_pairs(order, found))} pairs")

@@ -36,7 +36,7 @@ from tests.scoring import handmade
 from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.models import Round, Seat, Table
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -273,7 +273,7 @@ def world(tournament, organizer, other_user, django_user_model, monkeypatch):
     table4 = Table.objects.create(round=running, number=1)
     for pos, player in enumerate(tournament.players.filter(dropped=False).order_by("pk")[:4]):
         Seat.objects.create(table=table4, player=player, position=pos)
-    clock.round_start(round=running, by=organizer)
+    round_life.round_start(round=running, by=organizer)
     scorekeeper = django_user_model.objects.create_user("keeper", password="pw-keeper-123")
     tournament.scorekeepers.add(scorekeeper)
     stranger = services.tournament_create(owner=other_user, name="Fremd", game="quartett")

@@ -97,25 +97,3 @@ class TableActionAdmin(AppendOnlyAdmin):
 @admin.register(Bye)
 class ByeAdmin(admin.ModelAdmin):
     list_display = ["round", "player"]
-
-
-from django.utils.translation import gettext_lazy  # noqa: E402
-
-from tournaments.mirror import keys as _mirror_keys  # noqa: E402
-from tournaments.mirror.models import PublisherConfirmation  # noqa: E402
-
-
-@admin.register(PublisherConfirmation)
-class PublisherConfirmationAdmin(admin.ModelAdmin):
-    """Organizer accounts asking to publish from a laptop: approve them here
-    (ORGANIZER_CONFIRMATION=admin)."""
-
-    list_display = ["user", "email", "requested_at", "confirmed_at", "via"]
-    list_filter = ["via"]
-    search_fields = ["user__username", "email"]
-    actions = ["approve"]
-
-    @admin.action(description=gettext_lazy("Approve as organizers who publish"))
-    def approve(self, request, queryset):
-        for row in queryset.select_related("user"):
-            _mirror_keys.approve(user=row.user)

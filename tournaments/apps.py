@@ -9,9 +9,5 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from tournaments import live
-        from tournaments.mirror import dirty
-        from tournaments.play import poll_cache
 
         live.connect()
-        poll_cache.connect()
-        dirty.connect()

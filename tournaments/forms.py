@@ -15,12 +15,13 @@ from tournaments.collation import sort_by_name
 from tournaments.models import (
     MAX_ROUND_MINUTES,
     TIEBREAKS,
-    Person,
+    TOURNAMENT_SETTINGS,
     Player,
     Tournament,
     game_choices,
 )
 from tournaments.player_import import UnreadableFile, decode_upload
+from tournaments.roster_models import Person
 from tournaments.services.tournaments import game_defaults
 from tournaments.widgets import DateInput
 
@@ -88,21 +89,9 @@ class TournamentForm(forms.ModelForm):
             "event_date",
             "venue",
             "game",
-            "rounds",
-            "round_minutes",
-            "table_size",
-            "allowed_sizes",
-            "team_mode",
+            *TOURNAMENT_SETTINGS[:5],
             "round1_seating",
-            "points_scheme",
-            "public",
-            "digital_tables",
-            "bot_fill",
-            "grace_seconds",
-            "confirmation_required",
-            "self_report",
-            "close_when_done",
-            "rounds_side_by_side",
+            *TOURNAMENT_SETTINGS[5:],
         ]
 
     def __init__(self, *args, game: str | None = None, **kwargs):

@@ -54,6 +54,48 @@ def deck_problem(engine, options, sizes) -> str:
     return ""
 
 
+class Audited(models.Model):
+    """Who did it and when, the fields every log row has: ``by`` the account
+    (kept as empty when the account is deleted), ``at`` when it was saved."""
+
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        abstract = True
+
+
+class AuditedImport(Audited):
+    """:class:`Audited`, and who did it as named in an imported file
+    (``imported_by``: never linked to an account here)."""
+
+    imported_by = models.CharField(max_length=150, blank=True, default="")
+
+    class Meta:
+        abstract = True
+
+
+#: the settings an organizer chooses for a tournament, in the settings form's
+#: order: the form (tournaments.forms) and the export (scoring.exchange.format)
+#: list them from here
+TOURNAMENT_SETTINGS = [
+    "rounds",
+    "round_minutes",
+    "table_size",
+    "allowed_sizes",
+    "team_mode",
+    "points_scheme",
+    "public",
+    "digital_tables",
+    "bot_fill",
+    "grace_seconds",
+    "confirmation_required",
+    "self_report",
+    "close_when_done",
+    "rounds_side_by_side",
+]
+
+
 class Tournament(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -184,7 +226,12 @@ class Tournament(models.Model):
     @property
     def planned_rounds(self) -> int:
         """The qualifying rounds and the final stage's rounds."""
-        fmt = FinalStage.objects.filter(tournament=self).values_list("format", flat=True).first()
+        # through the finals app's relation (its model is above this one)
+        fmt = (
+            Tournament.objects.filter(pk=self.pk)
+            .values_list("final_stage__format", flat=True)
+            .first()
+        )
         return self.rounds + {"table": 1, "semis": 2}.get(fmt, 0)
 
     @property
@@ -308,7 +355,7 @@ class Player(models.Model):
         return self.first_round > 1
 
 
-class PlayerEvent(models.Model):
+class PlayerEvent(AuditedImport):
     """Append-only log of check-ins, drops and re-entries (who and when)."""
 
     CHECK_IN, CHECK_OUT, DROP, READD, LATE_ENTRY = (
@@ -327,10 +374,6 @@ class PlayerEvent(models.Model):
     ]
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=20, choices=KINDS)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    #: who did it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -531,7 +574,7 @@ class Bye(models.Model):
         return f"{self.round}: {self.player} (bye)"
 
 
-class SeatingChange(models.Model):
+class SeatingChange(AuditedImport):
     """Append-only log of the organizer's changes to a seating (swap, move,
     re-seat after a late drop), with who and when.
 
@@ -572,10 +615,6 @@ class SeatingChange(models.Model):
     )
     kind = models.CharField(max_length=20, choices=KINDS)
     detail = models.JSONField(default=dict, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    #: who did it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -584,7 +623,7 @@ class SeatingChange(models.Model):
         return f"{self.round or self.tournament}: {self.kind}"
 
 
-class ClockActivation(models.Model):
+class ClockActivation(AuditedImport):
     """Append-only clock log: start, pause, resume, extend (whole round or one
     table), time called. The round's deadline is derived from these rows."""
 
@@ -603,10 +642,7 @@ class ClockActivation(models.Model):
     kind = models.CharField(max_length=20, choices=KINDS)
     seconds = models.IntegerField(default=0)
     reason = models.CharField(max_length=200, blank=True)
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True)
-    #: who did it, as named in an imported file (never linked to an account here)
-    imported_by = models.CharField(max_length=150, blank=True, default="")
-    #: the database clock's time of the change
+    #: the database clock's time of the change (set by the clock, not on save)
     at = models.DateTimeField()
 
     class Meta:
@@ -637,29 +673,6 @@ class TableAction(models.Model):
         return f"{self.table} #{self.number}: {self.action}"
 
 
-# the wings' models (the final stage's settings, the seat link), each defined
-# with its code (tournaments/finals/, tournaments/play/) and registered with
-# this app here, where Django looks for the app's models
-from tournaments.finals.models import FinalStage  # noqa: E402
-
-# the mirror wing's models (tournaments/mirror/), likewise
-from tournaments.mirror.models import (  # noqa: E402, F401
-    MirroredTournament,
-    MirrorLink,
-    MirrorPublication,
-    MirrorSection,
-    PublisherConfirmation,
-    PublishingKey,
-    ReceivedPublication,
-)
-from tournaments.play.models import SeatLink  # noqa: E402, F401
-
-# the registration wing's models (tournaments/registrations/), likewise
-from tournaments.registrations.models import (  # noqa: E402, F401
-    Announcement,
-    Registration,
-    RegistrationEvent,
-)
-
-# the club roster's models (tournaments/roster_models.py), likewise
+# the club roster's models (tournaments/roster_models.py) belong to this app:
+# Django looks for them here
 from tournaments.roster_models import Person, PersonMerge  # noqa: E402, F401

@@ -20,7 +20,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import MirroredTournament, Tournament
+from tournaments.models import Tournament
 
 #: every action a view can perform, with what it means
 ACTIONS = {
@@ -114,7 +114,8 @@ def tournament_view(action: str):
 def _mirrored(tournament: Tournament) -> bool:
     """Published here from a laptop: its rows are rebuilt by every
     publication, so nothing is changed here (``tournaments.mirror``)."""
-    return MirroredTournament.objects.filter(tournament=tournament).exists()
+    # through the mirror app's relation (its model is above this one)
+    return Tournament.objects.filter(pk=tournament.pk, mirrored_from__isnull=False).exists()
 
 
 def public_tournament(tournament_id: int) -> Tournament:

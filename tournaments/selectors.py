@@ -12,8 +12,9 @@ from scoring.models import has_result
 from scoring.selectors import standings
 from tournaments import live
 from tournaments.collation import name_key, sort_by_name
-from tournaments.models import Bye, Person, Player, Round, Seat, SeatingChange, Tournament
+from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Tournament
 from tournaments.roster import Candidate, match, resolve_merges
+from tournaments.roster_models import Person
 
 
 def public_tournaments(limit: int = 50) -> QuerySet[Tournament]:

@@ -106,6 +106,22 @@ def trusted_proxies(name: str) -> list[str]:
 #: connection's (tournaments.addresses.client_address)
 TRUSTED_PROXIES = trusted_proxies("TRUSTED_PROXIES")
 
+#: the project's apps in their import order, lowest first: an app imports only
+#: the apps before it (``games/``, below them all, imports none of them);
+#: tests/test_architecture.py checks it. ``tournaments`` and ``scoring`` are
+#: the core (the tournament, its players, rounds, tables and clock; the results).
+PROJECT_APPS = [
+    "tournaments",
+    "scoring",
+    "tournaments.play",
+    "tournaments.push",
+    "tournaments.finals",
+    "tournaments.registrations",
+    "scoring.exchange",
+    "scoring.season",
+    "tournaments.mirror",
+]
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -116,8 +132,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
-    "tournaments",
-    "scoring",
+    *PROJECT_APPS,
 ]
 
 MIDDLEWARE = [

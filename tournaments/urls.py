@@ -11,6 +11,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from scoring import urls as scoring_urls
+from scoring.season import urls as season_urls
 from tournaments.finals import urls as finals_urls
 from tournaments.mirror import urls as mirror_urls
 from tournaments.play import urls as play_urls
@@ -132,4 +133,5 @@ urlpatterns = [
     path("roster/import/", roster.club_import, name="club_import"),
     path("roster/merges/<int:merge_id>/undo/", roster.person_merge_undo, name="person_merge_undo"),
     *scoring_urls.urlpatterns,
+    *season_urls.urlpatterns,
 ]

@@ -1,7 +1,7 @@
 """A whole tournament as one JSON document, and back.
 
-``export_tournament(tournament) -> dict`` and ``import_tournament(data=...,
-owner=...) -> Tournament`` (all or nothing; a refused file raises
+``export.export_tournament(tournament) -> dict`` and
+``importer.import_tournament(data=..., owner=...) -> Tournament`` (all or nothing; a refused file raises
 :class:`ImportRefused` with every problem found, each prefixed by where it is
 in the file, e.g. ``rounds[2].tables[5].seats[1].player``).
 
@@ -56,21 +56,3 @@ anyone rights on another site), the tournament's and players' creation times,
 and the database ids. ``seating_changes[].detail`` and a digital table's
 ``state`` are copied as they are.
 """
-
-from scoring.exchange.export import export_json, export_tournament
-from scoring.exchange.format import FORMAT, TOURNAMENT_FIELDS, VERSION, ImportRefused
-from scoring.exchange.importer import import_tournament
-from scoring.exchange.replace import merge_players, replace_rounds, replace_tournament
-
-__all__ = [
-    "FORMAT",
-    "TOURNAMENT_FIELDS",
-    "VERSION",
-    "ImportRefused",
-    "export_json",
-    "export_tournament",
-    "import_tournament",
-    "replace_rounds",
-    "replace_tournament",
-    "merge_players",
-]

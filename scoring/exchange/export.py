@@ -21,10 +21,10 @@ from scoring.exchange.format import (
     VERSION,
 )
 from scoring.models import Confirmation, Submission
+from tournaments.finals.models import FinalStage
 from tournaments.models import (
     Bye,
     ClockActivation,
-    FinalStage,
     Player,
     PlayerEvent,
     Round,

@@ -5,31 +5,22 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from tournaments.models import TOURNAMENT_SETTINGS
 from tournaments.services.errors import ServiceError
 
 FORMAT = "turnierleiter.tournament"
 VERSION = 1
 MAX_ERRORS = 30
 
+#: the tournament's settings (the form's, ``TOURNAMENT_SETTINGS``), its
+#: game's options and its tiebreaks
 TOURNAMENT_FIELDS = [
     "name",
     "game",
     "game_options",
-    "rounds",
-    "round_minutes",
-    "table_size",
-    "allowed_sizes",
-    "team_mode",
-    "points_scheme",
+    *TOURNAMENT_SETTINGS[:6],
     "tiebreaks",
-    "public",
-    "digital_tables",
-    "bot_fill",
-    "grace_seconds",
-    "confirmation_required",
-    "self_report",
-    "close_when_done",
-    "rounds_side_by_side",
+    *TOURNAMENT_SETTINGS[6:],
 ]
 PLAYER_FIELDS = [
     "name",

@@ -30,12 +30,12 @@ from scoring.exchange.format import (
 )
 from scoring.exchange.table_contents import TableContents
 from tournaments import limits, safejson
+from tournaments.finals.models import FinalStage
 from tournaments.finals.services import final_stage_save
 from tournaments.models import (
     MAX_ROUND_MINUTES,
     Bye,
     ClockActivation,
-    FinalStage,
     Player,
     PlayerEvent,
     Round,

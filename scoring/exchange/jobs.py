@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from scoring.exchange.format import ImportRefused
 from scoring.exchange.importer import import_tournament
-from scoring.models import ImportJob
+from scoring.exchange.models import ImportJob
 
 log = logging.getLogger(__name__)
 

@@ -37,14 +37,16 @@ import json
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from scoring import exchange
-from scoring.exchange import ImportRefused
-from scoring.models import Series
+from scoring.exchange.export import export_tournament
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
 from scoring.season.forms import SeriesForm
+from scoring.season.models import Series
 from scoring.season.services import series_save
 from tournaments import limits, safejson
-from tournaments.models import Person, Player, Tournament
+from tournaments.models import Player, Tournament
 from tournaments.roster import resolve_merges
+from tournaments.roster_models import Person
 
 FORMAT = "turnierleiter.club"
 VERSION = 1
@@ -59,7 +61,7 @@ def export_club(owner) -> dict:
     index = {t.pk: i for i, t in enumerate(tournaments)}
     docs = []
     for tournament in tournaments:
-        doc = exchange.export_tournament(tournament)
+        doc = export_tournament(tournament)
         by_name = {
             (name, club): person_id
             for name, club, person_id in Player.objects.filter(tournament=tournament).values_list(
@@ -362,7 +364,7 @@ def _tournaments(doc, owner, people, entries_merged, problems) -> list:
             out.append(None)
             continue
         try:
-            tournament = exchange.import_tournament(data=t, owner=owner)
+            tournament = import_tournament(data=t, owner=owner)
         except ImportRefused as exc:
             for error in exc.errors:
                 problems.add(path, error)

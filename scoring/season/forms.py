@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Series
+from scoring.season.models import Series
 from tournaments.models import game_choices
 
 

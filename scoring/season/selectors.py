@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 from games import ENGINES
 from scoring import selectors as results
-from scoring.models import Series, Submission
+from scoring.models import Submission
+from scoring.season.models import Series
 from scoring.season.ratings import Match, Rating, compute_ratings, sides_of
 from scoring.season.standings import Event, Placing, SeasonRow, season_standings
-from tournaments.models import Person, Player, Seat, Tournament
+from tournaments.models import Player, Seat, Tournament
+from tournaments.roster_models import Person
 from tournaments.selectors import kept_people
 
 

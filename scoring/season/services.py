@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.models import Series
+from scoring.season.models import Series
 from scoring.season.standings import SeasonError, check_settings
 from tournaments.models import Tournament
 from tournaments.services import ServiceError

@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring import exchange, listings
+from scoring import listings
 from scoring.exchange import jobs
-from scoring.models import ImportJob
+from scoring.exchange.export import export_json
+from scoring.exchange.models import ImportJob
 from tournaments import csvfile, limits
 from tournaments.permissions import tournament_view
 
@@ -132,7 +133,7 @@ def export_download(request, tournament, what, fmt):
 @require_GET
 def tournament_export(request, tournament):
     return _download(
-        exchange.export_json(tournament).encode(),
+        export_json(tournament).encode(),
         "application/json; charset=utf-8",
         f"tournament-{tournament.pk}.json",
     )

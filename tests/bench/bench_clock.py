@@ -103,7 +103,7 @@ def main():
 
     from tournaments import services
     from tournaments.models import Round, Table, Tournament
-    from tournaments.services import clock
+    from tournaments.services import clock, round_life
 
     call_command("migrate", verbosity=0)
     user, _ = get_user_model().objects.get_or_create(username="bench-clock")
@@ -124,7 +124,7 @@ def main():
             # whole seconds from each start; the starts themselves spread the
             # deadlines below the second
             seconds = FIRST_S + (i * SPREAD_S) // ROUNDS
-            clock.round_start(round=rnd, by=user, seconds=seconds)
+            round_life.round_start(round=rnd, by=user, seconds=seconds)
         started = time.monotonic() - t0
         deadlines = list(
             Round.objects.filter(tournament=tournament).values_list("deadline", flat=True)

@@ -230,7 +230,7 @@ def phase(user, mode: str, rnd, tokens: dict) -> dict:
     """Play the round with every seat's phone polling (``poll``) or holding
     its push stream (``push``); the figures."""
     from tournaments.models import Table, TableAction
-    from tournaments.services import clock
+    from tournaments.services import round_life
 
     stop = threading.Event()
     if mode == "poll":
@@ -250,7 +250,7 @@ def phase(user, mode: str, rnd, tokens: dict) -> dict:
     time.sleep(POLL_S)  # every phone shows the waiting page
     load_before = os.getloadavg()[0]
     t0 = time.time()
-    clock.round_start(round=rnd, by=user)  # deals; wakes every table's first bot
+    round_life.round_start(round=rnd, by=user)  # deals; wakes every table's first bot
     while time.time() - t0 < RUN_S:
         if not Table.objects.filter(round=rnd).exclude(status=Table.DONE).exists():
             break
@@ -261,7 +261,7 @@ def phase(user, mode: str, rnd, tokens: dict) -> dict:
     stop.set()
     rnd.refresh_from_db()
     if rnd.status == rnd.RUNNING:
-        clock.round_pause(round=rnd, by=user)  # its bots stop: the next phase plays alone
+        round_life.round_pause(round=rnd, by=user)  # its bots stop: the next phase plays alone
     for p in phones:
         p.join(5)
     actions = list(

@@ -107,7 +107,7 @@ def upload(user, view: str, doc) -> int:
     if view == "tournament_import" and response.status_code == 302:
         # the file waits for the worker: run its job as the worker would
         from scoring.exchange import jobs
-        from scoring.models import ImportJob
+        from scoring.exchange.models import ImportJob
 
         jobs.run(ImportJob.objects.filter(owner=user).latest("pk").pk)
         response = client.get(response.url)
@@ -117,9 +117,10 @@ def upload(user, view: str, doc) -> int:
 def link_and_series(user) -> None:
     """What the club does next: the imported players linked to the roster,
     the Quartett tournaments in a public series."""
-    from scoring.models import Series
     from scoring.season import services as series_services
-    from tournaments.models import Person, Tournament
+    from scoring.season.models import Series
+    from tournaments.models import Tournament
+    from tournaments.roster_models import Person
     from tournaments.services import ServiceError, roster
 
     series = Series.objects.filter(owner=user).first() or series_services.series_save(
@@ -298,7 +299,7 @@ def main() -> int:
         logging.disable(logging.CRITICAL)  # the refused requests' log lines
         setup_test_environment()
         call_command("migrate", verbosity=0)
-        from scoring import exchange
+        from scoring.exchange.export import export_tournament
         from scoring.season.exchange import export_club
         from tests.scoring import played
 
@@ -307,7 +308,7 @@ def main() -> int:
         series = played.club(orga)
         club_doc = json.loads(json.dumps(export_club(orga)))
         first = series.tournaments.order_by("created_at").first()
-        doc = json.loads(json.dumps(exchange.export_tournament(first)))
+        doc = json.loads(json.dumps(export_tournament(first)))
         print(f"club built in {time.perf_counter() - started:.1f} s")
 
         groups = [

@@ -30,7 +30,7 @@ def build(*, players=1100, rounds=3, tables=250, digital=250, seed=1) -> Event:
     from tournaments import services
     from tournaments.models import Player, Round, Seat, Table
     from tournaments.play.links import seat_keys
-    from tournaments.services import clock
+    from tournaments.services import clock, round_life
 
     rng = random.Random(seed)
     password = "bench-organizer-pw"
@@ -90,7 +90,7 @@ def build(*, players=1100, rounds=3, tables=250, digital=250, seed=1) -> Event:
         for i, pid in enumerate(ids[: tables * 4])
     )
     _no_broker(clock)
-    clock.round_start(round=live, by=owner)
+    round_life.round_start(round=live, by=owner)
     event = Event(t.pk, owner.username, password, live.number)
     event.status_urls = [reverse("round_public_status", args=[t.pk, live.number])]
     keys = seat_keys(live.pk, [seat.player_id for seat in seats])

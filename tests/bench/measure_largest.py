@@ -26,7 +26,7 @@ def main() -> None:
     from tests.bench import bench_mirror
 
     bench_mirror.setup()
-    from scoring.exchange import export_tournament
+    from scoring.exchange.export import export_tournament
     from tournaments import safejson
     from tournaments.mirror import publish, receive
 

@@ -121,7 +121,7 @@ def run(*, port, pid, clock_paths, stream_paths, headers, seconds, rnd, owner, t
     """Two passes; then, with streams, the idle cost of 1,000 of them.
     ``table_reads()``: the scans of the site's tables so far (PostgreSQL's
     statistics)."""
-    from tournaments.services import clock
+    from tournaments.services import round_life
 
     push = bool(stream_paths)
     pollers = clock_paths[len(stream_paths) :] if push else clock_paths
@@ -140,13 +140,13 @@ def run(*, port, pid, clock_paths, stream_paths, headers, seconds, rnd, owner, t
             while not stop.wait(CHANGE_EVERY):
                 rnd.refresh_from_db()
                 if paused:
-                    clock.round_resume(round=rnd, by=owner)
+                    round_life.round_resume(round=rnd, by=owner)
                 else:
-                    clock.round_pause(round=rnd, by=owner)
+                    round_life.round_pause(round=rnd, by=owner)
                 paused = not paused
                 changes.append(time.time())
             if paused:
-                clock.round_resume(round=rnd, by=owner)
+                round_life.round_resume(round=rnd, by=owner)
 
         changer = threading.Thread(target=organizer, daemon=True) if push else None
         if changer:

@@ -15,7 +15,7 @@ from tournaments.models import Seat, Table
 from tournaments.play import bots
 from tournaments.play import tables as digital
 from tournaments.play.screen import seat_version
-from tournaments.services import clock, seating
+from tournaments.services import round_life, seating
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -85,7 +85,7 @@ def test_two_players_and_two_empty_seats_play_a_table_on_their_phones(
         page.set_default_timeout(15_000)
         page.goto(f"{live_server.url}/p/{token_for(table, pos)}/")
         phones.append(page)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("monddaemmerung")
     seats = list(table.seats.order_by("position"))
 
@@ -112,7 +112,7 @@ def test_two_players_and_two_empty_seats_play_a_table_on_their_phones(
     table.refresh_from_db()
     if not engine.is_over(engine.load(table.state)):
         past_deadline(rnd)
-        assert clock.close_round(rnd.pk)
+        assert round_life.round_time_up(rnd.pk)
         for t_ in rnd.tables.all():
             digital.table_finish(table_id=t_.pk)
     table.refresh_from_db()

@@ -9,7 +9,7 @@ import pytest
 
 from tests import factories
 from tests.factories import PlayerFactory, TournamentFactory
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -49,7 +49,7 @@ def test_the_minutes_said_follow_the_time_shown(
     names = [["Iris Täubner", "Ole Brandt"], ["Şahin Yılmaz", "Lena Groß"]]
     order = [[PlayerFactory(tournament=t, name=n) for n in pair] for pair in names]
     rnd = factories.seated_round(t, order=order, publish=False)
-    clock.round_start(round=rnd, by=organizer, seconds=183)
+    round_life.round_start(round=rnd, by=organizer, seconds=183)
     context = browser.new_context(locale="de-DE", viewport=viewport, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(15_000)

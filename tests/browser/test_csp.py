@@ -12,7 +12,7 @@ from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.live import POLL_SECONDS
 from tournaments.models import ClockActivation, Round, Seat, Table
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -58,7 +58,7 @@ def test_pages_work_under_the_content_security_policy(browser, live_server, orga
     for n, name in enumerate(["Ayşe", "Bernd", "Clara", "Dora"]):
         p = services.player_add(tournament=t, by=organizer, name=name)
         Seat.objects.create(table=digital if n < 2 else paper, player=p, position=n % 2)
-    clock.round_start(round=rnd, by=organizer, seconds=600)
+    round_life.round_start(round=rnd, by=organizer, seconds=600)
 
     problems: list[str] = []
     context = logged_in_context(browser, live_server, organizer)

@@ -18,7 +18,7 @@ from tournaments.models import Round, Seat, Table
 from tournaments.play import bots
 from tournaments.play import tables as digital
 from tournaments.play.screen import seat_version
-from tournaments.services import clock
+from tournaments.services import round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -61,7 +61,7 @@ def test_two_phones_and_a_bot_play_a_game_into_the_standings(
     bots.seat_to_bot(table=table, position=2)  # the organizer's choice before play
 
     pages = [phone(browser, f"{live_server.url}/p/{token_for(table, pos)}/") for pos in (0, 1)]
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine(game)
 
     moves = 0
@@ -88,7 +88,7 @@ def test_two_phones_and_a_bot_play_a_game_into_the_standings(
         # time: the round closes (as the sweep would); after the grace period
         # the bot plays out what is left
         past_deadline(rnd)
-        assert clock.close_round(rnd.pk)
+        assert round_life.round_time_up(rnd.pk)
         digital.table_finish(table_id=table.pk)
     table.refresh_from_db()
     assert table.status == Table.DONE
@@ -135,7 +135,7 @@ def test_the_organizer_gives_an_idle_seat_to_the_bot_and_hands_it_back(
     for pos, name in enumerate(NAMES):
         p = services.player_add(tournament=t, by=organizer, name=name)
         Seat.objects.create(table=table, player=p, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("monddaemmerung")
     table.refresh_from_db()
     waiting = engine.to_act(engine.load(table.state))[0]

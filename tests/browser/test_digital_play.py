@@ -12,7 +12,7 @@ from tests.factories import digital_table
 from tests.timetravel import past_deadline
 from tournaments.models import Seat, TableAction
 from tournaments.play.links import seat_token
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,7 +47,7 @@ def test_two_players_play_quartett_through_their_seat_links(
         pages.append(page)
 
     # the organizer starts the round: both pages deal themselves in by polling
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     expect(pages[0].locator("#play")).to_contain_text("Your turn.")
     expect(pages[1].locator("#play")).to_contain_text("Ayşe Şahin names an attribute.")
     assert pages[1].locator("#play button[name=action]").count() == 0
@@ -89,7 +89,7 @@ def test_two_players_play_quartett_through_their_seat_links(
 
     # time: the round is closed (as the sweep would); both pages learn it
     past_deadline(rnd)
-    assert clock.close_round(rnd.pk)
+    assert round_life.round_time_up(rnd.pk)
     for page in pages:
         expect(page.locator("#play .play-time")).to_contain_text("Time called")
         # "Time!", or — when calling time ended the game and its result is

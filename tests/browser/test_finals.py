@@ -21,7 +21,7 @@ from tests.browser.sessions import login_with_form
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import past_deadline
 from tournaments.models import Round, Seat
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -137,7 +137,7 @@ def test_a_final_table_on_paper_from_its_settings_to_the_certificates(
 
     # time is called; the final's paper sheet goes in: the fourth seed wins
     past_deadline(final)
-    clock.close_round(final.pk, via="test")
+    round_life.round_time_up(final.pk, via="test")
     page.goto(f"{base}/tournaments/{t.pk}/rounds/4/tables/1/result/")
     for seat, cards in enumerate((3, 6, 9, 14)):
         page.fill(f'input[name="sheet-s{seat}_cards"]', str(cards))

@@ -17,8 +17,9 @@ from functools import cached_property
 import pytest
 
 from scoring import services as results
-from scoring.models import PrintJob, Series
+from scoring.models import PrintJob
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from scoring.sheet_links import table_token
 from tests.browser.sessions import logged_in_context
 from tests.factories import (

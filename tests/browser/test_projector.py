@@ -11,7 +11,7 @@ from tests.factories import PlayerFactory, TournamentFactory
 from tests.timetravel import travel
 from tournaments.live import POLL_SECONDS
 from tournaments.models import Round
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -35,7 +35,7 @@ def test_projector_counts_down_stops_on_pause_and_shows_time(
 ):
     monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)  # no worker: the test closes
     rnd = two_tables(tournament)
-    clock.round_start(round=rnd, by=organizer, seconds=303)
+    round_life.round_start(round=rnd, by=organizer, seconds=303)
     page.goto(f"{live_server.url}/t/{tournament.pk}/rounds/1/projector/")
     shown = page.locator("[data-clock-time]")
     signal = page.locator("[data-clock-signal]")
@@ -54,7 +54,7 @@ def test_projector_counts_down_stops_on_pause_and_shows_time(
 
     # the organizer pauses: every browser stops within one poll
     poll_ms = (POLL_SECONDS + 1) * 1000
-    clock.round_pause(round=rnd, by=organizer)
+    round_life.round_pause(round=rnd, by=organizer)
     paused_at = time.monotonic()
     page.wait_for_selector("[data-clock][data-status=paused]", timeout=poll_ms)
     assert time.monotonic() - paused_at <= POLL_SECONDS + 1
@@ -64,10 +64,10 @@ def test_projector_counts_down_stops_on_pause_and_shows_time(
     assert "Paused" in page.locator(".clock-state").inner_text()
 
     # resumed, the time runs out and the round is closed: "Time!" without reload
-    clock.round_resume(round=rnd, by=organizer)
+    round_life.round_resume(round=rnd, by=organizer)
     page.wait_for_selector("[data-clock][data-status=running]", timeout=poll_ms)
     travel(rnd, 400)
-    assert clock.sweep()["rounds"] == 1
+    assert round_life.sweep()["rounds"] == 1
     page.wait_for_selector("[data-clock][data-status=time_called]", timeout=poll_ms)
     assert signal.inner_text() == "Time!"
     assert shown.inner_text() == "0:00"

@@ -23,7 +23,7 @@ from tournaments import services
 from tournaments.models import Round, Seat, Table
 from tournaments.play import bots
 from tournaments.push import bus
-from tournaments.services import clock
+from tournaments.services import round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -120,7 +120,7 @@ def test_a_move_reaches_the_other_phone_by_push_and_by_poll_once_push_is_cut(
         Seat.objects.create(table=table, player=p, position=pos)
     for pos in range(2, size):
         bots.seat_to_bot(table=table, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     tokens = [token_for(table, pos) for pos in (0, 1)]
     problems: list[str] = []
     pages = [phone(browser, f"{asgi_server}/p/{token}/", problems) for token in tokens]

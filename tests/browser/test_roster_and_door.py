@@ -12,7 +12,8 @@ from scoring.sheet_links import table_token
 from tests.browser.sessions import logged_in_context
 from tests.factories import seated_round
 from tournaments import services
-from tournaments.models import Bye, Person, Player, Seat
+from tournaments.models import Bye, Player, Seat
+from tournaments.roster_models import Person
 from tournaments.services import roster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -24,7 +24,7 @@ from tests.factories import (
 )
 from tournaments.live import POLL_SECONDS
 from tournaments.models import Round
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -196,4 +196,4 @@ def test_the_last_sheet_in_the_overview_ends_the_round_and_the_projector_shows_i
     finally:
         phone_context.close()
         hall.close()
-    assert not clock.sweep()["rounds"]
+    assert not round_life.sweep()["rounds"]

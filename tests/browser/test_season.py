@@ -4,8 +4,8 @@ public season page (phone size) counting both tournaments for that person."""
 
 import pytest
 
-from scoring.models import Series
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from tests.scoring.test_season import play
 from tournaments import services
 from tournaments.services import roster

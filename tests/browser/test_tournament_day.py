@@ -9,7 +9,7 @@ from scoring.models import Submission
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Round, Seat
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -54,7 +54,7 @@ def test_a_round_from_seating_to_standings(page, live_server, organizer, monkeyp
 
     # time is called while the page is open: it shows without a reload
     past_deadline(rnd)
-    assert clock.close_round(rnd.pk, via="test")
+    assert round_life.round_time_up(rnd.pk, via="test")
     page.wait_for_function(
         "document.body.innerText.toLowerCase().includes('time called')", timeout=8000
     )

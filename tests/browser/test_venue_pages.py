@@ -13,7 +13,7 @@ from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.collation import sort_by_name
 from tournaments.models import Round, Seat
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -67,9 +67,9 @@ def test_projector_shows_all_150_names_within_one_cycle(
     tournament.public = True
     tournament.save()
     rnd = big_round(tournament, organizer)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     table7 = rnd.tables.get(number=7)
-    clock.table_extend(table=table7, by=organizer, seconds=300)
+    round_life.table_extend(table=table7, by=organizer, seconds=300)
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB")
     page = context.new_page()
     url = f"{live_server.url}/t/{tournament.pk}/rounds/1/projector/?show=clock,seating&seconds=3"
@@ -115,7 +115,7 @@ def test_projector_shows_all_150_names_within_one_cycle(
     # time is called: "Time!", table 7 plays its extra time, the 37 others
     # owe their sheet — and all of it fits
     past_deadline(rnd)
-    clock.close_round(rnd.pk, via="test")
+    round_life.round_time_up(rnd.pk, via="test")
     page.goto(url.replace("show=clock,seating", "show=tables,seating"))
     page.wait_for_selector("[data-slide=tables]:not([hidden])")
     page.wait_for_selector("[data-clock][data-status=time_called]")

@@ -26,14 +26,15 @@ from django.urls import reverse
 
 from scoring import documents, listings
 from scoring import services as results
-from scoring.models import Series
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from scoring.sheet_links import table_token
 from scoring.views.exports import FORMATS
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
-from tournaments.models import Person, Round, Table, Tournament
+from tournaments.models import Round, Table, Tournament
 from tournaments.play.links import seat_keys, seat_token
-from tournaments.services import clock, players, roster
+from tournaments.roster_models import Person
+from tournaments.services import players, roster, round_life
 
 
 def quartett_sheet(tournament, n: int, rng: random.Random) -> dict:
@@ -98,7 +99,7 @@ def paper_tournament(owner, *, name: str = "Herbstturnier", seed: int = 1) -> To
     assert late.first_round == 3
     r3 = seated_round(t, seed=seed + 2, start=True)
     first = r3.tables.get(number=1)
-    clock.table_extend(table=first, by=owner, minutes=5, reason="Schiedsrichter")
+    round_life.table_extend(table=first, by=owner, minutes=5, reason="Schiedsrichter")
     report = results.result_submit(  # a player reports, another one agrees
         table=first,
         sheet=quartett_sheet(t, first.seats.count(), rng),
@@ -143,7 +144,7 @@ def digital_tournament(owner, *, name: str = "Monddämmerung digital", seed: int
                     break
     r1.refresh_from_db()
     assert not r1.tables.exclude(status=Table.DONE).exists(), "the bots did not finish"
-    clock.round_close(round=r1, by=owner)  # every table has its result: round 1 ends
+    round_life.round_end(round=r1, by=owner)  # every table has its result: round 1 ends
     seated_round(t, seed=seed + 1, start=True)
     return t
 

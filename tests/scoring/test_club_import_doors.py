@@ -16,13 +16,14 @@ from django.urls import reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from scoring.exchange import ImportRefused
-from scoring.models import Series
+from scoring.exchange.format import ImportRefused
 from scoring.season import selectors as season
 from scoring.season.exchange import export_club, import_club
+from scoring.season.models import Series
 from tests.scoring import mutate, played
-from tournaments.models import Person, Tournament
+from tournaments.models import Tournament
 from tournaments.roster import resolve_merges
+from tournaments.roster_models import Person
 
 pytestmark = pytest.mark.django_db
 

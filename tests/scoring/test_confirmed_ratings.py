@@ -223,20 +223,21 @@ def test_the_form_says_what_the_number_is_for_and_names_no_chess_rating(
 def test_a_tournament_moved_by_export_and_import_keeps_which_ratings_are_confirmed(
     organizer, other_user
 ):
-    from scoring import exchange
+    from scoring.exchange.export import export_json, export_tournament
+    from scoring.exchange.importer import import_tournament
 
     t = TournamentFactory(owner=organizer)
     registrations.announcement_save(tournament=t, by=organizer, cap=10)
     registrations.register(tournament=t, entry=Entry("Selbst", rating=2500))
     player_services.player_add(tournament=t, by=organizer, name="Gemeldet", rating=1500)
-    moved = exchange.import_tournament(data=exchange.export_json(t), owner=other_user)
+    moved = import_tournament(data=export_json(t), owner=other_user)
     assert dict(moved.players.values_list("name", "rating_confirmed")) == {
         "Selbst": False,
         "Gemeldet": True,
     }
     # a file from before the mark: the organizer's list, confirmed
-    doc = exchange.export_tournament(t)
+    doc = export_tournament(t)
     for p in doc["players"]:
         del p["rating_confirmed"]
-    older = exchange.import_tournament(data=doc, owner=other_user)
+    older = import_tournament(data=doc, owner=other_user)
     assert set(older.players.values_list("rating_confirmed", flat=True)) == {True}

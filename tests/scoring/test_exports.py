@@ -9,9 +9,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import exchange, listings
+from scoring import listings
 from scoring.exchange import jobs
-from scoring.models import Confirmation, ImportJob, Submission
+from scoring.exchange.export import export_json, export_tournament
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
+from scoring.exchange.models import ImportJob
+from scoring.models import Confirmation, Submission
 from tests.scoring import handmade, played
 from tournaments.models import Player, Round, Seat, Tournament
 
@@ -121,10 +125,10 @@ def test_full_export_import_export_round_trip(client, organizer, other_user, pla
     assert [e["kind"] for e in by_name["Spieler 0 Ø"]["events"]] == ["check_in", "drop"]
     assert all(len(r["byes"]) == 1 for r in first["rounds"])
 
-    new = exchange.import_tournament(data=response.content, owner=other_user)
+    new = import_tournament(data=response.content, owner=other_user)
     assert new.pk != tournament.pk and new.owner == other_user
     assert not new.scorekeepers.exists()
-    second = exchange.export_tournament(new)
+    second = export_tournament(new)
     assert without_export_time(second) == without_export_time(first)
     # the imported tournament has the same standings
     assert [(r["name"], r["points"]) for r in listings.standings_rows(new)] == [
@@ -133,7 +137,7 @@ def test_full_export_import_export_round_trip(client, organizer, other_user, pla
 
 
 def test_import_view_creates_a_tournament_for_the_uploader(client, other_user, played_here):
-    text = exchange.export_json(played_here)
+    text = export_json(played_here)
     client.force_login(other_user)
     assert client.get(reverse("tournament_import")).status_code == 200
     upload = SimpleUploadedFile("t.json", text.encode(), content_type="application/json")
@@ -180,11 +184,11 @@ def counts():
 
 
 def test_import_refuses_a_broken_file_and_creates_nothing(other_user, played_here):
-    doc = exchange.export_tournament(played_here)
+    doc = export_tournament(played_here)
     before = counts()
     for bad, message in broken(doc):
-        with pytest.raises(exchange.ImportRefused) as info:
-            exchange.import_tournament(data=bad, owner=other_user)
+        with pytest.raises(ImportRefused) as info:
+            import_tournament(data=bad, owner=other_user)
         assert any(e.startswith(message) for e in info.value.errors), (message, info.value.errors)
         assert counts() == before
     for data, message in [
@@ -192,14 +196,14 @@ def test_import_refuses_a_broken_file_and_creates_nothing(other_user, played_her
         (b'{"format": "something else"}', "This is not a Turnierleiter tournament export."),
         (b"\xff\xfe", "The file is not UTF-8 text."),
     ]:
-        with pytest.raises(exchange.ImportRefused) as info:
-            exchange.import_tournament(data=data, owner=other_user)
+        with pytest.raises(ImportRefused) as info:
+            import_tournament(data=data, owner=other_user)
         assert info.value.errors == [message]
     assert counts() == before
 
 
 def test_import_view_shows_the_problems(client, other_user, played_here):
-    doc = exchange.export_tournament(played_here)
+    doc = export_tournament(played_here)
     doc["players"][0]["name"] = ""
     before = counts()
     client.force_login(other_user)

@@ -13,7 +13,8 @@ import json
 import pytest
 from django.utils import translation
 
-from scoring import exchange
+from scoring.exchange.export import export_tournament
+from scoring.exchange.importer import import_tournament
 from tests.scoring import played
 from tests.scoring.test_import_doors import as_file, changed, refused
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def paper(organizer):
     """Rounds 1 and 2 complete, round 3 running with table 1 extended."""
-    return json.loads(as_file(exchange.export_tournament(played.paper_tournament(organizer))))
+    return json.loads(as_file(export_tournament(played.paper_tournament(organizer))))
 
 
 def activation(doc, round_index: int, kind: str) -> int:
@@ -97,6 +98,6 @@ def test_the_clocks_refusals_speak_german(paper, other_user):
 
 
 def test_a_played_tournament_passes_the_clocks_check(paper, other_user):
-    new = exchange.import_tournament(data=as_file(paper), owner=other_user)
-    again = exchange.export_tournament(new)
+    new = import_tournament(data=as_file(paper), owner=other_user)
+    again = export_tournament(new)
     assert {**again, "exported_at": None} == {**paper, "exported_at": None}

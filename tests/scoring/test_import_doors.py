@@ -20,13 +20,17 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from scoring import exchange
 from scoring import services as results
-from scoring.models import Confirmation, Series, Submission
+from scoring.exchange.export import export_tournament
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
+from scoring.models import Confirmation, Submission
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from tests.scoring import mutate, played
-from tournaments.models import Person, Player, Round, Seat, Table, TableAction, Tournament
-from tournaments.services import ServiceError, roster
+from tournaments.models import Player, Round, Seat, Table, TableAction, Tournament
+from tournaments.roster_models import Person
+from tournaments.services import ServiceError, roster, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +51,8 @@ def as_file(doc) -> bytes:
 def refused(doc, owner) -> list[str]:
     """The problems of a file the import refuses (it must), nothing stored."""
     before = counts()
-    with pytest.raises(exchange.ImportRefused) as info:
-        exchange.import_tournament(data=as_file(doc), owner=owner)
+    with pytest.raises(ImportRefused) as info:
+        import_tournament(data=as_file(doc), owner=owner)
     assert counts() == before
     errors = info.value.errors
     assert errors and not any(word in " ".join(errors) for word in INTERNALS), errors
@@ -57,12 +61,12 @@ def refused(doc, owner) -> list[str]:
 
 @pytest.fixture
 def paper(organizer):
-    return json.loads(as_file(exchange.export_tournament(played.paper_tournament(organizer))))
+    return json.loads(as_file(export_tournament(played.paper_tournament(organizer))))
 
 
 @pytest.fixture
 def digital(organizer):
-    return json.loads(as_file(exchange.export_tournament(played.digital_tournament(organizer))))
+    return json.loads(as_file(export_tournament(played.digital_tournament(organizer))))
 
 
 def changed(doc, path, value):
@@ -205,8 +209,8 @@ def test_every_check_speaks_the_users_language(paper, other_user):
 
 def test_a_valid_export_comes_back_as_it_left(paper, digital, other_user):
     for doc in (paper, digital):
-        new = exchange.import_tournament(data=as_file(doc), owner=other_user)
-        again = exchange.export_tournament(new)
+        new = import_tournament(data=as_file(doc), owner=other_user)
+        again = export_tournament(new)
         assert {**again, "exported_at": None} == {**doc, "exported_at": None}
 
 
@@ -216,7 +220,7 @@ def test_every_seating_mode_round_trips(organizer, other_user):
     club-mates apart, a swap on the draft."""
     from tests.factories import PlayerFactory, TournamentFactory
     from tests.timetravel import past_deadline
-    from tournaments.services import clock, seating
+    from tournaments.services import seating
 
     rng = random.Random(5)
     t = TournamentFactory(owner=organizer, game="quartett", rounds=4, allowed_sizes=[3, 4])
@@ -226,9 +230,9 @@ def test_every_seating_mode_round_trips(organizer, other_user):
         rnd = seating.round_seat(tournament=t, by=organizer, mode=mode, clubs_apart=apart)
         a, b = rnd.tables.get(number=1).seats.order_by("position")[:2]
         seating.seating_swap(round=rnd, player_a=a.player, player_b=b.player, by=organizer)
-        rnd = clock.round_start(round=rnd, by=organizer)
+        rnd = round_life.round_start(round=rnd, by=organizer)
         past_deadline(rnd)
-        clock.close_round(rnd.pk, via="test")
+        round_life.round_time_up(rnd.pk, via="test")
         for table in rnd.tables.order_by("number"):
             sheet = played.quartett_sheet(t, table.seats.count(), rng)
             results.result_submit(table=table, sheet=sheet, by=organizer, expected_version=None)
@@ -237,9 +241,9 @@ def test_every_seating_mode_round_trips(organizer, other_user):
         PlayerFactory(tournament=by_rating, name=f"Q{k}", rating=None if k == 3 else 900 + k)
     seating.round_seat(tournament=by_rating, by=organizer, mode="rating_swiss")
     for tournament in (t, by_rating):
-        doc = json.loads(as_file(exchange.export_tournament(tournament)))
-        new = exchange.import_tournament(data=as_file(doc), owner=other_user)
-        again = exchange.export_tournament(new)
+        doc = json.loads(as_file(export_tournament(tournament)))
+        new = import_tournament(data=as_file(doc), owner=other_user)
+        again = export_tournament(new)
         assert {**again, "exported_at": None} == {**doc, "exported_at": None}
 
 
@@ -269,7 +273,7 @@ def club_of_other(paper, other_user):
     """The importing organizer already ran the same tournament (imported
     intact, linked to the roster, in a public series): a bad import must not
     break their pages either."""
-    first = exchange.import_tournament(data=as_file(paper), owner=other_user)
+    first = import_tournament(data=as_file(paper), owner=other_user)
     series = series_services.series_save(
         series=Series(owner=other_user, name="Saison", game="quartett", public=True)
     )
@@ -279,7 +283,7 @@ def club_of_other(paper, other_user):
 
 def test_an_imported_tournament_shows_on_every_page(paper, digital, other_user, club_of_other):
     """The whole sweep once: every page of both tournaments, every round."""
-    new = exchange.import_tournament(data=as_file(digital), owner=other_user)
+    new = import_tournament(data=as_file(digital), owner=other_user)
     first = Tournament.objects.get(owner=other_user, game="quartett")
     visited = played.pages(other_user, [first, new])
     assert len(visited) > 250
@@ -316,8 +320,8 @@ def test_any_broken_export_is_refused_or_every_page_shows_it(
     before = counts()
     with transaction.atomic():
         try:
-            new = exchange.import_tournament(data=as_file(doc), owner=other_user)
-        except exchange.ImportRefused as exc:
+            new = import_tournament(data=as_file(doc), owner=other_user)
+        except ImportRefused as exc:
             event("refused")
             assert counts() == before, done
             assert exc.errors and not any(w in " ".join(exc.errors) for w in INTERNALS), done

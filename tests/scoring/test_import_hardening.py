@@ -11,9 +11,12 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import exchange
 from scoring.exchange import jobs
-from scoring.models import Confirmation, ImportJob, Submission
+from scoring.exchange.export import export_tournament
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
+from scoring.exchange.models import ImportJob
+from scoring.models import Confirmation, Submission
 from tests.scoring import played
 from tournaments import limits
 from tournaments.models import (
@@ -34,7 +37,7 @@ INTERNALS = ("relation", "column", "null value", "constraint", "IntegrityError",
 
 @pytest.fixture
 def doc(organizer):
-    return exchange.export_tournament(played.paper_tournament(organizer))
+    return export_tournament(played.paper_tournament(organizer))
 
 
 def counts():
@@ -97,8 +100,8 @@ def test_every_malformed_value_is_refused_with_its_place(doc, other_user):
         # through the text a browser uploads, as the view reads it
         text = json.dumps(bad) if where != "nested" else None
         for data in [bad] if text is None else [bad, text.encode()]:
-            with pytest.raises(exchange.ImportRefused) as info:
-                exchange.import_tournament(data=data, owner=other_user)
+            with pytest.raises(ImportRefused) as info:
+                import_tournament(data=data, owner=other_user)
             errors = " | ".join(info.value.errors)
             assert where in errors, (path, errors)
             assert not any(word in errors for word in INTERNALS), errors
@@ -107,15 +110,15 @@ def test_every_malformed_value_is_refused_with_its_place(doc, other_user):
 
 def test_deeply_nested_text_is_refused_before_parsing_blows_up(other_user):
     data = b'{"format": "turnierleiter.tournament", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
-    with pytest.raises(exchange.ImportRefused) as info:
-        exchange.import_tournament(data=data, owner=other_user)
+    with pytest.raises(ImportRefused) as info:
+        import_tournament(data=data, owner=other_user)
     assert "nested" in info.value.errors[0]
 
 
 def test_a_file_beyond_the_limits_is_refused(doc, other_user, monkeypatch):
     monkeypatch.setattr(limits, "MAX_PLAYERS", 5)
-    with pytest.raises(exchange.ImportRefused) as info:
-        exchange.import_tournament(data=doc, owner=other_user)
+    with pytest.raises(ImportRefused) as info:
+        import_tournament(data=doc, owner=other_user)
     assert "players: more than 5 entries" in info.value.errors
 
 
@@ -146,7 +149,7 @@ def _file(content):
 def test_imported_authors_are_text_never_a_local_account(client, doc, organizer, other_user):
     """The file names "orga" (another organizer on this site): the import by
     "other" shows "orga (imported)" and links nothing to orga's account."""
-    new = exchange.import_tournament(data=doc, owner=other_user)
+    new = import_tournament(data=doc, owner=other_user)
     models = [ClockActivation, Submission, Confirmation, PlayerEvent, SeatingChange]
     filters = {
         ClockActivation: {"round__tournament": new},
@@ -167,14 +170,14 @@ def test_imported_authors_are_text_never_a_local_account(client, doc, organizer,
     entry = client.get(reverse("result_entry", args=[new.pk, 2, 1])).content.decode()
     assert "orga (imported)" in entry
     # and the export gives the name back as it came (round trip)
-    again = exchange.export_tournament(new)
+    again = export_tournament(new)
     assert [a["by"] for a in again["rounds"][1]["clock"]] == [
         a["by"] for a in doc["rounds"][1]["clock"]
     ]
 
 
 def test_organizer_whose_name_is_imported_gains_nothing(client, doc, organizer, other_user):
-    new = exchange.import_tournament(data=doc, owner=other_user)
+    new = import_tournament(data=doc, owner=other_user)
     client.force_login(organizer)
     assert client.get(reverse("round_detail", args=[new.pk, 1])).status_code in (403, 404)
 
@@ -207,8 +210,8 @@ def test_any_value_anywhere_imports_or_is_refused_cleanly(doc, other_user, data)
     before = counts()
     with transaction.atomic():
         try:
-            exchange.import_tournament(data=json.dumps(bad).encode(), owner=other_user)
-        except exchange.ImportRefused as exc:
+            import_tournament(data=json.dumps(bad).encode(), owner=other_user)
+        except ImportRefused as exc:
             assert counts() == before
             assert not any(word in " ".join(exc.errors) for word in INTERNALS)
         transaction.set_rollback(True)  # an accepted variant: forget it for the next one

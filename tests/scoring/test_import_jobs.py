@@ -15,9 +15,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import exchange
 from scoring.exchange import jobs
-from scoring.models import ImportJob
+from scoring.exchange.export import export_tournament
+from scoring.exchange.models import ImportJob
 from tests.scoring import played
 from tournaments import limits
 from tournaments.models import Tournament
@@ -66,7 +66,7 @@ def test_a_21_mb_file_of_empty_objects_costs_the_request_nothing(client, other_u
 
 
 def test_an_import_is_stored_by_the_worker_and_the_page_follows(client, organizer, other_user):
-    doc = exchange.export_tournament(played.paper_tournament(organizer))
+    doc = export_tournament(played.paper_tournament(organizer))
     client.force_login(other_user)
     response, _took = upload(client, json.dumps(doc).encode())
     assert not Tournament.objects.filter(owner=other_user).exists()
@@ -82,7 +82,7 @@ def test_an_import_is_stored_by_the_worker_and_the_page_follows(client, organize
 
 
 def test_the_problems_come_in_the_language_the_file_was_sent_in(client, organizer, other_user):
-    doc = exchange.export_tournament(played.paper_tournament(organizer))
+    doc = export_tournament(played.paper_tournament(organizer))
     doc["tournament"]["tiebreaks"] = ["points", "points"]
     client.force_login(other_user)
     response, _took = upload(client, json.dumps(doc).encode(), language="de")

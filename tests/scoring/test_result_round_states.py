@@ -22,7 +22,7 @@ from tests.scoring.test_sheet_entry_flow import token
 from tests.timetravel import past_deadline, travel
 from tournaments.models import Round, Seat, Table
 from tournaments.play import links
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -63,23 +63,23 @@ def in_state(owner, state: str) -> Table:
     table = rnd.tables.get(number=1)
     if state == "not started":
         return table
-    clock.round_start(round=rnd, by=owner)
+    round_life.round_start(round=rnd, by=owner)
     if state == "running":
         return table
     if state == "paused":
-        clock.round_pause(round=rnd, by=owner)
+        round_life.round_pause(round=rnd, by=owner)
     elif state == "running, deadline passed":  # before the clock's sweep closed it
         past_deadline(rnd)
     elif state == "time called":
         past_deadline(rnd)
-        clock.close_round(rnd.pk, via="test")
+        round_life.round_time_up(rnd.pk, via="test")
     elif state == "time called, table has extra time":
-        clock.table_extend(table=table, by=owner, minutes=5)
+        round_life.table_extend(table=table, by=owner, minutes=5)
         past_deadline(rnd)
-        clock.close_round(rnd.pk, via="test")
+        round_life.round_time_up(rnd.pk, via="test")
     elif state == "complete":
         past_deadline(rnd)
-        clock.close_round(rnd.pk, via="test")
+        round_life.round_time_up(rnd.pk, via="test")
         for t in rnd.tables.order_by("number"):
             services.result_submit(table=t, sheet=finished_sheet(), by=owner, expected_version=None)
         rnd.refresh_from_db()

@@ -9,12 +9,14 @@ import json
 import pytest
 from django.urls import reverse
 
-from scoring.models import Series, Submission
+from scoring.models import Submission
 from scoring.season import selectors
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from scoring.season.ratings import compute_ratings
 from tournaments import services
-from tournaments.models import Person, Player, Round, Seat, Table
+from tournaments.models import Player, Round, Seat, Table
+from tournaments.roster_models import Person
 from tournaments.services import ServiceError, roster
 
 pytestmark = pytest.mark.django_db
@@ -380,7 +382,7 @@ def test_club_export_and_import_keep_roster_links_and_series(season, organizer, 
     ],
 )
 def test_a_broken_club_file_imports_nothing(season, organizer, other_user, breakage):
-    from scoring.exchange import ImportRefused
+    from scoring.exchange.format import ImportRefused
     from scoring.season.exchange import export_club, import_club
 
     doc = export_club(organizer)

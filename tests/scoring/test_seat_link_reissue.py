@@ -15,8 +15,9 @@ from scoring.models import Submission
 from tests.scoring.test_result_entry import post_data
 from tests.tournaments.test_play import decode_qr_codes, make_table
 from tournaments import services
-from tournaments.models import Seat, SeatLink, TableAction
+from tournaments.models import Seat, TableAction
 from tournaments.play import links
+from tournaments.play.models import SeatLink
 
 pytestmark = pytest.mark.django_db
 

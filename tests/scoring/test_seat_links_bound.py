@@ -21,7 +21,7 @@ from tests.tournaments.test_play import buttons, hand_ids, shown_cards
 from tournaments import services
 from tournaments.models import Round, Seat, TableAction
 from tournaments.play import links
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 from tournaments.services import seating as seating_services
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ def test_after_a_drop_every_link_shows_its_own_seat_and_hand(client, organizer, 
     after = {s.player_id: (s.table_id, s.position) for s in Seat.objects.filter(table__round=rnd)}
     # the drop renumbered seats: a position-bound link would now be someone else's
     assert any(before[pid] != where for pid, where in after.items())
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
 
     engine = t.engine
     for seat in Seat.objects.filter(table__round=rnd).select_related("player", "table"):
@@ -114,7 +114,7 @@ def test_after_a_drop_every_link_shows_its_own_seat_and_hand(client, organizer, 
 
 def test_a_drop_during_the_round_stops_that_link_only(client, organizer, require_postgres):
     t, rnd, tokens = seated_round(organizer)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = t.engine
     seat = first_seat(rnd)
     state = engine.load(seat.table.state)
@@ -136,7 +136,7 @@ def test_self_reports_are_confirmed_only_as_the_confirming_players_own_seat(
     t, rnd, tokens = seated_round(organizer, digital=False, self_report=True)
     dropped = first_seat(rnd).player
     services.player_drop(player=dropped, by=organizer)  # renumbers table 1
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     table = rnd.tables.get(number=1)
     seats = list(table.seats.select_related("player").order_by("position"))
     sheet = valid_sheet(t, len(seats))

@@ -4,12 +4,12 @@ services, and a publication of it as the laptop sends it."""
 from __future__ import annotations
 
 from scoring import services as results
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from tests.factories import seated_round
 from tournaments import services
 from tournaments.mirror import keys, receive, snapshot
 from tournaments.models import Table
-from tournaments.services import clock
+from tournaments.services import round_life
 
 
 def approved_key(*, user, name: str = ""):
@@ -42,7 +42,7 @@ def play_round(tournament, *, players=None, start=True, results_in=True, shift=0
                 by=tournament.owner,
                 expected_version=None,
             )
-        results.round_close_when_done(round_id=rnd.pk, by=tournament.owner)
+        round_life.round_end_when_done(round_id=rnd.pk, by=tournament.owner)
     rnd.refresh_from_db()
     return rnd
 
@@ -76,7 +76,7 @@ def body(data: dict) -> bytes:
 
 
 def clock_pause(rnd):
-    return clock.round_pause(round=rnd, by=rnd.tournament.owner)
+    return round_life.round_pause(round=rnd, by=rnd.tournament.owner)
 
 
 def play_digital_round(tournament, *, players=None, seed=0):
@@ -99,6 +99,6 @@ def play_digital_round(tournament, *, players=None, seed=0):
             digital.table_move(table=table, seat=seat, action=action)
         else:
             raise AssertionError(f"table {table.number} did not end in 5000 moves")
-    clock.round_close(round=rnd, by=tournament.owner)
+    round_life.round_end(round=rnd, by=tournament.owner)
     rnd.refresh_from_db()
     return rnd

@@ -13,7 +13,8 @@ from pypdf import PdfReader
 
 from scoring import listings
 from scoring import selectors as scoring_selectors
-from scoring.exchange import export_tournament, import_tournament
+from scoring.exchange.export import export_tournament
+from scoring.exchange.importer import import_tournament
 from scoring.models import Submission
 from scoring.points import get_scheme
 from tests.factories import PlayerFactory, TournamentFactory, seated_round

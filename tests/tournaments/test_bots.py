@@ -17,7 +17,7 @@ from tournaments.models import ClockActivation, Seat, TableAction
 from tournaments.play import bots, watch
 from tournaments.play import tables as digital
 from tournaments.play.screen import move as play_move
-from tournaments.services import ServiceError, clock
+from tournaments.services import ServiceError, clock, round_life
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 
@@ -63,7 +63,7 @@ def human_moves_until_over(table, human_seats, limit=3000):
 def test_a_bot_given_a_seat_before_play_plays_it_to_the_end(organizer, game, players):
     rnd, table = make_round(organizer, game=game, players=players)
     bots.seat_to_bot(table=table, position=players - 1)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     state = human_moves_until_over(table, set(range(players - 1)))
     engine = get_engine(game)
     assert engine.is_over(state)
@@ -99,7 +99,7 @@ def test_the_bot_sees_only_its_seats_view_and_legal_actions(organizer, monkeypat
     monkeypatch.setattr(bots, "_bot_for", lambda t, e, n: Spy(real(t, e, n)))
     bots.seat_to_bot(table=table, position=1)
     bots.seat_to_bot(table=table, position=2)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     human_moves_until_over(table, {0})
     assert seen and set(seen) == {1, 2}
 
@@ -108,7 +108,7 @@ def test_a_seat_given_to_the_bot_during_play_and_handed_back(organizer):
     # a fixed deal: with a random one the bot, winning every trick it
     # announces, could end the game before the player is back
     rnd, table = make_round(organizer, game="quartett", players=2, secret=deal_secret(6))
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("quartett")
     state = state_of(table)
     waiting = engine.to_act(state)[0]
@@ -145,7 +145,7 @@ def test_with_a_pause_each_bot_move_is_its_own_task_after_the_pause(
     rnd, table = make_round(organizer, game="monddaemmerung", players=3)
     bots.seat_to_bot(table=table, position=1)
     bots.seat_to_bot(table=table, position=2)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("monddaemmerung")
     for _ in range(6):
         state = state_of(table)
@@ -169,7 +169,7 @@ def test_the_bot_sweep_wakes_a_bot_whose_call_was_lost(organizer, settings, monk
     monkeypatch.setattr(digital, "send_bot_task", lambda t, d: sent.append(t))
     settings.DIGITAL_BOT_DELAY = 0
     rnd, table = make_round(organizer, game="quartett", players=2)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("quartett")
     waiting = engine.to_act(state_of(table))[0]
     bots.seat_to_bot(table=table, position=waiting)  # the call is "lost" (not run)
@@ -182,8 +182,8 @@ def test_the_bot_sweep_wakes_a_bot_whose_call_was_lost(organizer, settings, monk
 
 def test_no_bot_moves_while_the_round_is_paused(organizer):
     rnd, table = make_round(organizer, game="quartett", players=2)
-    clock.round_start(round=rnd, by=organizer)
-    clock.round_pause(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
+    round_life.round_pause(round=rnd, by=organizer)
     engine = get_engine("quartett")
     waiting = engine.to_act(state_of(table))[0]
     bots.seat_to_bot(table=table, position=waiting)
@@ -192,7 +192,7 @@ def test_no_bot_moves_while_the_round_is_paused(organizer):
 
 def test_the_same_move_sent_twice_is_applied_once(organizer):
     rnd, table = make_round(organizer, game="quartett", players=2)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("quartett")
     state = state_of(table)
     seat = engine.to_act(state)[0]
@@ -210,7 +210,7 @@ def test_the_round_page_shows_idle_seats_and_one_press_gives_one_to_the_bot(
     client, organizer, settings
 ):
     rnd, table = make_round(organizer, game="quartett", players=2)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("quartett")
     waiting = engine.to_act(state_of(table))[0]
     client.force_login(organizer)
@@ -246,7 +246,7 @@ def test_the_round_page_shows_idle_seats_and_one_press_gives_one_to_the_bot(
 def test_bad_hand_over_requests_change_nothing(client, organizer, other_user):
     rnd, table = make_round(organizer, game="quartett", players=2)
     t = rnd.tournament
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     press = reverse("seat_bot", args=[t.pk, 1, 1, 0])
     # not the organizer
     client.force_login(other_user)
@@ -273,7 +273,7 @@ def test_bad_hand_over_requests_change_nothing(client, organizer, other_user):
 def test_a_seat_of_a_finished_game_cannot_be_given_to_the_bot(organizer):
     rnd, table = make_round(organizer, game="quartett", players=2)
     bots.seat_to_bot(table=table, position=1)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     human_moves_until_over(table, {0})
     with pytest.raises(ServiceError):
         bots.seat_to_player(table=table, position=1)
@@ -284,7 +284,7 @@ def test_a_result_with_a_bot_seat_counts_for_its_player_and_is_marked(client, or
 
     rnd, table = make_round(organizer, game="quartett", players=2)
     bots.seat_to_bot(table=table, position=1)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     state = human_moves_until_over(table, {0})
     t = rnd.tournament
     ranks = get_engine("quartett").result(state).ranks
@@ -328,7 +328,7 @@ def test_whatever_screen_number_a_move_carries_it_plays_at_most_once(organizer):
     from hypothesis import strategies as st
 
     rnd, table = make_round(organizer, game="trumpet", players=3)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("trumpet")
 
     @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -366,7 +366,7 @@ def test_the_players_page_learns_at_once_that_the_bot_plays_the_seat(client, org
     from tests.seat_tokens import token_for
 
     rnd, table = make_round(organizer, game="quartett", players=2)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("quartett")
     idle = 1 - engine.to_act(state_of(table))[0]  # not to act: the bot won't move yet
     url = reverse("seat_play", args=[token_for(table, idle)])

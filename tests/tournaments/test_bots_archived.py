@@ -6,11 +6,10 @@ import pytest
 
 from tests.factories import digital_table
 from tests.timetravel import past_deadline
-from tournaments import tasks
 from tournaments.models import TableAction
-from tournaments.play import bots
+from tournaments.play import bots, tasks
 from tournaments.play import tables as digital
-from tournaments.services import clock, deadlines, lifecycle
+from tournaments.services import deadlines, lifecycle, round_life
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,11 +43,11 @@ def bot_due_in_the_grace_period(organizer):
         organizer, "terra_trumpf", 2, start=False, publish=False, grace_seconds=600
     )
     rnd = table.round
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     play_first_legal(table)  # Alpha
     play_first_legal(table)  # the lead: the trick is open
     past_deadline(rnd)
-    assert clock.close_round(rnd.pk)
+    assert round_life.round_time_up(rnd.pk)
     table.refresh_from_db()
     engine = table.round.tournament.engine
     seat = engine.to_act(engine.load(table.state))[0]

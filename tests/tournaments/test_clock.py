@@ -14,7 +14,7 @@ from tests.timetravel import travel
 from tournaments import clock as pure
 from tournaments import tasks
 from tournaments.models import Round, SeatingChange, Table
-from tournaments.services import ServiceError, clock, deadlines
+from tournaments.services import ServiceError, clock, deadlines, round_life
 
 T0 = datetime(2026, 10, 3, 14, 0, tzinfo=UTC)
 
@@ -134,7 +134,7 @@ def test_start_publishes_the_draft_and_schedules_the_close(
     rnd, organizer, scheduled, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        clock.round_start(round=rnd, by=organizer)
+        round_life.round_start(round=rnd, by=organizer)
     rnd.refresh_from_db()
     assert rnd.status == Round.RUNNING and rnd.published
     assert SeatingChange.objects.filter(round=rnd, kind="publish", by=organizer).count() == 1
@@ -143,7 +143,7 @@ def test_start_publishes_the_draft_and_schedules_the_close(
     assert rnd.deadline == start.at + timedelta(minutes=45)
     assert scheduled == [("clock.close_round", rnd.pk, rnd.deadline)]
     with pytest.raises(ServiceError):
-        clock.round_start(round=rnd, by=organizer)
+        round_life.round_start(round=rnd, by=organizer)
 
 
 @pytest.mark.django_db
@@ -151,21 +151,21 @@ def test_pause_resume_and_extend_move_the_deadline_and_reschedule_the_close(
     rnd, organizer, scheduled, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        clock.round_start(round=rnd, by=organizer, seconds=600)
+        round_life.round_start(round=rnd, by=organizer, seconds=600)
     travel(rnd, 100)
-    clock.round_pause(round=rnd, by=organizer)
+    round_life.round_pause(round=rnd, by=organizer)
     rnd.refresh_from_db()
     assert rnd.status == Round.PAUSED and rnd.deadline is None
     assert rnd.remaining_seconds == pytest.approx(500, abs=1)
     travel(rnd, 300)
     with django_capture_on_commit_callbacks(execute=True):
-        clock.round_resume(round=rnd, by=organizer)
+        round_life.round_resume(round=rnd, by=organizer)
     rnd.refresh_from_db()
     resumed = rnd.activations.get(kind="resume").at
     assert rnd.deadline - resumed == pytest.approx(timedelta(seconds=500), abs=timedelta(seconds=1))
     before = rnd.deadline
     with django_capture_on_commit_callbacks(execute=True):
-        clock.round_extend(round=rnd, by=organizer, minutes=5)
+        round_life.round_extend(round=rnd, by=organizer, minutes=5)
     assert refreshed(rnd).deadline == before + timedelta(minutes=5)
     assert [eta for task, _id, eta in scheduled if task == "clock.close_round"][-2:] == [
         before,
@@ -178,24 +178,24 @@ def test_pause_resume_and_extend_move_the_deadline_and_reschedule_the_close(
 @pytest.mark.django_db
 def test_bad_clock_requests_are_refused_and_change_nothing(rnd, organizer):
     with pytest.raises(ServiceError):
-        clock.round_pause(round=rnd, by=organizer)
+        round_life.round_pause(round=rnd, by=organizer)
     with pytest.raises(ServiceError):
-        clock.round_extend(round=rnd, by=organizer, minutes=0)
+        round_life.round_extend(round=rnd, by=organizer, minutes=0)
     with pytest.raises(ServiceError):
-        clock.round_extend(round=rnd, by=organizer, minutes=-5)
+        round_life.round_extend(round=rnd, by=organizer, minutes=-5)
     assert not rnd.activations.exists()
 
 
 @pytest.mark.django_db
 def test_closing_twice_runs_the_side_effects_once(rnd, organizer):
-    clock.round_start(round=rnd, by=organizer, seconds=60)
-    assert clock.close_round(rnd.pk) is False  # not yet
+    round_life.round_start(round=rnd, by=organizer, seconds=60)
+    assert round_life.round_time_up(rnd.pk) is False  # not yet
     travel(rnd, 61)
-    assert clock.close_round(rnd.pk, via="task") is True
-    assert clock.close_round(rnd.pk, via="task") is False
+    assert round_life.round_time_up(rnd.pk, via="task") is True
+    assert round_life.round_time_up(rnd.pk, via="task") is False
     tasks.close_round.apply(args=[rnd.pk])  # a duplicate delivery
-    assert clock.sweep()["rounds"] == 0  # two sweeps
-    assert clock.sweep()["rounds"] == 0
+    assert round_life.sweep()["rounds"] == 0  # two sweeps
+    assert round_life.sweep()["rounds"] == 0
     rnd.refresh_from_db()
     assert rnd.status == Round.TIME_CALLED and rnd.time_called_at >= rnd.deadline
     assert rnd.activations.filter(kind="time_called").count() == 1
@@ -208,7 +208,7 @@ def test_tables_done_before_time_complete_the_round_when_it_closes(
 ):
     from scoring import services as results
 
-    clock.round_start(round=rnd, by=organizer, seconds=60)
+    round_life.round_start(round=rnd, by=organizer, seconds=60)
     for table in rnd.tables.all():  # Quartett, two players: both finished early
         results.result_submit(
             table=table, sheet={"s0_cards": 20, "s1_cards": 12}, by=organizer, expected_version=None
@@ -216,25 +216,25 @@ def test_tables_done_before_time_complete_the_round_when_it_closes(
     assert refreshed(rnd).status == Round.RUNNING
     travel(rnd, 61)
     with django_capture_on_commit_callbacks(execute=True):
-        assert clock.close_round(rnd.pk) is True
+        assert round_life.round_time_up(rnd.pk) is True
     assert refreshed(rnd).status == Round.COMPLETE
 
 
 @pytest.mark.django_db
 def test_a_sweep_closes_an_overdue_round_by_itself(rnd, organizer):
-    clock.round_start(round=rnd, by=organizer, seconds=60)
-    assert clock.sweep()["rounds"] == 0
+    round_life.round_start(round=rnd, by=organizer, seconds=60)
+    assert round_life.sweep()["rounds"] == 0
     travel(rnd, 60)
-    assert clock.sweep()["rounds"] == 1
+    assert round_life.sweep()["rounds"] == 1
     closing = rnd.activations.get(kind="time_called")
     assert closing.reason == "sweep" and closing.by is None
 
 
 @pytest.mark.django_db
 def test_a_stale_close_after_a_pause_does_nothing(rnd, organizer):
-    clock.round_start(round=rnd, by=organizer, seconds=60)
+    round_life.round_start(round=rnd, by=organizer, seconds=60)
     travel(rnd, 30)
-    clock.round_pause(round=rnd, by=organizer)
+    round_life.round_pause(round=rnd, by=organizer)
     travel(rnd, 120)  # the close scheduled for the old deadline arrives now
     assert tasks.close_round.apply(args=[rnd.pk]).get() is False
     assert refreshed(rnd).status == Round.PAUSED
@@ -243,7 +243,7 @@ def test_a_stale_close_after_a_pause_does_nothing(rnd, organizer):
 @pytest.mark.django_db
 def test_with_no_worker_a_write_after_the_deadline_is_refused(rnd, organizer):
     table = rnd.tables.get(number=1)
-    clock.round_start(round=rnd, by=organizer, seconds=60)
+    round_life.round_start(round=rnd, by=organizer, seconds=60)
     assert clock.lock_before_time(table).pk == table.pk  # before time: fine
     travel(rnd, 61)
     with pytest.raises(clock.TimeIsUp):
@@ -251,13 +251,13 @@ def test_with_no_worker_a_write_after_the_deadline_is_refused(rnd, organizer):
     # nobody closed the round: it still says running, and the cut still holds
     assert refreshed(rnd).status == Round.RUNNING
     with pytest.raises(clock.TimeIsUp):
-        clock.round_extend(round=rnd, by=organizer, minutes=5)
+        round_life.round_extend(round=rnd, by=organizer, minutes=5)
 
 
 @pytest.mark.django_db
 def test_a_paused_round_refuses_writes_before_time(rnd, organizer):
-    clock.round_start(round=rnd, by=organizer, seconds=60)
-    clock.round_pause(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer, seconds=60)
+    round_life.round_pause(round=rnd, by=organizer)
     with pytest.raises(clock.TimeIsUp):
         clock.lock_before_time(rnd.tables.get(number=1))
 
@@ -267,30 +267,30 @@ def test_a_table_extension_closes_that_table_later(
     rnd, organizer, scheduled, django_capture_on_commit_callbacks
 ):
     t1, t2 = rnd.tables.order_by("number")
-    clock.round_start(round=rnd, by=organizer, seconds=60)
+    round_life.round_start(round=rnd, by=organizer, seconds=60)
     with django_capture_on_commit_callbacks(execute=True):
-        clock.table_extend(table=t2, by=organizer, minutes=2, reason="judge call")
+        round_life.table_extend(table=t2, by=organizer, minutes=2, reason="judge call")
     rnd.refresh_from_db()
     t2.refresh_from_db()
     assert t2.deadline == rnd.deadline + timedelta(minutes=2) and t2.extra_seconds == 120
     assert ("clock.close_table", t2.pk, t2.deadline) in scheduled
     assert rnd.activations.get(kind="extend").reason == "judge call"
     travel(rnd, 61)
-    assert clock.close_round(rnd.pk) is True
+    assert round_life.round_time_up(rnd.pk) is True
     assert refreshed(t1).status == Table.WAITING and t1.time_called_at is not None
     assert refreshed(t2).status == Table.PLAYING and t2.time_called_at is None
     assert clock.lock_before_time(t2).pk == t2.pk  # table 2 still plays
     with pytest.raises(clock.TimeIsUp):
         clock.lock_before_time(t1)
-    assert clock.close_table(t2.pk) is False  # its own deadline is later
+    assert round_life.table_time_up(t2.pk) is False  # its own deadline is later
     travel(rnd, 120)
-    assert clock.close_table(t2.pk) is True
-    assert clock.close_table(t2.pk) is False
-    assert clock.sweep()["tables"] == 0
+    assert round_life.table_time_up(t2.pk) is True
+    assert round_life.table_time_up(t2.pk) is False
+    assert round_life.sweep()["tables"] == 0
     assert refreshed(t2).status == Table.WAITING
     assert rnd.activations.filter(kind="time_called", table=t2).count() == 1
     with pytest.raises(ServiceError):
-        clock.table_extend(table=t2, by=organizer, minutes=2)
+        round_life.table_extend(table=t2, by=organizer, minutes=2)
 
 
 @pytest.mark.django_db
@@ -299,17 +299,17 @@ def test_a_scheduled_start_starts_the_round_by_itself(
 ):
     starts = clock.db_now() + timedelta(minutes=10)
     with django_capture_on_commit_callbacks(execute=True):
-        clock.round_schedule_start(round=rnd, at=starts, by=organizer)
+        round_life.round_schedule_start(round=rnd, at=starts, by=organizer)
     assert scheduled == [("clock.start_round", rnd.pk, starts)]
-    assert clock.sweep()["started"] == 0
+    assert round_life.sweep()["started"] == 0
     travel(rnd, 600)
     assert tasks.start_round.apply(args=[rnd.pk]).get() is True
     rnd.refresh_from_db()
     assert rnd.status == Round.RUNNING and rnd.published
     assert rnd.activations.get().by is None
-    assert clock.sweep()["started"] == 0
+    assert round_life.sweep()["started"] == 0
     with pytest.raises(ServiceError):
-        clock.round_schedule_start(round=rnd, at=starts, by=organizer)
+        round_life.round_schedule_start(round=rnd, at=starts, by=organizer)
 
 
 # -- pages ------------------------------------------------------------------------
@@ -341,14 +341,14 @@ def test_the_organizer_runs_the_clock_from_the_round_page(client, rnd, organizer
 @pytest.mark.django_db
 def test_the_status_partial_signals_the_close(client, rnd, organizer):
     client.force_login(organizer)
-    clock.round_start(round=rnd, by=organizer, seconds=120)
+    round_life.round_start(round=rnd, by=organizer, seconds=120)
     url = reverse("round_status", args=[rnd.tournament_id, 1])
     response = client.get(url, HTTP_HX_REQUEST="true")
     assert "HX-Trigger" not in response
     body = response.content.decode()
     assert 'data-status="running"' in body and "Tables done: 0 of 2" in body
     travel(rnd, 121)
-    clock.sweep()
+    round_life.sweep()
     response = client.get(url, HTTP_HX_REQUEST="true")
     assert response["HX-Trigger"] == "roundClosed"
     assert "Time!" in response.content.decode()
@@ -359,14 +359,14 @@ def test_the_polled_clock_costs_the_same_queries_for_2_or_40_tables(
     client, rnd, organizer, django_assert_max_num_queries
 ):
     """Every open clock polls each second: its cost must not grow with the round."""
-    clock.round_start(round=rnd, by=organizer, seconds=120)
+    round_life.round_start(round=rnd, by=organizer, seconds=120)
     url = reverse("round_public_status", args=[rnd.tournament_id, 1])
     with CaptureQueriesContext(connection) as small:
         assert "Tables done: 0 of 2" in client.get(url).content.decode()
     # the same tournament's settings, its round seated at 40 tables
     big = TournamentFactory(owner=organizer, allowed_sizes=[2], table_size=2, round_minutes=45)
     big_round = seated_round(big, players=80)
-    clock.round_start(round=big_round, by=organizer, seconds=120)
+    round_life.round_start(round=big_round, by=organizer, seconds=120)
     url = reverse("round_public_status", args=[big.pk, 1])
     with django_assert_max_num_queries(len(small)):
         assert "Tables done: 0 of 40" in client.get(url).content.decode()
@@ -387,7 +387,7 @@ def test_public_pages_show_only_published_rounds_of_public_tournaments(
     ]
     for url in urls:  # a draft seating is not shown
         assert client.get(url).status_code == 404
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     for url in urls:
         assert client.get(url).status_code == 200
     projector = client.get(urls[1]).content.decode()

@@ -22,7 +22,7 @@ import pytest
 from tests.conftest import missing_service
 from tests.factories import PlayerFactory, TournamentFactory, one_table, seated_round
 from tournaments.models import Round, Table
-from tournaments.services import clock
+from tournaments.services import clock, round_life
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -194,7 +194,7 @@ def closed(obj):
 
 
 def test_a_two_second_round_is_closed_within_a_second_of_its_deadline(worker, rnd, organizer):
-    clock.round_start(round=rnd, by=organizer, seconds=2)
+    round_life.round_start(round=rnd, by=organizer, seconds=2)
     assert wait_for(lambda: closed(rnd), timeout=6), "the worker did not close the round"
     late = rnd.time_called_at - rnd.deadline
     assert timedelta(0) <= late <= timedelta(seconds=1), late
@@ -217,7 +217,7 @@ def test_when_the_worker_dies_a_new_one_sweeps_the_round_closed(env, rnd, organi
 def _worker_dies_then_the_sweep_closes(env, rnd, organizer):
     first = start_worker(**env)
     try:
-        clock.round_start(round=rnd, by=organizer, seconds=2)
+        round_life.round_start(round=rnd, by=organizer, seconds=2)
         time.sleep(0.5)  # the first worker holds the task scheduled for the deadline...
     finally:
         first.stop(signal.SIGKILL)  # ...and dies with it
@@ -235,14 +235,14 @@ def _worker_dies_then_the_sweep_closes(env, rnd, organizer):
 
 
 def test_pause_resume_and_extend_move_the_scheduled_close(worker, rnd, organizer):
-    clock.round_start(round=rnd, by=organizer, seconds=2)
+    round_life.round_start(round=rnd, by=organizer, seconds=2)
     time.sleep(0.5)
-    clock.round_pause(round=rnd, by=organizer)
+    round_life.round_pause(round=rnd, by=organizer)
     time.sleep(2.0)  # the close scheduled for the first deadline has fired: a no-op
     rnd.refresh_from_db()
     assert rnd.status == Round.PAUSED and rnd.time_called_at is None
-    clock.round_resume(round=rnd, by=organizer)
-    clock.round_extend(round=rnd, by=organizer, seconds=1)
+    round_life.round_resume(round=rnd, by=organizer)
+    round_life.round_extend(round=rnd, by=organizer, seconds=1)
     rnd.refresh_from_db()
     assert rnd.deadline - rnd.activations.get(kind="resume").at >= timedelta(seconds=2.4)
     time.sleep(max(0.0, (rnd.deadline - clock.db_now()).total_seconds() - 0.3))
@@ -253,8 +253,8 @@ def test_pause_resume_and_extend_move_the_scheduled_close(worker, rnd, organizer
 
 def test_a_table_extension_closes_that_table_later_than_the_others(worker, rnd, organizer):
     t1, t2 = rnd.tables.order_by("number")
-    clock.round_start(round=rnd, by=organizer, seconds=2)
-    clock.table_extend(table=t2, by=organizer, seconds=2, reason="judge call")
+    round_life.round_start(round=rnd, by=organizer, seconds=2)
+    round_life.table_extend(table=t2, by=organizer, seconds=2, reason="judge call")
     assert wait_for(lambda: closed(rnd), timeout=6)
     assert closed(t1) and t1.status == Table.WAITING
     assert not closed(t2) and t2.status == Table.PLAYING
@@ -299,7 +299,7 @@ def _poisoned_beside_healthy(env, rnd, organizer, other_user):
 
     first = start_worker(**env)
     try:
-        clock.round_start(round=rnd, by=organizer, seconds=8)
+        round_life.round_start(round=rnd, by=organizer, seconds=8)
         time.sleep(0.5)  # the first worker holds the task scheduled for the deadline...
     finally:
         first.stop(signal.SIGKILL)  # ...and dies with it

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from tests.factories import one_table
 from tournaments.models import Round, Tournament
-from tournaments.services import clock, deadlines
+from tournaments.services import clock, deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def seated(owner, name, *, digital=False) -> Round:
 
 
 def overdue(rnd: Round, owner) -> Round:
-    clock.round_start(round=rnd, by=owner, seconds=60)
+    round_life.round_start(round=rnd, by=owner, seconds=60)
     Round.objects.filter(pk=rnd.pk).update(deadline=clock.db_now() - timedelta(seconds=1))
     return rnd
 
@@ -55,7 +55,7 @@ def test_a_start_that_fails_is_marked_and_the_others_still_close(organizer, othe
     Round.objects.filter(pk=poisoned.pk).update(starts_at=clock.db_now())
     healthy = overdue(seated(organizer, "Gesund"), organizer)
 
-    done = clock.sweep()
+    done = round_life.sweep()
     assert done["rounds"] == 1 and done["started"] == 0
     healthy.refresh_from_db()
     assert healthy.status == Round.TIME_CALLED
@@ -63,7 +63,7 @@ def test_a_start_that_fails_is_marked_and_the_others_still_close(organizer, othe
     assert poisoned.status == Round.SEATED
     assert poisoned.starts_at is None  # cancelled: not retried every second
     assert poisoned.clock_problem["code"] == clock.START_FAILED
-    assert clock.sweep()["started"] == 0
+    assert round_life.sweep()["started"] == 0
 
 
 def test_a_close_that_raises_is_marked_and_retried_without_blocking(
@@ -71,15 +71,15 @@ def test_a_close_that_raises_is_marked_and_retried_without_blocking(
 ):
     broken = overdue(seated(other_user, "Kaputt"), other_user)
     healthy = overdue(seated(organizer, "Gesund"), organizer)
-    real = clock._table_time_called
+    real = round_life._table_time_called
 
     def explode(table):
         if table.round_id == broken.pk:
             raise RuntimeError("disk on fire")
         real(table)
 
-    monkeypatch.setattr(clock, "_table_time_called", explode)
-    clock.sweep()
+    monkeypatch.setattr(round_life, "_table_time_called", explode)
+    round_life.sweep()
     healthy.refresh_from_db()
     broken.refresh_from_db()
     assert healthy.status == Round.TIME_CALLED
@@ -94,8 +94,8 @@ def test_a_close_that_raises_is_marked_and_retried_without_blocking(
     )
     assert "The clock could not close this round at its deadline" in html
 
-    monkeypatch.setattr(clock, "_table_time_called", real)
-    clock.sweep()  # the cause is gone: the next sweep closes it and clears the mark
+    monkeypatch.setattr(round_life, "_table_time_called", real)
+    round_life.sweep()  # the cause is gone: the next sweep closes it and clears the mark
     broken.refresh_from_db()
     assert broken.status == Round.TIME_CALLED and broken.clock_problem == {}
 

@@ -17,7 +17,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.base import RandomBot
-from scoring import exchange
+from scoring.exchange.export import export_json
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
 from tests.deal_attack import PublicFacts, reproduced
 from tests.factories import (
     DIGITAL_GAMES,
@@ -31,7 +33,7 @@ from tests.timetravel import travel
 from tournaments import services
 from tournaments.models import Table, Tournament
 from tournaments.play import tables as digital
-from tournaments.services import clock, deadlines, seating
+from tournaments.services import deadlines, round_life, seating
 
 pytestmark = pytest.mark.django_db
 
@@ -166,7 +168,7 @@ def test_each_table_draws_its_own_secret_of_256_bits_when_it_is_dealt(organizer)
     rnd = seated_round(t, seed=7, publish=False)
     # seated: the seed decided who sits where; no table has cards yet
     assert set(rnd.tables.values_list("secret", "seed")) == {("", 0)}
-    clock.round_start(round=seating.seating_publish(round=rnd, by=organizer), by=organizer)
+    round_life.round_start(round=seating.seating_publish(round=rnd, by=organizer), by=organizer)
     secrets = list(rnd.tables.values_list("secret", flat=True))
     assert len(secrets) == 6 and len(set(secrets)) == 6
     for secret in secrets:
@@ -220,7 +222,7 @@ def test_the_stored_record_replays_the_game_exactly(organizer, game, size, monke
     table.refresh_from_db()
     assert digital.table_record(table).replay(engine) == engine.load(table.state)
     travel(table.round, 30 * 60)
-    clock.close_round(table.round.pk)
+    round_life.round_time_up(table.round.pk)
     digital.table_finish(table_id=table.pk)
     table.refresh_from_db()
     assert engine.is_over(engine.load(table.state))
@@ -236,7 +238,7 @@ def test_a_table_dealt_before_deal_secrets_replays_from_its_stored_seed(organize
     engine = table.round.tournament.engine
     old = engine.new_game(2, 4711, {})
     Table.objects.filter(pk=table.pk).update(seed=4711, state=engine.dump(old))
-    clock.round_start(round=table.round, by=organizer)
+    round_life.round_start(round=table.round, by=organizer)
     table.refresh_from_db()
     assert table.secret == "" and table.state == engine.dump(old)  # not dealt again
     _play(table, engine, 3, RandomBot(2))
@@ -248,7 +250,7 @@ def test_a_table_dealt_before_deal_secrets_replays_from_its_stored_seed(organize
 def test_an_undealt_table_with_an_old_public_seed_is_dealt_from_a_secret(organizer):
     table = digital_table(organizer, "quartett", 2, start=False)
     Table.objects.filter(pk=table.pk).update(seed=4711)
-    clock.round_start(round=table.round, by=organizer)
+    round_life.round_start(round=table.round, by=organizer)
     table.refresh_from_db()
     engine = table.round.tournament.engine
     assert len(table.secret) == 64
@@ -259,7 +261,7 @@ def test_an_undealt_table_with_an_old_public_seed_is_dealt_from_a_secret(organiz
 
 
 def _exported(tournament) -> dict:
-    return json.loads(exchange.export_json(tournament))
+    return json.loads(export_json(tournament))
 
 
 def test_the_organizers_export_carries_each_secret_and_an_import_replays_exactly(
@@ -271,7 +273,7 @@ def test_the_organizers_export_carries_each_secret_and_an_import_replays_exactly
     table.refresh_from_db()
     doc = _exported(table.round.tournament)
     assert doc["rounds"][0]["tables"][0]["secret"] == table.secret
-    new = exchange.import_tournament(data=json.dumps(doc), owner=other_user)
+    new = import_tournament(data=json.dumps(doc), owner=other_user)
     imported = Table.objects.get(round__tournament=new, number=1)
     assert (imported.secret, imported.state) == (table.secret, table.state)
     assert digital.table_record(imported).replay(engine) == engine.load(imported.state)
@@ -284,13 +286,13 @@ def test_a_file_from_before_deal_secrets_imports_and_replays(organizer, other_us
     Table.objects.filter(pk=table.pk).update(
         seed=4711, state=engine.dump(engine.new_game(2, 4711, {}))
     )
-    clock.round_start(round=table.round, by=organizer)
+    round_life.round_start(round=table.round, by=organizer)
     _play(table, engine, 3, RandomBot(5))
     doc = _exported(table.round.tournament)
     for rnd in doc["rounds"]:
         for td in rnd["tables"]:
             del td["secret"]  # a file written before tables had one
-    new = exchange.import_tournament(data=json.dumps(doc), owner=other_user)
+    new = import_tournament(data=json.dumps(doc), owner=other_user)
     imported = Table.objects.get(round__tournament=new, number=1)
     assert imported.secret == "" and imported.seed == 4711
     assert digital.table_record(imported).replay(engine) == engine.load(imported.state)
@@ -318,8 +320,8 @@ def test_a_file_whose_secret_was_removed_or_changed_is_refused_with_its_place(
             del broken["rounds"][0]["tables"][0]["secret"]
         else:
             broken["rounds"][0]["tables"][0]["secret"] = value
-        with pytest.raises(exchange.ImportRefused) as refused:
-            exchange.import_tournament(data=json.dumps(broken), owner=other_user)
+        with pytest.raises(ImportRefused) as refused:
+            import_tournament(data=json.dumps(broken), owner=other_user)
         assert any(e.startswith(place) and why in e for e in refused.value.errors), (
             value,
             refused.value.errors,
@@ -332,8 +334,8 @@ def test_an_undealt_table_imported_without_a_secret_draws_one_at_its_deal(organi
     doc = _exported(table.round.tournament)
     assert doc["rounds"][0]["tables"][0]["secret"] == ""
     del doc["rounds"][0]["tables"][0]["secret"]
-    new = exchange.import_tournament(data=json.dumps(doc), owner=other_user)
+    new = import_tournament(data=json.dumps(doc), owner=other_user)
     rnd = new.round_set.get()
-    clock.round_start(round=rnd, by=other_user)
+    round_life.round_start(round=rnd, by=other_user)
     imported = rnd.tables.get()
     assert re.fullmatch(r"[0-9a-f]{64}", imported.secret) and imported.state is not None

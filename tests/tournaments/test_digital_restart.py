@@ -28,7 +28,7 @@ from tests.tournaments.test_clock_celery import (
 from tournaments.models import TableAction
 from tournaments.play import bots
 from tournaments.play import tables as digital
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -75,7 +75,7 @@ def test_a_table_interrupted_by_a_restart_goes_on_from_its_record(
 
     worker = start_worker(**env)
     try:
-        clock.round_start(round=rnd, by=organizer)  # the deal wakes the first bot
+        round_life.round_start(round=rnd, by=organizer)  # the deal wakes the first bot
         assert wait_for(lambda: moves() >= 6, 30), "the worker's bots did not play"
         worker.stop(signal.SIGKILL)  # the worker dies mid-game
         connection.close()  # and the web process restarts

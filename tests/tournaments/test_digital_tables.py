@@ -9,10 +9,10 @@ from games.base import Record
 from scoring.models import Submission
 from tests.factories import digital_table
 from tests.timetravel import travel
-from tournaments import tasks
 from tournaments.models import Round, Table
 from tournaments.play import tables as digital
-from tournaments.services import ServiceError, clock, deadlines
+from tournaments.play import tasks
+from tournaments.services import ServiceError, clock, deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def record_of(table) -> Record:
 
 def test_the_round_start_deals_every_digital_table(organizer):
     rnd, table = make_round(organizer)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     table.refresh_from_db()
     engine = get_engine("quartett")
     expected = engine.new_game(2, digital.deal_seed(table), rnd.tournament.game_options)
@@ -72,7 +72,7 @@ def test_the_youngest_player_chooses_alpha_first_in_terra_trumpf(organizer):
     rnd, table = make_round(
         organizer, game="terra_trumpf", players=3, birth_years=[1980, 2004, 1999]
     )
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     table.refresh_from_db()
     engine = get_engine("terra_trumpf")
     assert engine.to_act(engine.load(table.state)) == [1]
@@ -80,7 +80,7 @@ def test_the_youngest_player_chooses_alpha_first_in_terra_trumpf(organizer):
 
 def test_a_move_is_applied_logged_and_stored(organizer):
     rnd, table = make_round(organizer)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     _, seat, action = play_first_legal(table)
     logged = table.actions.get()
     assert (logged.number, logged.seat, logged.action, logged.by_bot) == (0, seat, action, False)
@@ -90,7 +90,7 @@ def test_a_move_is_applied_logged_and_stored(organizer):
 
 def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(organizer):
     rnd, table = make_round(organizer)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     table.refresh_from_db()
     before = table.state
     with pytest.raises(ServiceError, match="not allowed"):
@@ -103,7 +103,7 @@ def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(organize
 
 def test_with_no_worker_a_move_after_the_deadline_is_refused(organizer):
     rnd, table = make_round(organizer)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     travel(rnd, 30 * 60)
     with pytest.raises(clock.TimeIsUp):
         play_first_legal(table)
@@ -114,19 +114,19 @@ def test_time_called_then_the_bot_finishes_after_the_grace_period(
     organizer, django_capture_on_commit_callbacks
 ):
     rnd, table = make_round(organizer, grace=60)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     travel(rnd, 30 * 60)  # the first trick was not played out
-    assert clock.close_round(rnd.pk) is True
+    assert round_life.round_time_up(rnd.pk) is True
     table.refresh_from_db()
     assert table.actions.filter(seat=-1, action="call_time").count() == 1
     engine = get_engine("quartett")
     state = engine.load(table.state)
     assert not engine.is_over(state) and table.status == Table.PLAYING
     assert digital.table_finish(table_id=table.pk) is False  # grace period not over
-    assert clock.sweep()["finished"] == 0
+    assert round_life.sweep()["finished"] == 0
     travel(rnd, 61)
     with django_capture_on_commit_callbacks(execute=True):
-        assert clock.sweep()["finished"] == 1
+        assert round_life.sweep()["finished"] == 1
     rnd.refresh_from_db()
     assert rnd.status == Round.COMPLETE  # its only table is done
     assert tasks.finish_table.apply(args=[table.pk]).get() is False  # once only
@@ -150,11 +150,11 @@ def test_time_called_then_the_bot_finishes_after_the_grace_period(
 def open_trick_at_time(organizer):
     """Terra Trumpf, two players: Alpha chosen, a card led, then time."""
     rnd, table = make_round(organizer, game="terra_trumpf", grace=60)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     play_first_legal(table)  # Alpha
     play_first_legal(table)  # the lead: the trick is open
     travel(rnd, 30 * 60)
-    assert clock.close_round(rnd.pk)
+    assert round_life.round_time_up(rnd.pk)
     return rnd, table
 
 
@@ -168,7 +168,7 @@ def test_players_may_finish_the_open_trick_during_the_grace_period(organizer):
     assert engine.is_over(engine.load(table.state)) and table.status == Table.DONE
     assert not table.actions.filter(by_bot=True).exists()
     assert Submission.objects.get(table=table).status == Submission.CONFIRMED
-    assert clock.sweep()["finished"] == 0
+    assert round_life.sweep()["finished"] == 0
 
 
 def test_after_the_grace_period_moves_are_refused_and_the_bot_plays(organizer):
@@ -176,6 +176,6 @@ def test_after_the_grace_period_moves_are_refused_and_the_bot_plays(organizer):
     travel(rnd, 61)
     with pytest.raises(clock.TimeIsUp):
         play_first_legal(table)
-    assert clock.sweep()["finished"] == 1
+    assert round_life.sweep()["finished"] == 1
     table.refresh_from_db()
     assert table.status == Table.DONE and table.actions.filter(by_bot=True).count() == 1

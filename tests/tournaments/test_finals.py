@@ -18,17 +18,20 @@ from django.utils import translation
 
 from scoring import documents, listings
 from scoring import services as results
-from scoring.exchange import ImportRefused, export_json, import_tournament
-from scoring.models import Series
+from scoring.exchange.export import export_json
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
 from scoring.season import selectors as season_selectors
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from scoring.selectors import event_overview, standings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.seat_tokens import token_for
 from tournaments.finals import selectors as finals
 from tournaments.finals import services
-from tournaments.models import FinalStage, Round, Seat, Table
-from tournaments.services import ServiceError, clock, event, roster
+from tournaments.finals.models import FinalStage
+from tournaments.models import Round, Seat, Table
+from tournaments.services import ServiceError, event, roster, round_life
 from tournaments.services import players as player_services
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +67,7 @@ def enter(table, order_by_player: list | None = None, by=None):
 
 def end(rnd: Round) -> Round:
     """Every table has its result: the organizer's press ends the round."""
-    clock.round_close(round=rnd, by=rnd.tournament.owner)
+    round_life.round_end(round=rnd, by=rnd.tournament.owner)
     rnd.refresh_from_db()
     return rnd
 

@@ -14,9 +14,10 @@ from scoring.models import Submission
 from scoring.selectors import standings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.finals import services as finals
-from tournaments.models import FinalStage, Round, Table
+from tournaments.finals.models import FinalStage
+from tournaments.models import Round, Table
 from tournaments.play import tables as digital
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +47,7 @@ def play_out(table: Table, seed: int) -> int:
 def play_round(rnd: Round, seed: int) -> Round:
     for table in rnd.tables.order_by("number"):
         play_out(table, seed + table.number)
-    clock.round_close(round=rnd, by=rnd.tournament.owner)
+    round_life.round_end(round=rnd, by=rnd.tournament.owner)
     rnd.refresh_from_db()
     return rnd
 
@@ -64,7 +65,7 @@ def test_a_digital_final_table_plays_to_its_end_and_counts(client, organizer, ga
     assert first.status == Round.COMPLETE
     final = finals.final_seat(tournament=t, by=organizer)
     assert final.tables.get().digital
-    clock.round_start(round=final, by=organizer)
+    round_life.round_start(round=final, by=organizer)
     table = final.tables.get()
     # the spectator view and the review work as for any round
     args = [t.pk, final.number, table.number]

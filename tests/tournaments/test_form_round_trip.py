@@ -22,15 +22,15 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring.models import Series
 from scoring.season import services as season_services
+from scoring.season.models import Series
 from tests.factories import seated_round
 from tests.forms_in_pages import forms
 from tournaments.finals import services as finals
 from tournaments.models import Player, Tournament
 from tournaments.registrations import services as registrations
 from tournaments.roster_models import Person
-from tournaments.services import clock as clock_services
+from tournaments.services import round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -82,7 +82,7 @@ def world(organizer):
         rating=[1834, 1500, None, 2010],
         birth_year=[1971, None, 2004, 1988],
     )
-    clock_services.round_schedule_start(
+    round_life.round_schedule_start(
         round=rnd, at=timezone.make_aware(datetime(2030, 5, 1, 14, 30)), by=organizer
     )
     registrations.announcement_save(

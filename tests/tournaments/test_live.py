@@ -17,7 +17,7 @@ from tests.timetravel import past_deadline, travel
 from tournaments import live, services
 from tournaments.models import Table
 from tournaments.play import tables as digital
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -85,11 +85,11 @@ def test_a_pause_shows_on_the_next_poll_and_the_stopped_clock_keeps_its_time(
     client, rnd, organizer
 ):
     client.get(public_status(rnd))
-    clock.round_pause(round=rnd, by=organizer)
+    round_life.round_pause(round=rnd, by=organizer)
     response = client.get(public_status(rnd))
     assert data(response, "status") == "paused"
     assert 44 * 60 < float(data(response, "left")) <= 45 * 60
-    clock.round_extend(round=rnd, by=organizer, minutes=5)
+    round_life.round_extend(round=rnd, by=organizer, minutes=5)
     assert float(data(client.get(public_status(rnd)), "left")) > 49 * 60
 
 
@@ -104,7 +104,7 @@ def test_the_poll_runs_every_few_seconds_and_stops_when_every_table_is_done(clie
     running = client.get(public_status(rnd))
     assert 'hx-trigger="every 3s"' in running.content.decode()
     past_deadline(rnd)
-    clock.sweep()
+    round_life.sweep()
     closed = client.get(public_status(rnd))
     # time called, sheets still missing: the clock says so and keeps asking, slower
     assert closed["HX-Trigger"] == "roundClosed" and closed.status_code == 200
@@ -129,7 +129,7 @@ def test_a_digital_seat_poll_with_nothing_new_costs_at_most_two_queries(
     # a big event's round: its seating figures must not be decoded by the poll
     rnd.seating_scores = {str(k): float(k) for k in range(2000)}
     rnd.save()
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     url = reverse("seat_play", args=[token_for(table, 1)])
     first = client.get(url)
     version = data(first, "version")
@@ -187,7 +187,7 @@ def test_web_processes_share_the_clock_through_redis(
     live.forget_local()  # another process: nothing of its own yet
     with django_assert_num_queries(0):
         assert data(client.get(public_status(rnd)), "status") == "running"
-    clock.round_pause(round=rnd, by=organizer)
+    round_life.round_pause(round=rnd, by=organizer)
     live.forget_local()
     assert data(client.get(public_status(rnd)), "status") == "paused"
 
@@ -206,7 +206,7 @@ def test_a_finished_digital_game_stops_the_seat_poll(client, organizer):
     url = reverse("seat_play", args=[token_for(table, 0)])
     version = data(client.get(url), "version")
     past_deadline(rnd)
-    assert clock.close_round(rnd.pk)
+    assert round_life.round_time_up(rnd.pk)
     travel(rnd, 31)  # the grace period is over: the bot plays out the rest
     digital.table_finish(table_id=table.pk)
     table.refresh_from_db()

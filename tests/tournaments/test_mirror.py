@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import selectors as scoring_selectors
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from tests.tournaments.mirror_helpers import (
     approved_key,
     body,
@@ -27,7 +27,7 @@ from tournaments import services as tournament_services
 from tournaments.mirror import inbox, keys, publish, snapshot
 from tournaments.mirror.models import MirroredTournament, PublishingKey, ReceivedPublication
 from tournaments.models import Round, Tournament
-from tournaments.services import clock
+from tournaments.services import round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -109,7 +109,7 @@ def test_only_changed_sections_travel_and_a_replay_changes_nothing(client, organ
     assert online.round_set.get(number=1).pk == round1  # only round 2 was rebuilt
     assert public_state(online) == public_state(laptop)
     # the clock goes on: only the small clock section travels
-    clock.round_resume(round=rnd2, by=organizer)
+    round_life.round_resume(round=rnd2, by=organizer)
     resumed = envelope(laptop, source=source, version=3, held=answer["hashes"])
     assert set(resumed["sections"]) == {"clock:2"}
     assert len(body(resumed)) < 1500

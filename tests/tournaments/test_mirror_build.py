@@ -8,11 +8,12 @@ from __future__ import annotations
 import pytest
 
 from scoring import services as results
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from tests.tournaments.mirror_helpers import approved_key, laptop_tournament, play_round, sheet
 from tournaments import services
 from tournaments.mirror import publish, snapshot
 from tournaments.models import Table
+from tournaments.services import round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,7 @@ def test_completed_rounds_are_kept_and_match_a_fresh_build(organizer, reads):
         results.result_submit(
             table=table, sheet=sheet(table.seats.count(), 1), by=organizer, expected_version=None
         )
-    results.round_close_when_done(round_id=rnd.pk, by=organizer)
+    round_life.round_end_when_done(round_id=rnd.pk, by=organizer)
     assert publish.build_hashed(t) == fresh(t)
     publish.build_hashed(t)
     assert reads[-1] == {1, 2, 3}

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from scoring.models import Submission
 from tests.factories import TournamentFactory
 from tests.tournaments.mirror_helpers import approved_key, body, envelope, play_digital_round

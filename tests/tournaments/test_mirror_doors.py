@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from scoring.models import Submission
 from tests.tournaments.mirror_helpers import approved_key, body, envelope, laptop_tournament
 from tests.tournaments.test_mirror import post

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scoring.exchange import export_json
+from scoring.exchange.export import export_json
 from tests.tournaments.mirror_helpers import (
     approved_key,
     clock_pause,

@@ -12,8 +12,8 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.models import Series
 from scoring.season import services as series_services
+from scoring.season.models import Series
 from tests.tournaments.mirror_helpers import approved_key, body, laptop_tournament
 from tests.tournaments.test_mirror import post
 from tournaments.mirror import publish, snapshot

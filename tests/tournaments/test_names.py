@@ -6,8 +6,8 @@ missing label)."""
 from django.utils import translation
 
 from scoring import points, tiebreaks
-from scoring.models import Series
 from scoring.season import standings as season_standings
+from scoring.season.models import Series
 from tournaments import clock as pure_clock
 from tournaments.forms import TournamentForm
 from tournaments.models import (

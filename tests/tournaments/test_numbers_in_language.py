@@ -28,7 +28,7 @@ from scoring.season.chart import rating_svg
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import travel
 from tournaments import live
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 NUMBER = Template("{% load words %}{{ value|number }}")
 
@@ -180,7 +180,7 @@ def test_the_clock_says_noch_3_minuten_at_2_54(client, organizer, monkeypatch):
         for pair in (["Iris", "Ole"], ["Uwe", "Lena"])
     ]
     rnd = seated_round(t, order=order, publish=False)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     travel(rnd, 45 * 60 - 174)
     client.cookies["django_language"] = "de"
     html = client.get(reverse("round_public_status", args=[t.pk, 1])).content.decode()

@@ -271,8 +271,8 @@ def test_hidden_tournament_has_no_public_page(client, tournament):
 
 @pytest.fixture
 def own_world(organizer, tournament):
-    from scoring.models import Series
-    from tournaments.models import Person, PersonMerge
+    from scoring.season.models import Series
+    from tournaments.roster_models import Person, PersonMerge
 
     person = Person.objects.create(owner=organizer, name="Anna")
     merged = Person.objects.create(owner=organizer, name="Anna B", merged_into=person)
@@ -281,7 +281,7 @@ def own_world(organizer, tournament):
     merge = PersonMerge.objects.create(kept=person, merged=merged, by=organizer)
 
     key, _shown = approved_key(user=organizer)
-    from scoring.models import ImportJob
+    from scoring.exchange.models import ImportJob
 
     job = ImportJob.objects.create(owner=organizer, status=ImportJob.FAILED)
     return {
@@ -325,8 +325,8 @@ def test_roster_and_series_pages_are_the_organizers_own(client, own_world, other
             assert response.status_code in (200, 302, 405), url
         else:
             assert response.status_code in (404, 405), url
-    from scoring.models import Series
-    from tournaments.models import Person, PersonMerge
+    from scoring.season.models import Series
+    from tournaments.roster_models import Person, PersonMerge
 
     assert PersonMerge.objects.get().undone_at is None
     assert Person.objects.filter(merged_into__isnull=False).count() == 1

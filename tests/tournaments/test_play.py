@@ -20,7 +20,7 @@ from tests.factories import deal_secret, digital_table, one_table
 from tournaments.models import Round, Seat, TableAction
 from tournaments.play import tables as digital
 from tournaments.play.links import resolve_seat, seat_token
-from tournaments.services import clock, deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -271,7 +271,7 @@ def test_time_called_then_the_bot_finishes_and_the_result_shows(client, organize
     seat = engine.to_act(state)[0]
     digital.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
     travel(rnd, 31 * 60)
-    assert clock.close_round(rnd.pk)
+    assert round_life.round_time_up(rnd.pk)
     state = state_of(table)
     assert not engine.is_over(state)
     seat = engine.to_act(state)[0]
@@ -304,7 +304,7 @@ def test_before_the_round_starts_the_page_waits_and_polls(client, organizer):
     assert "The game starts when the organizer starts the round." in html
     assert 'hx-trigger="every 800ms"' in html
     assert "Report your table" not in html
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     html = unescape(client.get(play_url(table, 1)).content.decode())
     assert "Ayşe Şahin names an attribute." in html
 

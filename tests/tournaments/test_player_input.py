@@ -159,7 +159,9 @@ def test_no_door_lets_a_tournament_exceed_the_player_limit(
 
 @pytest.mark.django_db
 def test_an_account_owns_a_bounded_number_of_tournaments(client, organizer, monkeypatch):
-    from scoring import exchange
+    from scoring.exchange.export import export_tournament
+    from scoring.exchange.format import ImportRefused
+    from scoring.exchange.importer import import_tournament
     from tournaments.models import Tournament
 
     monkeypatch.setattr(limits, "MAX_TOURNAMENTS_PER_OWNER", 2)
@@ -173,7 +175,7 @@ def test_an_account_owns_a_bounded_number_of_tournaments(client, organizer, monk
         {"name": "C", "game": "quartett", "rounds": 4, "round_minutes": 60},
     )
     assert response.status_code == 200 and "at most 2 tournaments" in response.content.decode()
-    with pytest.raises(exchange.ImportRefused) as info:
-        exchange.import_tournament(data=exchange.export_tournament(first), owner=organizer)
+    with pytest.raises(ImportRefused) as info:
+        import_tournament(data=export_tournament(first), owner=organizer)
     assert "at most 2 tournaments" in info.value.errors[0]
     assert Tournament.objects.count() == 2

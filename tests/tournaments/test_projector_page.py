@@ -10,7 +10,7 @@ from django.urls import reverse
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import past_deadline, travel
 from tournaments.models import Round, Table
-from tournaments.services import clock, deadlines, seating
+from tournaments.services import deadlines, round_life, seating
 from tournaments.views.projector import join_qr_svg
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +51,7 @@ def url(rnd, **params):
 
 
 def test_find_your_table_lists_every_player_in_german_order(client, rnd, organizer):
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     html = client.get(url(rnd)).content.decode()
     names = re.findall(r'<li><span class="who">([^<]+)', html)
     assert names == ["Anna Ährens", "Łukasz Nowak", "Şahin Yılmaz", "Uwe Berg"]
@@ -62,7 +62,7 @@ def test_find_your_table_lists_every_player_in_german_order(client, rnd, organiz
 
 
 def test_slides_are_picked_by_the_organizer_and_bad_parameters_are_ignored(client, rnd, organizer):
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     html = client.get(url(rnd, show="standings,tables", seconds=20)).content.decode()
     assert re.findall(r'data-slide="(\w+)"', html) == ["standings", "tables"]
     assert 'data-seconds="20"' in html
@@ -75,8 +75,8 @@ def test_slides_are_picked_by_the_organizer_and_bad_parameters_are_ignored(clien
 
 
 def test_extra_time_of_a_table_is_shown(client, rnd, organizer):
-    clock.round_start(round=rnd, by=organizer)
-    clock.table_extend(table=rnd.tables.get(number=2), by=organizer, minutes=5)
+    round_life.round_start(round=rnd, by=organizer)
+    round_life.table_extend(table=rnd.tables.get(number=2), by=organizer, minutes=5)
     html = client.get(url(rnd)).content.decode()
     assert "Table 2: +5:00" in html
     tables = client.get(reverse("round_projector_tables", args=[rnd.tournament_id, 1]))
@@ -86,7 +86,7 @@ def test_extra_time_of_a_table_is_shown(client, rnd, organizer):
 
 def test_five_minutes_left_only_in_a_round_that_had_more(client, rnd, organizer):
     status_url = reverse("round_public_status", args=[rnd.tournament_id, 1])
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     travel(rnd, 45 * 60 - 200)
     html = client.get(status_url).content.decode()
     # 3:20 left: the minutes as the time shows them, rounded up
@@ -109,9 +109,9 @@ def test_after_time_the_tables_slide_lists_missing_sheets_and_stops_polling(clie
     tables_url = reverse("round_projector_tables", args=[rnd.tournament_id, 1])
     seating.seating_publish(round=rnd, by=organizer)
     assert "not started yet" in client.get(tables_url).content.decode()
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     past_deadline(rnd)
-    clock.close_round(rnd.pk, via="test")
+    round_life.round_time_up(rnd.pk, via="test")
     html = client.get(tables_url).content.decode()
     assert "Score sheets missing from 2 tables" in html and "hx-trigger" in html
     Round.objects.filter(pk=rnd.pk).update(status=Round.COMPLETE)
@@ -121,7 +121,7 @@ def test_after_time_the_tables_slide_lists_missing_sheets_and_stops_polling(clie
 
 
 def test_join_qr_is_inline_svg_of_the_public_page_address(client, rnd, organizer):
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     html = client.get(url(rnd), HTTP_HOST="192.168.1.20:8000").content.decode()
     join = "http://192.168.1.20:8000" + reverse("tournament_public", args=[rnd.tournament_id])
     assert f'<strong class="join-url">{join}</strong>' in html
@@ -131,7 +131,7 @@ def test_join_qr_is_inline_svg_of_the_public_page_address(client, rnd, organizer
 
 
 def test_find_your_table_on_the_phone_page_ignores_accents(client, rnd, organizer):
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     html = client.get(reverse("round_public", args=[rnd.tournament_id, 1])).content.decode()
     names = re.search(r'data-name="([^"]*şahin[^"]*)"', html).group(1)
     assert "sahin yilmaz" in names and "anna ahrens" in names

@@ -21,7 +21,7 @@ from tournaments.play import bots, watch
 from tournaments.play import tables as digital
 from tournaments.play.base import Ctx, card_index
 from tournaments.play.screen import presentation
-from tournaments.services import clock, scorekeepers
+from tournaments.services import round_life, scorekeepers
 
 GAMES = 50
 NAMES = [f"Spielerin {k}" for k in range(6)]
@@ -95,7 +95,7 @@ def played_table(organizer, game, players, bot_seats=None):
     table = digital_table(organizer, game, players, start=False, names=NAMES[:players])
     for pos in range(players) if bot_seats is None else bot_seats:
         bots.seat_to_bot(table=table, position=pos)
-    clock.round_start(round=table.round, by=organizer)
+    round_life.round_start(round=table.round, by=organizer)
     table.refresh_from_db()
     return table
 

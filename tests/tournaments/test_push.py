@@ -25,7 +25,7 @@ from tournaments.play import poll_cache
 from tournaments.play import screen as play
 from tournaments.play.tables import table_move
 from tournaments.push import bus, redraw
-from tournaments.services import deadlines
+from tournaments.services import deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +128,6 @@ def test_a_seat_push_is_the_seat_page_partial_a_poll_would_get(client):
 
 
 def test_a_round_change_pushes_the_clock_and_the_tables_whose_screens_moved(organizer):
-    from tournaments.services import clock
 
     table = digital_table(organizer, game="quartett", players=2, secret=f"{9:064x}")
     conns = _conns(table, 2)
@@ -136,7 +135,7 @@ def test_a_round_change_pushes_the_clock_and_the_tables_whose_screens_moved(orga
         conn.clock = redraw.initial_clock(table.round_id)
     for conn, _e, _t, version in redraw.redraw({table.pk}, set(), conns):
         conn.version = version
-    clock.round_pause(round=table.round, by=organizer)
+    round_life.round_pause(round=table.round, by=organizer)
     events = redraw.redraw(set(), {table.round_id}, conns)
     kinds = sorted((c.kind, e) for c, e, *_ in events)
     # the seats get the paused clock and their paused screens, the spectator its board
@@ -401,7 +400,6 @@ def test_the_bot_in_the_worker_and_the_clocks_close_signal_too(monkeypatch, sett
     scheduled task) reach the web processes like a player's move."""
     from tests.timetravel import past_deadline
     from tournaments.play import bots
-    from tournaments.services import clock
 
     settings.DIGITAL_BOT_DELAY = 0
     table = digital_table(game="trumpet", players=4, secret=f"{12:064x}")
@@ -419,5 +417,5 @@ def test_the_bot_in_the_worker_and_the_clocks_close_signal_too(monkeypatch, sett
     assert f"t:{table.pk}" in sent
     sent.clear()
     past_deadline(table.round)
-    assert clock.close_round(table.round_id, via="test")
+    assert round_life.round_time_up(table.round_id, via="test")
     assert f"r:{table.round_id}" in sent

@@ -19,11 +19,12 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from tests.factories import seated_round
-from tournaments.models import Person, Player, PlayerEvent, Round
+from tournaments.models import Player, PlayerEvent, Round
 from tournaments.registrations import rules, selectors, services
 from tournaments.registrations.forms import form_stamp
 from tournaments.registrations.models import Registration, RegistrationEvent
 from tournaments.registrations.services import Entry
+from tournaments.roster_models import Person
 from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -254,8 +255,8 @@ def test_the_link_is_mailed_where_the_site_sends_mail(
 ):
     settings.REGISTRATION_MAIL = True
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    from tournaments import tasks
     from tournaments.registrations import mail as registration_mail
+    from tournaments.registrations import tasks
 
     # the worker runs the task at once
     monkeypatch.setattr(

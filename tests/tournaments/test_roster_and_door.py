@@ -21,8 +21,9 @@ from scoring.sheet_links import table_token
 from tests import concurrency
 from tests.factories import PlayerFactory, seated_round
 from tournaments import selectors, services
-from tournaments.models import Bye, Person, Player, Seat
+from tournaments.models import Bye, Player, Seat
 from tournaments.roster import NEW
+from tournaments.roster_models import Person
 from tournaments.services import roster
 from tournaments.services.scorekeepers import scorekeeper_add
 

@@ -16,7 +16,8 @@ from django.urls import reverse
 
 from tests import concurrency
 from tournaments import services
-from tournaments.models import Person, PersonMerge, Player
+from tournaments.models import Player
+from tournaments.roster_models import Person, PersonMerge
 from tournaments.services import ServiceError, roster
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

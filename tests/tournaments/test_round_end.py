@@ -27,7 +27,7 @@ from tests.timetravel import travel
 from tournaments import clock as pure
 from tournaments import tasks
 from tournaments.models import ClockActivation, Round
-from tournaments.services import ServiceError, clock, deadlines
+from tournaments.services import ServiceError, clock, deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,7 @@ def test_a_running_round_with_every_result_ends_at_one_press(tournament, organiz
     rnd = seated(tournament, start=True)
     enter_all(rnd, organizer)
     assert refreshed(rnd).status == Round.RUNNING  # the clock alone would wait
-    clock.round_close(round=rnd, by=organizer)
+    round_life.round_end(round=rnd, by=organizer)
     rnd.refresh_from_db()
     assert rnd.status == Round.COMPLETE and rnd.completed_at is not None
     closed = rnd.activations.get(kind=ClockActivation.TIME_CALLED)
@@ -97,9 +97,9 @@ def test_a_running_round_with_every_result_ends_at_one_press(tournament, organiz
 def test_a_round_ends_whether_its_clock_never_started_or_is_paused(tournament, organizer, state):
     rnd = seated(tournament, start=state == "paused")
     if state == "paused":
-        clock.round_pause(round=rnd, by=organizer)
+        round_life.round_pause(round=rnd, by=organizer)
     enter_all(rnd, organizer)
-    clock.round_close(round=rnd, by=organizer)
+    round_life.round_end(round=rnd, by=organizer)
     assert refreshed(rnd).status == Round.COMPLETE
 
 
@@ -107,7 +107,7 @@ def test_ending_is_refused_while_a_table_has_no_result(tournament, organizer):
     rnd = seated(tournament, start=True)
     enter_all(rnd, organizer, but=1)
     with pytest.raises(ServiceError) as exc:
-        clock.round_close(round=rnd, by=organizer)
+        round_life.round_end(round=rnd, by=organizer)
     assert "Table 3 has no result yet" in str(exc.value)
     rnd.refresh_from_db()
     assert rnd.status == Round.RUNNING
@@ -120,19 +120,19 @@ def test_a_result_waiting_for_confirmation_is_not_yet_a_result(tournament, organ
     rnd = seated(tournament, start=True)
     enter_all(rnd, organizer)
     with pytest.raises(ServiceError):
-        clock.round_close(round=rnd, by=organizer)
+        round_life.round_end(round=rnd, by=organizer)
     assert refreshed(rnd).status == Round.RUNNING
 
 
 def test_a_draft_or_an_ended_round_is_not_ended_again(tournament, organizer):
     rnd = seated_round(tournament, publish=False)
     with pytest.raises(ServiceError, match="draft"):
-        clock.round_close(round=rnd, by=organizer)
-    clock.round_start(round=rnd, by=organizer)
+        round_life.round_end(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     enter_all(rnd, organizer)
-    clock.round_close(round=rnd, by=organizer)
+    round_life.round_end(round=rnd, by=organizer)
     with pytest.raises(ServiceError, match="has ended already"):
-        clock.round_close(round=rnd, by=organizer)
+        round_life.round_end(round=rnd, by=organizer)
     assert rnd.activations.filter(kind=ClockActivation.TIME_CALLED).count() == 1
 
 
@@ -142,15 +142,21 @@ def test_a_draft_or_an_ended_round_is_not_ended_again(tournament, organizer):
 def test_no_late_task_or_sweep_touches_a_round_ended_early(tournament, organizer):
     rnd = seated(tournament, start=True)
     extra = rnd.tables.get(number=2)
-    clock.table_extend(table=extra, by=organizer, minutes=5)
+    round_life.table_extend(table=extra, by=organizer, minutes=5)
     enter_all(rnd, organizer)
-    clock.round_close(round=rnd, by=organizer)
+    round_life.round_end(round=rnd, by=organizer)
     logged = rnd.activations.count()
     ended = refreshed(rnd).time_called_at
     travel(rnd, 60 * 60)  # the round's deadline and the table's are long past
     assert tasks.close_round.apply(args=[rnd.pk]).get() is False
     assert tasks.close_table.apply(args=[extra.pk]).get() is False
-    assert clock.sweep() == {"started": 0, "rounds": 0, "tables": 0, "finished": 0, "failed": 0}
+    assert round_life.sweep() == {
+        "started": 0,
+        "rounds": 0,
+        "tables": 0,
+        "finished": 0,
+        "failed": 0,
+    }
     rnd.refresh_from_db()
     assert rnd.status == Round.COMPLETE and rnd.activations.count() == logged
     assert rnd.time_called_at < ended  # only moved by the time travel
@@ -159,13 +165,15 @@ def test_no_late_task_or_sweep_touches_a_round_ended_early(tournament, organizer
 
 def test_a_scheduled_start_is_cancelled_when_the_round_ends_unstarted(tournament, organizer):
     rnd = seated(tournament)
-    clock.round_schedule_start(round=rnd, at=clock.db_now() + timedelta(minutes=10), by=organizer)
+    round_life.round_schedule_start(
+        round=rnd, at=clock.db_now() + timedelta(minutes=10), by=organizer
+    )
     enter_all(rnd, organizer)  # a club that plays without the clock
-    clock.round_close(round=rnd, by=organizer)
+    round_life.round_end(round=rnd, by=organizer)
     assert refreshed(rnd).starts_at is None
     travel(rnd, 20 * 60)
     assert tasks.start_round.apply(args=[rnd.pk]).get() is False
-    assert clock.sweep()["started"] == 0
+    assert round_life.sweep()["started"] == 0
     assert refreshed(rnd).status == Round.COMPLETE
 
 
@@ -320,7 +328,7 @@ def test_the_public_clock_says_the_round_ended_and_stops_polling(client, tournam
     enter_all(rnd, organizer)
     url = reverse("round_public_status", args=[tournament.pk, 1])
     assert "Round 1 ended" not in client.get(url, HTTP_HX_REQUEST="true").content.decode()
-    clock.round_close(round=rnd, by=organizer)
+    round_life.round_end(round=rnd, by=organizer)
     with translation.override("de"):
         response = client.get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="de")
     body = html.unescape(response.content.decode())
@@ -339,7 +347,7 @@ def test_a_round_does_not_start_while_the_one_before_runs(client, tournament, or
     enter_all(rnd1, organizer)  # every result in: round 2 can be seated meanwhile
     rnd2 = seated(tournament)
     with pytest.raises(ServiceError) as exc:
-        clock.round_start(round=rnd2, by=organizer)
+        round_life.round_start(round=rnd2, by=organizer)
     assert "Round 1 has not ended yet" in str(exc.value)
     assert refreshed(rnd2).status == Round.SEATED and not rnd2.activations.exists()
     # the round page says so before the press, and the press says it again
@@ -354,8 +362,8 @@ def test_a_round_does_not_start_while_the_one_before_runs(client, tournament, or
     assert "Round 1 has not ended yet" in html.unescape(response.content.decode())
     assert refreshed(rnd2).status == Round.SEATED
     # round 1 ended: round 2 starts
-    clock.round_close(round=rnd1, by=organizer)
-    clock.round_start(round=rnd2, by=organizer)
+    round_life.round_end(round=rnd1, by=organizer)
+    round_life.round_start(round=rnd2, by=organizer)
     assert refreshed(rnd2).status == Round.RUNNING
 
 
@@ -364,7 +372,7 @@ def test_a_scheduled_start_while_the_round_before_runs_fails_with_the_reason(tou
     enter_all(rnd1, organizer)
     rnd2 = seated(tournament)
     Round.objects.filter(pk=rnd2.pk).update(starts_at=clock.db_now())
-    assert clock.sweep()["started"] == 0
+    assert round_life.sweep()["started"] == 0
     rnd2.refresh_from_db()
     assert rnd2.status == Round.SEATED and rnd2.starts_at is None
     assert "Round 1 has not ended yet" in clock.problem_text(rnd2)
@@ -377,7 +385,7 @@ def test_rounds_run_side_by_side_when_the_organizer_allows_it(tournament, organi
     rnd1 = seated(tournament, start=True)
     enter_all(rnd1, organizer)
     rnd2 = seated(tournament)
-    clock.round_start(round=rnd2, by=organizer)
+    round_life.round_start(round=rnd2, by=organizer)
     assert refreshed(rnd1).status == Round.RUNNING and refreshed(rnd2).status == Round.RUNNING
 
 

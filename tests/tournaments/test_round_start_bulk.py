@@ -6,7 +6,7 @@ import pytest
 from tournaments import services
 from tournaments.models import Player, Round, Seat, Table
 from tournaments.play import tables as digital
-from tournaments.services import ServiceError, clock, deadlines
+from tournaments.services import ServiceError, deadlines, round_life
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def big_round(organizer, *, tables=250, size=4, game="quartett", published=True)
 def test_250_digital_tables_start_in_at_most_50_queries(organizer, django_assert_max_num_queries):
     rnd = big_round(organizer)
     with django_assert_max_num_queries(50):
-        clock.round_start(round=rnd, by=organizer)
+        round_life.round_start(round=rnd, by=organizer)
     engine = rnd.tournament.engine
     tables = list(rnd.tables.order_by("number"))
     assert all(t.state is not None for t in tables)
@@ -72,7 +72,7 @@ def test_a_table_the_game_cant_take_refuses_the_start_and_nothing_is_dealt(organ
     rnd = big_round(organizer, tables=3, size=2)
     Seat.objects.filter(table__round=rnd, table__number=2, position=1).delete()
     with pytest.raises(ServiceError, match="Table 2"):
-        clock.round_start(round=rnd, by=organizer)
+        round_life.round_start(round=rnd, by=organizer)
     rnd.refresh_from_db()
     assert rnd.status == Round.SEATED
     assert not rnd.tables.filter(state__isnull=False).exists()

@@ -16,9 +16,10 @@ from tests.factories import PlayerFactory, seated_round
 from tests.timetravel import past_deadline
 from tests.tournaments.test_permissions import named_patterns
 from tournaments import services
-from tournaments.models import Player, Round, Seat, SeatLink, Tournament
+from tournaments.models import Player, Round, Seat, Tournament
 from tournaments.permissions import ACTIONS, SCOREKEEPER_MAY, may
-from tournaments.services import clock, deadlines
+from tournaments.play.models import SeatLink
+from tournaments.services import deadlines, round_life
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "user-guide.md"
 
@@ -129,9 +130,9 @@ def test_a_scorekeeper_enters_confirms_prints_and_exports(client, world, organiz
     t.confirmation_required = True
     t.save()
     # the round is played: started and its time called by the clock
-    rnd = clock.round_start(round=world["round"], by=organizer)
+    rnd = round_life.round_start(round=world["round"], by=organizer)
     past_deadline(rnd)
-    clock.close_round(rnd.pk, via="test")
+    round_life.round_time_up(rnd.pk, via="test")
     from scoring import services as scoring_services
     from tests.scoring.test_result_entry import post_data
 

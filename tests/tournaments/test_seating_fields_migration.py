@@ -7,7 +7,9 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from scoring import exchange
+from scoring.exchange.export import export_tournament
+from scoring.exchange.format import ImportRefused
+from scoring.exchange.importer import import_tournament
 from tests.factories import TournamentFactory
 from tournaments.models import Round
 
@@ -60,11 +62,11 @@ def test_the_seating_fields_are_filled_from_the_old_figures_and_given_back():
 def test_an_older_export_with_the_seating_in_its_figures_imports_into_the_fields(organizer):
     tournament = TournamentFactory(owner=organizer)
     Round.objects.create(tournament=tournament, number=1)
-    doc = exchange.export_tournament(tournament)
+    doc = export_tournament(tournament)
     for name in ("seating_mode", "seating_seed", "seating_teams", "seating_scores", "plan_seed"):
         del doc["rounds"][0][name]
     doc["rounds"][0]["seating_stats"] = OLD_STATS
-    copy = exchange.import_tournament(data=doc, owner=organizer)
+    copy = import_tournament(data=doc, owner=organizer)
     rnd = copy.round_set.get()
     assert (rnd.seating_mode, rnd.seating_seed, rnd.seating_teams) == ("mixing", 41, "apart")
     assert (rnd.seating_scores, rnd.plan_seed) == ({"7": 3.0}, 99)
@@ -76,8 +78,8 @@ def test_an_older_export_with_the_seating_in_its_figures_imports_into_the_fields
 def test_an_import_refuses_standings_that_are_not_points_by_player(organizer, scores):
     tournament = TournamentFactory(owner=organizer)
     Round.objects.create(tournament=tournament, number=1)
-    doc = exchange.export_tournament(tournament)
+    doc = export_tournament(tournament)
     doc["rounds"][0]["seating_scores"] = scores
-    with pytest.raises(exchange.ImportRefused) as refused:
-        exchange.import_tournament(data=doc, owner=organizer)
+    with pytest.raises(ImportRefused) as refused:
+        import_tournament(data=doc, owner=organizer)
     assert any("rounds[0].seating_scores" in e for e in refused.value.errors)

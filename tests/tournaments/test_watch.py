@@ -13,7 +13,7 @@ from tests.factories import DIGITAL_GAMES, digital_table
 from tournaments.models import Table, TableAction
 from tournaments.play import bots
 from tournaments.play import tables as digital
-from tournaments.services import clock
+from tournaments.services import round_life
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]
 
@@ -55,7 +55,7 @@ def test_the_spectator_view_shows_the_table_but_no_ones_cards(client, organizer)
 
     bots.seat_to_bot(table=table, position=1)
     bots.seat_to_bot(table=table, position=2)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("monddaemmerung")
     table.refresh_from_db()
     state = engine.load(table.state)
@@ -102,7 +102,7 @@ def test_the_review_shows_every_hand_to_the_organizer_and_none_to_the_public(
     t = rnd.tournament
     for pos in range(players):
         bots.seat_to_bot(table=table, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     table.refresh_from_db()
     engine = get_engine(game)
     assert engine.is_over(engine.load(table.state))
@@ -144,7 +144,7 @@ def test_any_step_number_shows_a_step_of_the_record(client, organizer):
     rnd, table = make_round(organizer, game="quartett", players=2)
     for pos in range(2):
         bots.seat_to_bot(table=table, position=pos)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     last = TableAction.objects.filter(table=table).count()
     url = reverse("table_review_public", args=[rnd.tournament.pk, 1, 1])
 
@@ -165,7 +165,7 @@ def test_the_spectator_view_stops_polling_when_the_game_is_over(client, organize
     assert "hx-get" in client.get(watch_url).content.decode()  # waits for the deal
     for pos in range(2):
         bots.seat_to_bot(table=table, position=pos)
-    clock.round_start(round=rnd, by=organizer)  # the bots play the game to its end
+    round_life.round_start(round=rnd, by=organizer)  # the bots play the game to its end
     page = client.get(watch_url).content.decode()
     assert "Result" in page and "hx-get" not in page
 
@@ -178,7 +178,7 @@ def test_a_move_made_while_the_spectator_view_is_built_shows_at_the_next_poll(
     from tournaments.play import watch
 
     rnd, table = make_round(organizer)
-    clock.round_start(round=rnd, by=organizer)
+    round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("quartett")
     original = watch._seats
     moved = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from tournaments.models import FinalStage
+from tournaments.finals.models import FinalStage
 
 
 class FinalStageForm(forms.ModelForm):

@@ -1,7 +1,7 @@
 """The final stage's settings: one row per tournament that has a final.
 
-It belongs to the ``tournaments`` app (``app_label``), whose ``models``
-module imports it, like the seat link's model; the relation names its model
+It belongs to the ``finals`` app; its table keeps the name it had in the
+``tournaments`` app (``db_table``); the relation names its model
 by label, so this module imports no other project module. The formats,
 modes and their checks are in the pure :mod:`tournaments.finals.formats`
 (the codes here are the same strings). A round of the final stage is a
@@ -62,7 +62,7 @@ class FinalStage(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_finalstage"  # its table from before it was an app
         verbose_name = _("final stage")
         verbose_name_plural = _("final stages")
 

@@ -13,8 +13,9 @@ from scoring.tiebreaks import DEFAULT_ORDER
 from tournaments.finals import formats
 from tournaments.finals import messages as texts
 from tournaments.finals.advancement import StageTable, advance
+from tournaments.finals.models import FinalStage
 from tournaments.finals.qualification import Decision, Standing, qualify
-from tournaments.models import FinalStage, Round, Seat, Tournament, deck_problem
+from tournaments.models import Round, Seat, Tournament, deck_problem
 
 
 def stage_settings(tournament: Tournament) -> FinalStage:

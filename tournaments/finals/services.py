@@ -23,6 +23,7 @@ from tournaments.authors import author
 from tournaments.finals import formats
 from tournaments.finals import messages as texts
 from tournaments.finals.advancement import advance, seat_tables
+from tournaments.finals.models import FinalStage
 from tournaments.finals.selectors import (
     config_of,
     field_size,
@@ -34,7 +35,7 @@ from tournaments.finals.selectors import (
     stage_rounds,
     stage_settings,
 )
-from tournaments.models import FinalStage, Player, Round, Seat, SeatingChange, Table, Tournament
+from tournaments.models import Player, Round, Seat, SeatingChange, Table, Tournament
 from tournaments.seating.order import team_seat_order
 from tournaments.services.errors import ServiceError
 

@@ -20,7 +20,8 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
-from scoring.models import Series, Submission
+from scoring.models import Submission
+from scoring.season.models import Series
 from tournaments import live
 from tournaments.mirror.models import MirrorPublication
 from tournaments.models import Bye, ClockActivation, Player, Round, Table, Team, Tournament

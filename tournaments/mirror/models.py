@@ -1,5 +1,5 @@
-"""The mirror wing's models (``tournaments`` app, imported by its ``models``
-module). Online side: :class:`PublishingKey`, :class:`MirroredTournament`.
+"""The mirror app's models (their tables keep the names they had in the
+``tournaments`` app: ``db_table``). Online side: :class:`PublishingKey`, :class:`MirroredTournament`.
 Laptop side: :class:`MirrorLink`, :class:`MirrorPublication`. Relations name
 their models by label, so this module imports no other model module."""
 
@@ -32,7 +32,7 @@ class PublishingKey(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_publishingkey"  # its table from before it was an app
         ordering = ["-created_at", "pk"]
 
     def __str__(self):  # the prefix only: the key itself is not kept
@@ -57,7 +57,7 @@ class MirroredTournament(models.Model):
     publications = models.PositiveIntegerField(default=0)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_mirroredtournament"  # its table from before it was an app
         constraints = [
             models.UniqueConstraint(fields=["owner", "source"], name="mirrored_owner_source")
         ]
@@ -76,7 +76,7 @@ class MirrorSection(models.Model):
     content = models.JSONField()
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_mirrorsection"  # its table from before it was an app
         constraints = [
             models.UniqueConstraint(fields=["mirror", "name"], name="mirror_section_unique")
         ]
@@ -99,7 +99,7 @@ class MirrorLink(models.Model):
     online_user = models.CharField(max_length=150, blank=True, default="")
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_mirrorlink"  # its table from before it was an app
 
     def __str__(self):  # never the key
         return self.site_url
@@ -141,7 +141,7 @@ class MirrorPublication(models.Model):
     pending_version = models.BigIntegerField(default=0)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_mirrorpublication"  # its table from before it was an app
 
     def __str__(self):
         return f"{self.tournament_id} @ {self.version}"
@@ -172,7 +172,7 @@ class ReceivedPublication(models.Model):
     answer = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_receivedpublication"  # its table from before it was an app
         indexes = [models.Index(fields=["status", "received_at"], name="received_pub_status")]
 
     def __str__(self):
@@ -194,7 +194,7 @@ class PublisherConfirmation(models.Model):
     via = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_publisherconfirmation"  # its table from before it was an app
 
     def __str__(self):
         return f"{self.user_id}: {'confirmed' if self.confirmed_at else 'waiting'}"

@@ -28,7 +28,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.exchange import export_tournament
+from scoring.exchange.export import export_tournament
 from tournaments.mirror import selectors, snapshot
 from tournaments.mirror.models import MirrorPublication
 from tournaments.mirror.receive import pack

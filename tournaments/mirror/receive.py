@@ -34,14 +34,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.exchange import (
-    TOURNAMENT_FIELDS,
-    ImportRefused,
-    import_tournament,
-    merge_players,
-    replace_rounds,
-    replace_tournament,
-)
+from scoring.exchange.format import TOURNAMENT_FIELDS, ImportRefused
+from scoring.exchange.importer import import_tournament
+from scoring.exchange.replace import merge_players, replace_rounds, replace_tournament
 from tournaments import limits, safejson
 from tournaments.mirror import snapshot
 from tournaments.mirror.models import MirroredTournament, MirrorSection

@@ -8,8 +8,9 @@ from __future__ import annotations
 from django.db.models import Count, F, Max, Q, Sum
 from django.utils import timezone
 
-from scoring.models import Series, Submission
+from scoring.models import Submission
 from scoring.season import selectors as season_selectors
+from scoring.season.models import Series
 from tournaments.mirror import snapshot
 from tournaments.mirror.models import (
     MirroredTournament,
@@ -60,10 +61,6 @@ def tournaments_for_laptop(user) -> list[dict]:
         .values("pk", "name")[:200]
     )
     return [{"id": r["pk"], "name": r["name"]} for r in rows]
-
-
-def is_mirrored(tournament: Tournament) -> bool:
-    return MirroredTournament.objects.filter(tournament=tournament).exists()
 
 
 def keys_of(user) -> list[PublishingKey]:

@@ -1,7 +1,7 @@
 """The seat wing's model: a player's private link for one round.
 
-It belongs to the ``tournaments`` app (``app_label``), whose ``models``
-module imports it; its table is ``tournaments_seatlink`` as before. The
+It belongs to the ``play`` app; its table is ``tournaments_seatlink`` as
+before (``db_table``). The
 relations name their models by label, so this module imports no other model
 module.
 """
@@ -34,7 +34,7 @@ class SeatLink(models.Model):
     )
 
     class Meta:
-        app_label = "tournaments"  # its table stays tournaments_seatlink
+        db_table = "tournaments_seatlink"  # its table from before it was an app
         ordering = ["issued_at", "pk"]
         constraints = [
             models.UniqueConstraint(

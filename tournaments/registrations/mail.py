@@ -36,7 +36,7 @@ def send_link(*, email: str, url: str, tournament: str, language: str) -> None:
 
 def send_to_worker(**kwargs) -> None:
     """Hand the mail to the worker (the task ``registrations.mail_link`` in
-    ``tournaments/tasks.py``, named here so this module needs no import of it)."""
+    ``tournaments/registrations/tasks.py``, named here so this module needs no import of it)."""
     current_app.send_task("registrations.mail_link", kwargs=kwargs, expires=3600)
 
 

@@ -1,10 +1,11 @@
 """The registration wing's models: a tournament's announcement, its
 registrations and their append-only log.
 
-They belong to the ``tournaments`` app (``app_label``), whose ``models``
-module imports them. The relations name their models by label, so this
-module imports no project module (it sits beside the lowest data module);
-the form checks the limits (``tournaments.limits``). A registration's personal link is a
+They belong to the ``registrations`` app; their tables keep the names
+they had in the ``tournaments`` app (``db_table``). The relations name their
+models by label; the module imports only the core's audit fields
+(``tournaments.models.Audited``); the form checks the limits
+(``tournaments.limits``). A registration's personal link is a
 random token of which only the SHA-256 hash is stored: a database dump can't
 act for a player.
 """
@@ -19,6 +20,8 @@ from django.conf import settings
 from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Audited
 
 #: random bytes of a personal link's token (16 → 22 URL-safe characters)
 TOKEN_BYTES = 16
@@ -78,7 +81,7 @@ class Announcement(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_announcement"  # its table from before it was an app
         verbose_name = _("announcement")
 
     def __str__(self):
@@ -159,7 +162,7 @@ class Registration(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_registration"  # its table from before it was an app
         ordering = ["position"]
         verbose_name = _("registration")
         verbose_name_plural = _("registrations")
@@ -195,7 +198,7 @@ class Registration(models.Model):
         return bool(self.owns_player and self.player_id and self.player.rating_confirmed)
 
 
-class RegistrationEvent(models.Model):
+class RegistrationEvent(Audited):
     """Append-only log of a registration: what happened, who did it (an
     organizer's account; None: the player through the link) and when."""
 
@@ -243,10 +246,9 @@ class RegistrationEvent(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     detail = models.CharField(max_length=300, blank=True, default="")
-    at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        app_label = "tournaments"
+        db_table = "tournaments_registrationevent"  # its table from before it was an app
         ordering = ["at", "pk"]
 
     def __str__(self):

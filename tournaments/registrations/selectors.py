@@ -8,7 +8,7 @@ import re
 from django.db.models import Count, Q
 
 from tournaments import roster
-from tournaments.models import Person, PlayerEvent, Round, Tournament
+from tournaments.models import PlayerEvent, Round, Tournament
 from tournaments.registrations import rules
 from tournaments.registrations.models import (
     Announcement,
@@ -16,6 +16,7 @@ from tournaments.registrations.models import (
     RegistrationEvent,
     token_hash,
 )
+from tournaments.roster_models import Person
 
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 

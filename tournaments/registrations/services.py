@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import limits, roster
 from tournaments.authors import author
-from tournaments.models import Person, Player, Round, Seat, Tournament
+from tournaments.models import Player, Round, Seat, Tournament
 from tournaments.registrations import rules
 from tournaments.registrations.models import (
     Announcement,
@@ -29,6 +29,7 @@ from tournaments.registrations.models import (
     new_token,
     token_hash,
 )
+from tournaments.roster_models import Person
 from tournaments.services import players as player_services
 from tournaments.services.errors import ServiceError
 

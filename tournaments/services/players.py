@@ -8,10 +8,9 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from tournaments import limits
+from tournaments import limits, signals
 from tournaments.authors import author
-from tournaments.models import Player, PlayerEvent, SeatLink, Tournament
-from tournaments.play import poll_cache
+from tournaments.models import Player, PlayerEvent, Tournament
 from tournaments.player_import import ImportRow
 from tournaments.services.errors import ServiceError
 from tournaments.services.seating import reseat_dropped_player
@@ -140,9 +139,7 @@ def player_drop(*, player: Player, by) -> Player:
         player.save(update_fields=["dropped", "checked_in"])
         _log(player, PlayerEvent.DROP, by)
         # the player's links answer "you have left" at their next poll
-        poll_cache.forget_seats(
-            SeatLink.objects.filter(player=player).values_list("key", flat=True)
-        )
+        signals.player_dropped.send(sender=Player, player=player)
         # seated in a round that has not started: the player leaves it
         reseat_dropped_player(player=player, by=by)
     return player

@@ -11,8 +11,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import Person, PersonMerge, Player
+from tournaments.models import Player
 from tournaments.roster import NEW, Candidate, match
+from tournaments.roster_models import Person, PersonMerge
 from tournaments.services.errors import ServiceError
 from tournaments.services.players import players_import
 

@@ -13,15 +13,16 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import ENGINES
-from scoring.exchange import ImportRefused
+from scoring.exchange.format import ImportRefused
 from scoring.season import exchange as club_exchange
 from scoring.season import selectors as season
 from scoring.season.chart import rating_svg
 from tournaments import selectors
 from tournaments.forms import ClubImportForm, PersonForm, PersonMergeForm
-from tournaments.models import Person, PersonMerge, Player
+from tournaments.models import Player
 from tournaments.permissions import tournament_view
 from tournaments.roster import EXACT, NEAR, NEW
+from tournaments.roster_models import Person, PersonMerge
 from tournaments.services import roster as services
 from tournaments.views._helpers import service_error_as_message
 

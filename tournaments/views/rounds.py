@@ -23,6 +23,7 @@ from tournaments.params import parse_int
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.selectors import clock_status, public_round, round_or_404
 from tournaments.services import clock as clock_services
+from tournaments.services import round_life
 from tournaments.views._helpers import service_error_as_message, status_response
 
 CLOSED = (Round.TIME_CALLED, Round.COMPLETE)
@@ -110,7 +111,7 @@ def round_detail(request, tournament, number):
             open_tables=sum(1 for t in tables if not t.has_result),
         )
         is None,
-        "start_blocker": clock_services.start_blocker(rnd) if rnd.status == Round.SEATED else "",
+        "start_blocker": round_life.start_blocker(rnd) if rnd.status == Round.SEATED else "",
     }
     if request.htmx and request.GET.get("part") == "tables":
         return render(request, "tournaments/round_detail.html#tables", context)
@@ -138,7 +139,7 @@ def _number(request, name: str, *, minimum=1, maximum=720) -> int | None:
 @require_POST
 def round_start(request, tournament, number):
     return _clock_action(
-        request, tournament, number, lambda r: clock_services.round_start(round=r, by=request.user)
+        request, tournament, number, lambda r: round_life.round_start(round=r, by=request.user)
     )
 
 
@@ -146,7 +147,7 @@ def round_start(request, tournament, number):
 @require_POST
 def round_pause(request, tournament, number):
     return _clock_action(
-        request, tournament, number, lambda r: clock_services.round_pause(round=r, by=request.user)
+        request, tournament, number, lambda r: round_life.round_pause(round=r, by=request.user)
     )
 
 
@@ -154,7 +155,7 @@ def round_pause(request, tournament, number):
 @require_POST
 def round_resume(request, tournament, number):
     return _clock_action(
-        request, tournament, number, lambda r: clock_services.round_resume(round=r, by=request.user)
+        request, tournament, number, lambda r: round_life.round_resume(round=r, by=request.user)
     )
 
 
@@ -165,7 +166,7 @@ def round_end(request, tournament, number):
     overview (``next=overview``) back to the overview with its next step."""
     rnd = round_or_404(tournament, number)
     with service_error_as_message(request):
-        clock_services.round_close(round=rnd, by=request.user)
+        round_life.round_end(round=rnd, by=request.user)
         messages.success(request, _("Round %(n)s has ended.") % {"n": rnd.number})
     if request.POST.get("next") == "overview":
         return redirect(tournament)
@@ -183,7 +184,7 @@ def round_extend(request, tournament, number):
         request,
         tournament,
         number,
-        lambda r: clock_services.round_extend(round=r, by=request.user, minutes=minutes),
+        lambda r: round_life.round_extend(round=r, by=request.user, minutes=minutes),
     )
 
 
@@ -204,7 +205,7 @@ def table_extend(request, tournament, number, table):
         messages.error(request, _("Give a whole number of minutes from 1 to 720."))
         return redirect("round_detail", tournament.pk, number)
     with service_error_as_message(request):
-        clock_services.table_extend(
+        round_life.table_extend(
             table=tbl,
             by=request.user,
             minutes=minutes,
@@ -229,7 +230,7 @@ def round_schedule(request, tournament, number):
         if timezone.is_naive(at):
             at = timezone.make_aware(at)
     with service_error_as_message(request):
-        clock_services.round_schedule_start(round=rnd, at=at, by=request.user)
+        round_life.round_schedule_start(round=rnd, at=at, by=request.user)
     return redirect("round_detail", tournament.pk, number)
 
 

@@ -12,13 +12,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import documents, listings
-from scoring.models import Series
 from scoring.printing.season import render_season
 from scoring.season import selectors
 from scoring.season import services as series_services
 from scoring.season.forms import SeriesForm, SeriesTournamentForm
+from scoring.season.models import Series
 from tournaments import csvfile
-from tournaments.models import Person, Tournament
+from tournaments.models import Tournament
+from tournaments.roster_models import Person
 from tournaments.views._helpers import service_error_as_message
 
 

@@ -26,12 +26,11 @@ from django.db import transaction
 from django.db.models import F
 
 from games import ENGINES
-from scoring.services import round_complete_if_done
 from tournaments import services
 from tournaments.models import ClockActivation, Round, Tournament
 from tournaments.play import tables
 from tournaments.player_import import ImportRow
-from tournaments.services import clock, seating
+from tournaments.services import clock, round_life, seating
 
 FIRST = [
     "Anna",
@@ -170,16 +169,16 @@ def play_rounds(tournament: Tournament, user, count: int, seed: int = 1) -> None
         for _ in range(count):
             rnd = seating.round_seat(tournament=tournament, by=user)
             rnd.tables.update(digital=True)
-            clock.round_start(round=rnd, by=user)
+            round_life.round_start(round=rnd, by=user)
             for table in rnd.tables.order_by("number"):
                 # three tables in four finish their game before time
                 share = 1.0 if rng.random() < 0.75 else rng.uniform(0.4, 0.85)
                 _bots_play(table, share, rng.randrange(1 << 30))
             _let_the_round_run_its_length(rnd)
-            clock.close_round(rnd.pk, via="demo")
+            round_life.round_time_up(rnd.pk, via="demo")
             for table_id in rnd.tables.values_list("pk", flat=True):
                 tables.table_finish(table_id=table_id)
-            round_complete_if_done(round_id=rnd.pk)
+            round_life.round_complete_if_done(round_id=rnd.pk)
     finally:
         Tournament.objects.filter(pk=tournament.pk).update(grace_seconds=grace)
 

@@ -1,0 +1,178 @@
+"""A database made by main at fcf9213 — before the feature folders became
+Django apps — migrates to today's apps with every row intact, and every page
+of its tournament shows what it showed then.
+
+The fixtures (``tests/fixtures/``) were made at that commit by
+``build_main_fcf9213.py`` (a full tournament: registrations and a waiting
+list, two rounds and a final, a season, print and import jobs, a mirror link
+and publication, publishing keys, a digital table with its moves) and
+``render_pages.py`` (the pages' visible text then): one SQLite file and one
+PostgreSQL dump (``pg_dump --inserts``). The test migrates a copy in a
+subprocess, so the database is the fixture's, not the test runner's."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+pytestmark = pytest.mark.slow
+
+#: the models that left the ``tournaments`` and ``scoring`` apps: model → its app now
+MOVED: dict[str, str] = {
+    **dict.fromkeys(["announcement", "registration", "registrationevent"], "registrations"),
+    "finalstage": "finals",
+    **dict.fromkeys(
+        [
+            "publishingkey",
+            "mirroredtournament",
+            "mirrorsection",
+            "mirrorlink",
+            "mirrorpublication",
+            "receivedpublication",
+            "publisherconfirmation",
+        ],
+        "mirror",
+    ),
+    "seatlink": "play",
+    "series": "season",
+    "importjob": "exchange",
+}
+
+#: rows a migration adds to or a page view writes to
+NOT_COMPARED = {"django_migrations", "django_content_type", "django_session"}
+
+
+def _run(args: list[str], database_url: str, tmp_path: Path) -> str:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "TURNIERLEITER_VAR": str(tmp_path / "var"),
+        "DJANGO_SETTINGS_MODULE": "tournaments.settings",
+    }
+    env.pop("REDIS_URL", None)
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _migrate(database_url: str, tmp_path: Path) -> None:
+    _run(["manage.py", "migrate", "--noinput"], database_url, tmp_path)
+
+
+def _normal(text: str) -> str:
+    # "published 10 s ago": the age, not the content, differs between runs
+    return re.sub(r"vor \d+ \S+", "vor …", text)
+
+
+def _pages_match(kind: str, database_url: str, tmp_path: Path) -> None:
+    recorded = json.loads((FIXTURES / "main_fcf9213_pages.json").read_text())[kind]
+    pages = tmp_path / "pages.json"
+    pages.write_text(json.dumps({url: page["user"] for url, page in recorded.items()}))
+    out = tmp_path / "out.json"
+    _run([str(FIXTURES / "render_pages.py"), str(pages), str(out)], database_url, tmp_path)
+    shown = json.loads(out.read_text())
+    for url, page in recorded.items():
+        status, text = shown[url]
+        assert status == page["status"], url
+        assert _normal(text) == _normal(page["text"]), url
+
+
+def _check_content_types(before: list, after: list) -> None:
+    """Every content type keeps its id and model; a moved model's names its new app."""
+    old = {pk: (app, model) for pk, app, model in before}
+    new = {pk: (app, model) for pk, app, model in after}
+    for pk, (app, model) in old.items():
+        assert new[pk] == (MOVED.get(model, app), model), (pk, app, model)
+
+
+def _sqlite_rows(path: Path) -> dict:
+    db = sqlite3.connect(path)
+    try:
+        tables = [
+            name
+            for (name,) in db.execute(
+                "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        return {t: sorted(db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+    finally:
+        db.close()
+
+
+def _compare(before: dict, after: dict) -> None:
+    for table, rows in before.items():
+        if table in NOT_COMPARED:
+            continue
+        assert table in after, f"{table} is gone"
+        assert after[table] == rows, f"{table}: rows changed"
+    assert set(map(tuple, before["django_migrations"])) <= set(
+        map(tuple, after["django_migrations"])
+    )
+    _check_content_types(before["django_content_type"], after["django_content_type"])
+
+
+def test_a_sqlite_database_of_main_migrates_with_every_row_and_page_intact(tmp_path):
+    path = tmp_path / "main.sqlite3"
+    path.write_bytes(gzip.decompress((FIXTURES / "main_fcf9213.sqlite3.gz").read_bytes()))
+    before = _sqlite_rows(path)
+    assert len(before["tournaments_registration"]) == 10  # the fixture is the full one
+    url = f"sqlite:///{path}"
+    _migrate(url, tmp_path)
+    _compare(before, _sqlite_rows(path))
+    _pages_match("sqlite", url, tmp_path)
+
+
+def _pg_rows(dsn: str) -> dict:
+    import psycopg
+
+    with psycopg.connect(dsn) as db:
+        tables = [
+            name
+            for (name,) in db.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"
+            )
+        ]
+        return {t: sorted(db.execute(f'SELECT * FROM "{t}"').fetchall(), key=repr) for t in tables}
+
+
+def test_a_postgresql_database_of_main_migrates_with_every_row_and_page_intact(tmp_path):
+    db = settings.DATABASES["default"]
+    if "postgresql" not in db["ENGINE"]:
+        pytest.skip("the PostgreSQL dump needs DATABASE_URL=postgres://...")
+    import psycopg
+
+    name = f"migrate_apps_{uuid.uuid4().hex[:10]}"
+    server = (
+        f"postgresql://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST'] or '127.0.0.1'}"
+        f":{db['PORT'] or 5432}"
+    )
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        with psycopg.connect(f"{server}/{name}", autocommit=True) as fresh:
+            dump = gzip.decompress((FIXTURES / "main_fcf9213_pg.sql.gz").read_bytes()).decode()
+            # psql's meta-commands (\\restrict) are not SQL
+            fresh.execute("\n".join(s for s in dump.splitlines() if not s.startswith("\\")))
+        before = _pg_rows(f"{server}/{name}")
+        assert len(before["tournaments_registration"]) == 10
+        _migrate(f"{server}/{name}", tmp_path)
+        _compare(before, _pg_rows(f"{server}/{name}"))
+        _pages_match("postgresql", f"{server}/{name}", tmp_path)
+    finally:
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
