@@ -69,7 +69,7 @@ def _arm() -> dict:
     from tests.staff_load import _bot_tournament
     from tournaments import services
     from tournaments.models import Round, Seat, Table, TableAction
-    from tournaments.services import clock
+    from tournaments.services import round_life
 
     owner = get_user_model().objects.get(username="load-orga")
     print("ready", flush=True)
@@ -81,7 +81,7 @@ def _arm() -> dict:
     for pos in range(4):
         player = services.player_add(tournament=closing, by=owner, name=f"Spieler {pos}")
         Seat.objects.create(table=table, player=player, position=pos)
-    clock.round_start(round=rnd, by=owner, seconds=2)
+    round_life.round_start(round=rnd, by=owner, seconds=2)
     due_close = made + 2
     # the bot's wake-up call is sent when its table starts, inside this call
     due_move = time.monotonic() + float(os.environ.get("TURNIERLEITER_BOT_DELAY", "1.5"))

@@ -13,7 +13,7 @@ from tests.factories import TournamentFactory, seated_round
 from tournaments.models import Round, Table
 from tournaments.play import tables as digital
 from tournaments.play.tables import _lock_for_move
-from tournaments.services import clock
+from tournaments.services import round_life
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -95,7 +95,7 @@ def test_a_pause_waits_for_the_move_under_way(organizer):
     holder.start()
     try:
         assert held.wait(10)
-        out = in_own_connection(lambda: clock.round_pause(round=rnd, by=organizer))
+        out = in_own_connection(lambda: round_life.round_pause(round=rnd, by=organizer))
     finally:
         release.set()
         holder.join(30)

@@ -32,7 +32,7 @@ from tournaments.play.tables import table_move
 from tournaments.push import bus, redraw
 from tournaments.push import views as push_views
 from tournaments.registrations import services as registrations
-from tournaments.services import clock, deadlines, players, seating
+from tournaments.services import deadlines, players, round_life, seating
 
 pytestmark = pytest.mark.django_db
 
@@ -314,7 +314,7 @@ def test_after_a_reseat_every_phone_shows_its_own_players_hand_only(game, change
     _reseat(world, change)
     world.flush()
     world.poll_all()
-    clock.round_start(round=world.round, by=world.owner)
+    round_life.round_start(round=world.round, by=world.owner)
     world.flush()
     world.poll_all()
     rng = random.Random(7)
