@@ -69,7 +69,7 @@ def test_players_register_wait_withdraw_move_up_check_in_and_leave(
     fits(anna)
     shot(anna, "personal-link")
     anna.goto(public)
-    expect(anna.locator(".places")).to_have_text("1 Platz frei von 2")
+    expect(anna.locator(".places")).to_have_text("Noch 1 Platz frei (von 2)")
     expect(anna.locator("table.list")).to_contain_text("Anna Ährens")
 
     bernd = phone(browser)

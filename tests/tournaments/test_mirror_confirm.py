@@ -86,7 +86,7 @@ def test_the_site_admin_approves_an_account(client, settings, django_user_model)
     staff.force_login(admin)
     row = PublisherConfirmation.objects.get(user=user)
     response = staff.post(
-        reverse("admin:tournaments_publisherconfirmation_changelist"),
+        reverse("admin:mirror_publisherconfirmation_changelist"),
         {"action": "approve", "_selected_action": [row.pk]},
     )
     assert response.status_code == 302

@@ -129,7 +129,7 @@ def test_a_published_seating_is_taken_back_before_the_start(tournament, organize
 
 
 def test_a_started_round_is_neither_unpublished_nor_discarded(tournament, organizer):
-    from tournaments.services.clock import round_start
+    from tournaments.services.round_life import round_start
 
     add_players(tournament, 8)
     rnd = seat(tournament, organizer)
