@@ -312,7 +312,7 @@ def _lock_for_move(table: Table) -> Table:
     rnd = lock_round_shared(table.round_id)
     current = Table.objects.get(pk=table.pk)
     if current.time_called_at is None:
-        locked = lock_before_time(current)
+        locked = lock_before_time(current, rnd)
         locked.round = rnd
         return locked
     locked = Table.objects.select_for_update().get(pk=table.pk)

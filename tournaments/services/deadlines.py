@@ -78,13 +78,14 @@ def lock_round_shared(round_id: int) -> Round:
     return Round.objects.select_related("tournament").get(pk=round_id)
 
 
-def lock_before_time(table: Table) -> Table:
+def lock_before_time(table: Table, rnd: Round | None = None) -> Table:
     """Inside a transaction: lock the table's round and the table, and refuse
     with :class:`TimeIsUp` unless the table is still playing on the clock —
     the round is running (or time was called for the round but this table has
     its own later deadline) — and the database clock is before the table's
     deadline (its own extension, else the round's). Returns the locked table."""
-    rnd = lock_round_shared(table.round_id)
+    if rnd is None:  # ``rnd``: the round the caller holds already (lock_round_shared)
+        rnd = lock_round_shared(table.round_id)
     locked = Table.objects.select_for_update().get(pk=table.pk)
     locked.round = rnd
     if locked.time_called_at is not None:
