@@ -433,6 +433,18 @@ def test_a_photo_from_afar_reads_its_code_beside_the_marker():
     assert page.status == "read" and page.code == case.code
 
 
+@pytest.mark.parametrize("seed, players", [(834, 6), (1127, 5)])
+def test_a_steep_photo_finds_its_fourth_marker_not_a_filled_bubble(seed, players):
+    """Terra Trumpf photographed at a steep angle, turned: the corner that
+    the other three markers' parallelogram predicts lies nearer a filled
+    bubble than the real marker. The marker is a square of about the other
+    markers' size, so the page is straightened on it and read exactly (it
+    was refused as misaligned)."""
+    case = make_case(seed, "terra_trumpf", players, "photo")
+    assert not case.corrected and not case.stray
+    assert_read_exactly(read_case(case), case)
+
+
 def test_every_sheet_code_is_a_square_symbol():
     """The encoder alone picks a 12 x 26 rectangle for some texts: drawn over
     the code's square its modules are half as tall, too small for a photo."""

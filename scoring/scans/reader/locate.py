@@ -171,6 +171,11 @@ class Located:
     others: int  # marker-like squares besides the four (another sheet's)
 
 
+#: the bottom-right marker's area, in shares of the other three markers' (a
+#: photo's perspective makes the near corners' markers larger)
+MARKER_SIZE_RANGE = (0.45, 2.5)
+
+
 def locate(gray: np.ndarray, layout: marks.Layout, code: Code) -> Located | None:
     """The page's perspective from its markers, or None when they are not
     all found where the code says they are.
@@ -212,6 +217,12 @@ def locate(gray: np.ndarray, layout: marks.Layout, code: Code) -> Located | None
     predicted = pts[tr] + pts[bl] - pts[tl]
     d = np.hypot(*(pts - predicted).T)
     d[[tl, tr, bl]] = np.inf
+    # under a steep perspective the parallelogram's fourth corner lies far
+    # from the real one, and a filled bubble may lie nearer: the marker is a
+    # square of about the other three's size (a bubble is a third of it)
+    typical3 = float(np.median(sizes[[tl, tr, bl]]))
+    low, high = MARKER_SIZE_RANGE
+    d[(sizes < low * typical3) | (sizes > high * typical3)] = np.inf
     br = int(np.argmin(d))
     width, height = np.hypot(*(pts[tr] - pts[tl])), np.hypot(*(pts[bl] - pts[tl]))
     if not np.isfinite(d[br]) or d[br] > 0.25 * np.hypot(width, height):
