@@ -9,6 +9,8 @@ each, ``tests/tournaments/test_html_wellformed.py`` parses each).
   with one sheet in, its players linked to roster people, in a public series;
 - a public digital tournament of each of the five games, table 1 dealt and
   started, a bot in the last seat;
+- a public tournament open for registration with two places: two players
+  registered, one withdrew, one waiting, the door's self check-in open;
 
 and returns every page type as a ``Page``: who opens it (the organizer
 logged in, or anyone) and its path.
@@ -34,6 +36,7 @@ from tests.factories import (
 )
 from tests.seat_tokens import token_for
 from tournaments.play import bots
+from tournaments.registrations import services as registrations
 from tournaments.services import roster, round_life
 
 #: a finished Quartett game at a table of three: two players out, one holds every card
@@ -91,6 +94,27 @@ def _digital_table(organizer, game, size):
     return table
 
 
+def _registration_tournament(organizer):
+    """Registration open, two places: the first player withdrew (their row
+    is the withdrawn one), the next two took the places, the last waits; the
+    door's self check-in is open. Returns the tournament and the personal
+    links' tokens of a confirmed player and of the one who withdrew."""
+    t = TournamentFactory(owner=organizer, name="Sommerturnier mit Anmeldung", public=True)
+    registrations.announcement_save(
+        tournament=t, by=organizer, cap=2, public_names=True, venue=LONG_CLUBS[0]
+    )
+    signed = [
+        registrations.register(
+            tournament=t,
+            entry=registrations.Entry(name, club, consent_public=True),
+        )
+        for name, club in zip(LONG_NAMES[:4], LONG_CLUBS[:4], strict=True)
+    ]
+    registrations.registration_withdraw(registration=signed[0].registration)
+    registrations.check_in_open(tournament=t, open=True, by=organizer)
+    return t, signed[1].token, signed[0].token
+
+
 def build(organizer) -> list[Page]:
     t, players, running, series, people = _paper_tournament(organizer)
     person = people[0].pk
@@ -102,6 +126,7 @@ def build(organizer) -> list[Page]:
         club=LONG_CLUBS[:7],
         publish=False,
     )
+    announced, token, withdrawn = _registration_tournament(organizer)
     tid, n = t.pk, running.number
     org = f"/tournaments/{tid}"
     pages = [
@@ -132,6 +157,15 @@ def build(organizer) -> list[Page]:
         Page("print", f"{org}/print/"),
         Page("export", f"{org}/export/"),
         Page("tournament import", "/tournaments/import/"),
+        Page("final stage", f"{org}/final/"),
+        # registration before the day, and the door
+        Page("registrations", f"/tournaments/{announced.pk}/registrations/"),
+        Page("announcement", f"/tournaments/{announced.pk}/registrations/announcement/"),
+        Page("check-in poster", f"/tournaments/{announced.pk}/registrations/poster/"),
+        Page("register", f"/t/{announced.pk}/register/", staff=False),
+        Page("door check-in", f"/t/{announced.pk}/check-in/", staff=False),
+        Page("registration link", f"/r/{token}/", staff=False),
+        Page("withdrawn registration link", f"/r/{withdrawn}/", staff=False),
         # the club
         Page("roster", "/roster/"),
         Page("person", f"/roster/{person}/"),
