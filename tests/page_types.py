@@ -8,7 +8,8 @@ each, ``tests/tournaments/test_html_wellformed.py`` parses each).
   clubs (two "Thomas Müller"): round 1 played and ended, round 2 running
   with one sheet in, its players linked to roster people, in a public series;
 - a public digital tournament of each of the five games, table 1 dealt and
-  started, a bot in the last seat;
+  started, six moves played (cards on the table: a trick, the last one),
+  a bot in the last seat;
 - a public tournament open for registration with two places: two players
   registered, one withdrew, one waiting, the door's self check-in open;
 
@@ -32,6 +33,7 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
     digital_table,
+    play_on,
     seated_round,
 )
 from tests.seat_tokens import token_for
@@ -90,6 +92,7 @@ def _digital_table(organizer, game, size):
     table = digital_table(
         organizer, game, size, names=LONG_NAMES[:size], name=f"Digitalabend {game}", public=True
     )
+    play_on(table, 6)
     bots.seat_to_bot(table=table, position=size - 1)
     return table
 
@@ -205,11 +208,12 @@ def build(organizer) -> list[Page]:
         pages += [
             Page(f"seat {game}", f"/p/{token_for(table, 0)}/", staff=False),
             Page(f"spectator {game}", f"/t/{dt}/rounds/1/tables/1/", staff=False),
+            Page(f"public review {game}", f"/t/{dt}/rounds/1/tables/1/review/", staff=False),
         ]
         if game == "quartett":
             pages += [
                 Page("digital round", f"/tournaments/{dt}/rounds/1/"),
                 Page("review", f"/tournaments/{dt}/rounds/1/tables/1/review/"),
-                Page("public review", f"/t/{dt}/rounds/1/tables/1/review/", staff=False),
+                Page("review at the deal", f"/tournaments/{dt}/rounds/1/tables/1/review/?step=0"),
             ]
     return pages
