@@ -161,6 +161,10 @@ def build(organizer) -> list[Page]:
         Page("export", f"{org}/export/"),
         Page("tournament import", "/tournaments/import/"),
         Page("final stage", f"{org}/final/"),
+        Page("add a team", f"{org}/teams/add/"),
+        Page("follow from home", f"{org}/mirror/"),
+        Page("mirror keys", "/mirror/keys/"),
+        Page("mirror link", "/mirror/link/"),
         # registration before the day, and the door
         Page("registrations", f"/tournaments/{announced.pk}/registrations/"),
         Page("announcement", f"/tournaments/{announced.pk}/registrations/announcement/"),
