@@ -207,3 +207,22 @@ def test_the_nu_checker_reports_what_the_walk_must_not_let_through(vnu, tmp_path
     messages = [m["message"] for m in nu_errors(vnu, tmp_path)]
     assert len(messages) == 2, messages
     assert "“time”" in messages[0] and "“ul”" in messages[1], messages
+
+
+def test_a_field_is_described_by_its_help_text(browser, live_server):
+    """A screen reader reads a field's help text with the field: the sign-up
+    form in German on a phone, the password's rules a list."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(locale="de-DE", viewport=VIEWPORTS["phone"], bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/accounts/signup/")
+        expect(page.locator("#id_username")).to_have_accessible_description(
+            re.compile("150 Zeichen oder weniger")
+        )
+        password = page.locator("#id_password1")
+        expect(password).to_have_accessible_description(re.compile("mindestens 8 Zeichen"))
+        assert page.locator("#id_password1_helptext li").count() >= 2
+    finally:
+        context.close()
