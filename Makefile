@@ -27,11 +27,13 @@ migrate: install
 run: migrate
 	$(PY) manage.py runall --demo-first-start 0.0.0.0:$(PORT)
 
-# axe-core (tests/browser/axe, pinned by its lock file) when npm is there;
-# without it the accessibility test is skipped for a missing service
-axe: tests/browser/axe/node_modules/axe-core/axe.min.js
+# axe-core and the Nu HTML Checker (vnu.jar, run on the machine's Java) in
+# tests/browser/axe, pinned by its lock file, when npm is there; without npm
+# (or Java) the accessibility test is skipped for a missing service
+AXE_STAMP := tests/browser/axe/node_modules/.installed-stamp
+axe: $(AXE_STAMP)
 
-tests/browser/axe/node_modules/axe-core/axe.min.js: tests/browser/axe/package-lock.json
+$(AXE_STAMP): tests/browser/axe/package-lock.json
 	@if command -v npm >/dev/null; then \
 	  npm ci --prefix tests/browser/axe --no-audit --no-fund --silent && touch $@; fi
 

@@ -27,6 +27,7 @@ from django.contrib.auth import get_user_model
 from tests.timetravel import past_deadline
 from tournaments import services
 from tournaments.models import Player, Round, Seat, Table, Tournament
+from tournaments.play import tables as play_tables
 from tournaments.services import round_life, seating
 
 PASSWORD = "pw-test-12345"
@@ -245,3 +246,17 @@ def digital_table(organizer=None, game: str = "quartett", players: int = 2, **kw
     """``one_table`` with a digital table, started (dealt) unless ``start=False``."""
     kwargs.setdefault("start", True)
     return one_table(organizer, game, players, digital=True, **kwargs)
+
+
+def play_on(table, moves: int) -> None:
+    """``moves`` moves at the digital ``table``, each the first legal one of
+    the first seat to act, through the service a player's move takes: the
+    table shows cards played and a trick."""
+    for _ in range(moves):
+        table.refresh_from_db()
+        engine = table.round.tournament.engine
+        state = engine.load(table.state)
+        if engine.is_over(state):
+            return
+        seat = engine.to_act(state)[0]
+        play_tables.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])

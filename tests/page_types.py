@@ -8,7 +8,10 @@ each, ``tests/tournaments/test_html_wellformed.py`` parses each).
   clubs (two "Thomas Müller"): round 1 played and ended, round 2 running
   with one sheet in, its players linked to roster people, in a public series;
 - a public digital tournament of each of the five games, table 1 dealt and
-  started, a bot in the last seat;
+  started, six moves played (cards on the table: a trick, the last one),
+  a bot in the last seat;
+- a public tournament open for registration with two places: two players
+  registered, one withdrew, one waiting, the door's self check-in open;
 
 and returns every page type as a ``Page``: who opens it (the organizer
 logged in, or anyone) and its path.
@@ -30,10 +33,12 @@ from tests.factories import (
     TournamentFactory,
     UserFactory,
     digital_table,
+    play_on,
     seated_round,
 )
 from tests.seat_tokens import token_for
 from tournaments.play import bots
+from tournaments.registrations import services as registrations
 from tournaments.services import roster, round_life
 
 #: a finished Quartett game at a table of three: two players out, one holds every card
@@ -87,8 +92,30 @@ def _digital_table(organizer, game, size):
     table = digital_table(
         organizer, game, size, names=LONG_NAMES[:size], name=f"Digitalabend {game}", public=True
     )
+    play_on(table, 6)
     bots.seat_to_bot(table=table, position=size - 1)
     return table
+
+
+def _registration_tournament(organizer):
+    """Registration open, two places: the first player withdrew (their row
+    is the withdrawn one), the next two took the places, the last waits; the
+    door's self check-in is open. Returns the tournament and the personal
+    links' tokens of a confirmed player and of the one who withdrew."""
+    t = TournamentFactory(owner=organizer, name="Sommerturnier mit Anmeldung", public=True)
+    registrations.announcement_save(
+        tournament=t, by=organizer, cap=2, public_names=True, venue=LONG_CLUBS[0]
+    )
+    signed = [
+        registrations.register(
+            tournament=t,
+            entry=registrations.Entry(name, club, consent_public=True),
+        )
+        for name, club in zip(LONG_NAMES[:4], LONG_CLUBS[:4], strict=True)
+    ]
+    registrations.registration_withdraw(registration=signed[0].registration)
+    registrations.check_in_open(tournament=t, open=True, by=organizer)
+    return t, signed[1].token, signed[0].token
 
 
 def build(organizer) -> list[Page]:
@@ -102,6 +129,7 @@ def build(organizer) -> list[Page]:
         club=LONG_CLUBS[:7],
         publish=False,
     )
+    announced, token, withdrawn = _registration_tournament(organizer)
     tid, n = t.pk, running.number
     org = f"/tournaments/{tid}"
     pages = [
@@ -132,6 +160,19 @@ def build(organizer) -> list[Page]:
         Page("print", f"{org}/print/"),
         Page("export", f"{org}/export/"),
         Page("tournament import", "/tournaments/import/"),
+        Page("final stage", f"{org}/final/"),
+        Page("add a team", f"{org}/teams/add/"),
+        Page("follow from home", f"{org}/mirror/"),
+        Page("mirror keys", "/mirror/keys/"),
+        Page("mirror link", "/mirror/link/"),
+        # registration before the day, and the door
+        Page("registrations", f"/tournaments/{announced.pk}/registrations/"),
+        Page("announcement", f"/tournaments/{announced.pk}/registrations/announcement/"),
+        Page("check-in poster", f"/tournaments/{announced.pk}/registrations/poster/"),
+        Page("register", f"/t/{announced.pk}/register/", staff=False),
+        Page("door check-in", f"/t/{announced.pk}/check-in/", staff=False),
+        Page("registration link", f"/r/{token}/", staff=False),
+        Page("withdrawn registration link", f"/r/{withdrawn}/", staff=False),
         # the club
         Page("roster", "/roster/"),
         Page("person", f"/roster/{person}/"),
@@ -171,11 +212,12 @@ def build(organizer) -> list[Page]:
         pages += [
             Page(f"seat {game}", f"/p/{token_for(table, 0)}/", staff=False),
             Page(f"spectator {game}", f"/t/{dt}/rounds/1/tables/1/", staff=False),
+            Page(f"public review {game}", f"/t/{dt}/rounds/1/tables/1/review/", staff=False),
         ]
         if game == "quartett":
             pages += [
                 Page("digital round", f"/tournaments/{dt}/rounds/1/"),
                 Page("review", f"/tournaments/{dt}/rounds/1/tables/1/review/"),
-                Page("public review", f"/t/{dt}/rounds/1/tables/1/review/", staff=False),
+                Page("review at the deal", f"/tournaments/{dt}/rounds/1/tables/1/review/?step=0"),
             ]
     return pages

@@ -28,13 +28,13 @@ from tests.factories import (
     PlayerFactory,
     TournamentFactory,
     digital_table,
+    play_on,
     seated_round,
 )
 from tests.seat_tokens import token_for
 from tournaments import services
 from tournaments.limits import MAX_NAME
 from tournaments.models import Round
-from tournaments.play import tables as digital
 from tournaments.services import deadlines, roster
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -323,20 +323,6 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, live_server, organizer, ki
         assert width["scroll"] <= width["inner"], width
     finally:
         page.context.close()
-
-
-def play_on(table, moves: int) -> None:
-    """``moves`` moves at the digital ``table``, each the first legal one of
-    the first seat to act, through the service a player's move takes: the
-    table shows cards played and a trick."""
-    for _ in range(moves):
-        table.refresh_from_db()
-        engine = table.round.tournament.engine
-        state = engine.load(table.state)
-        if engine.is_over(state):
-            return
-        seat = engine.to_act(state)[0]
-        digital.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
 
 
 def page_top(page, selector: str) -> dict:

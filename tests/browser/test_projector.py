@@ -72,3 +72,30 @@ def test_projector_counts_down_stops_on_pause_and_shows_time(
     assert signal.inner_text() == "Time!"
     assert shown.inner_text() == "0:00"
     assert "Tables done: 0 of 2" in page.locator("[data-clock]").inner_text()
+
+
+@pytest.mark.parametrize("show", ["clock", "seating", "standings", "tables"])
+def test_the_projector_of_an_hour_long_round_fits_a_phone(
+    browser, live_server, tournament, organizer, monkeypatch, show
+):
+    """Opened on a 390 px phone in German, a round of 75 minutes ("1:15:00"
+    in the header and on the big clock) of a long-named tournament: no slide
+    scrolls sideways."""
+    monkeypatch.setattr(deadlines, "schedule", lambda *a, **k: None)
+    tournament.name = "Quartett-Vereinsturnier Januar 2027"
+    tournament.save(update_fields=["name"])
+    rnd = two_tables(tournament)
+    round_life.round_start(round=rnd, by=organizer, seconds=75 * 60)
+    context = browser.new_context(
+        locale="de-DE", viewport={"width": 390, "height": 844}, bypass_csp=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/t/{tournament.pk}/rounds/1/projector/?show={show}")
+        page.wait_for_selector(f"[data-slide={show}]:not([hidden])")
+        assert page.locator("[data-clock-time]").inner_text().startswith("1:1")
+        page.screenshot(path=f"/tmp/phones/projector-hour-{show}.png")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, width
+    finally:
+        context.close()
