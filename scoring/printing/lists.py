@@ -90,6 +90,31 @@ def _complete(r: dict) -> bool:
     return bool(r.get("complete", r["tables"] > 0 and r["done"] >= r["tables"]))
 
 
+def stages_phrase(counts: dict, gettext: Gettext = None) -> str:
+    """With a final stage among the complete rounds counted: the rounds as
+    rounds and the stages by name, "3 rounds, the semi-final and the final"
+    (in German the dative the title's "nach" asks for: "3 Runden, dem
+    Halbfinale und dem Finale"); "" without a complete stage round. A round
+    carries its ``stage`` ("semi", "final", "" for a qualifying round)."""
+    _ = gettext or _identity
+    rounds = [r for r in counts.get("rounds") or [] if _complete(r)]
+    stages = [r["stage"] for r in rounds if r.get("stage")]
+    if not stages:
+        return ""
+    n = sum(1 for r in rounds if not r.get("stage"))
+    parts = []
+    if n:
+        parts.append(_("one round") if n == 1 else _("{n} rounds").format(n=n))
+    names = {"semi": _("the semi-final"), "final": _("the final")}
+    for stage in ("semi", "final"):
+        if stage in stages:
+            parts.append(names[stage])
+    if len(parts) == 1:
+        return parts[0]
+    head = ", ".join(parts[:-1])
+    return _("{first} and {last}").format(first=head, last=parts[-1])
+
+
 def standings_title(counts: dict, *, final: bool, gettext: Gettext = None) -> str:
     """ "Standings after round 4 of 4", "Final standings after round 4 of 4",
     "Standings during round 5 of 6". ``counts``: ``{"planned": rounds the
@@ -97,6 +122,11 @@ def standings_title(counts: dict, *, final: bool, gettext: Gettext = None) -> st
     (the rounds the standings count from; ``done``: tables with a result)."""
     _ = gettext or _identity
     rounds = counts.get("rounds") or []
+    staged = stages_phrase(counts, _)
+    if staged:
+        if final:
+            return _("Final standings after {what}").format(what=staged)
+        return _("Standings after {what}").format(what=staged)
     last = max((r["number"] for r in rounds), default=0)
     of = max(counts.get("planned") or 0, last)
     whole = [r["number"] for r in rounds if _complete(r)]
