@@ -158,11 +158,21 @@ def counts_note(counts: dict, gettext: Gettext = None) -> str:
     (``counts["left_out"]``, rounds after the last complete one)."""
     _ = gettext or _identity
     rounds = counts.get("rounds") or []
-    whole = [r["number"] for r in rounds if _complete(r)]
+    whole = [r["number"] for r in rounds if _complete(r) and not r.get("stage")]
+    stages = {r["stage"] for r in rounds if _complete(r) and r.get("stage")}
     parts = []
     if whole:
         label = _("round {rounds}") if len(whole) == 1 else _("rounds {rounds}")
         parts.append(label.format(rounds=round_list(whole)))
+    # a final stage's rounds by name: "rounds 1–3, semi-final and final"
+    named = [
+        name for key, name in (("semi", _("Semi-final")), ("final", _("Final"))) if key in stages
+    ]
+    if named:
+        items = [", ".join(parts)] if parts else []
+        items += named
+        head = ", ".join(items[:-1])
+        parts = [_("{first} and {last}").format(first=head, last=items[-1]) if head else items[0]]
     for r in rounds:
         if not _complete(r) and r["done"]:
             parts.append(

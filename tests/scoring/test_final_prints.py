@@ -63,6 +63,7 @@ def flat(text: str) -> str:
                 "second": "Final, place 2",
                 "semi": "Semi-final, place 3",
                 "points": "Points:",
+                "counts": "Counts round 1, semi-final and final.",
             },
         ),
     ]
@@ -75,6 +76,7 @@ def flat(text: str) -> str:
                 "second": "Finale, Platz 2",
                 "semi": "Halbfinale, Platz 3",
                 "points": "Punkte:",
+                "counts": "Gezählt: Runde 1, Halbfinale und Finale.",
             },
         ),
     ][:0],  # GERMAN_AFTER_PO
@@ -87,6 +89,7 @@ def test_certificates_and_final_standings_name_the_final_that_decided(organizer,
         final = flat(_pdf_text(documents.render("final", t)))
     assert said["after"] in certificates
     assert said["after"] in final
+    assert said["counts"] in final  # the line under the title: stages by name too
     assert "5 von 5" not in certificates + final and "5 of 5" not in certificates + final
     # the winner of the final: so named, and no qualifying points on any finalist's page
     assert certificates.count(said["winner"]) == 1
