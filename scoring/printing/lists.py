@@ -166,7 +166,7 @@ def counts_note(counts: dict, gettext: Gettext = None) -> str:
         parts.append(label.format(rounds=round_list(whole)))
     # a final stage's rounds by name: "rounds 1–3, semi-final and final"
     named = [
-        name for key, name in (("semi", _("Semi-final")), ("final", _("Final"))) if key in stages
+        name for key, name in (("semi", _("semi-final")), ("final", _("final"))) if key in stages
     ]
     if named:
         items = [", ".join(parts)] if parts else []
