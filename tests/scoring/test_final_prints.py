@@ -79,7 +79,7 @@ def flat(text: str) -> str:
                 "counts": "Gezählt: Runde 1, Halbfinale und Finale.",
             },
         ),
-    ][:0],  # GERMAN_AFTER_PO
+    ],
 )
 def test_certificates_and_final_standings_name_the_final_that_decided(organizer, language, said):
     t = _semis_and_final(organizer)
