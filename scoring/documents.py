@@ -33,6 +33,7 @@ from scoring.printing import (
 )
 from scoring.printing.certificates import render_certificates
 from scoring.printing.sheets import sheet_layouts as printed_sheet_layouts
+from scoring.selectors import final_decides
 from scoring.sheet_links import table_sheet_url, table_token
 from tournaments.addresses import absolute
 from tournaments.models import Round, Tournament
@@ -278,19 +279,39 @@ def event_info(tournament: Tournament) -> dict:
     }
 
 
+def stage_place(row: dict) -> str:
+    """A finalist's stage and place at its table as the pages say it
+    ("Semi-final, place 1"); "" for a player without a final stage."""
+    if not row.get("stage"):
+        return ""
+    stages = {"final": gettext("Final"), "semi": gettext("Semi-final")}
+    return gettext("%(stage)s, place %(n)s") % {
+        "stage": stages[row["stage"]],
+        "n": row["stage_rank"],
+    }
+
+
 def _winners(tournament: Tournament, round_no: int, places: int) -> list[dict]:
-    """The players on the top ``places`` places (all who share the last one)."""
+    """The players on the top ``places`` places (all who share the last one).
+    Where the final decides the finalists' places, a finalist's certificate
+    names the stage ("Winner of the final", "Final, place 2") and not the
+    qualifying points, which did not decide the place."""
     rows = listings.standings_rows(tournament, up_to_round=round_no)
-    return [
-        {
-            "place": r["place"],
-            "name": r["name"],
-            "club": r["club"],
-            "points": number_format(r["points"]),  # "4,5" in German
-        }
-        for r in rows
-        if r["place"] <= places and not r["dropped"]
-    ]
+    decides = final_decides(tournament) and any(r["stage"] for r in rows)
+    out = []
+    for r in rows:
+        if r["place"] > places or r["dropped"]:
+            continue
+        winner = {"place": r["place"], "name": r["name"], "club": r["club"]}
+        if decides and r["stage"]:
+            if r["stage"] == "final" and r["stage_rank"] == 1:
+                winner["honour"] = gettext("Winner of the final")
+            else:
+                winner["honour"] = stage_place(r)
+        else:
+            winner["points"] = number_format(r["points"])  # "4,5" in German
+        out.append(winner)
+    return out
 
 
 def _standings(
@@ -328,11 +349,8 @@ def _standings(
         row["rating"] = listings.standings_value(row, "rating")
     if any(row["stage"] for row in rows):  # finalists first: their stage and place there
         columns.insert(2, ("final", gettext("Final stage")))
-        stage_names = {"final": gettext("Final"), "semi": gettext("Semi-final")}
         for row in rows:
-            row["final"] = (
-                f"{stage_names[row['stage']]} {row['stage_rank']}" if row["stage"] else ""
-            )
+            row["final"] = stage_place(row)
     for row in rows:
         if row["dropped"]:
             row["name"] = f"{row['name']} ({gettext('dropped')})"
@@ -366,7 +384,7 @@ def round_progress(tournament: Tournament) -> list[dict]:
                 distinct=True,
             ),
         )
-        .values_list("number", "status", "n_tables", "n_done")
+        .values_list("number", "status", "n_tables", "n_done", "stage")
     )
     return [
         {
@@ -374,8 +392,9 @@ def round_progress(tournament: Tournament) -> list[dict]:
             "tables": tables,
             "done": done,
             "complete": (tables > 0 and done >= tables) or status == Round.COMPLETE,
+            "stage": stage,  # "semi", "final": a final stage's round, named so on prints
         }
-        for number, status, tables, done in rounds
+        for number, status, tables, done, stage in rounds
     ]
 
 

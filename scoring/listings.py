@@ -515,6 +515,28 @@ CSV_TITLES = {
 _SEASON_COLUMN = re.compile(r"t([0-9]{1,4})(_counts)?")
 
 
+#: the words a CSV cell may hold, in the file's language: a German file
+#: writes the stage "Halbfinale", an English one keeps the JSON's "semi"
+CSV_VALUES = {
+    "stage": {
+        "semi": pgettext_lazy("CSV value", "semi"),
+        "final": pgettext_lazy("CSV value", "final"),
+    },
+}
+
+
+def csv_rows(rows: list[dict]) -> list[dict]:
+    """``rows`` with their words (:data:`CSV_VALUES`) in the active language."""
+    out = []
+    for row in rows:
+        row = dict(row)
+        for key, words in CSV_VALUES.items():
+            if row.get(key) in words:
+                row[key] = str(words[row[key]])
+        out.append(row)
+    return out
+
+
 def csv_title(key: str) -> str:
     """The title of the CSV column ``key`` in the active language."""
     season = _SEASON_COLUMN.fullmatch(key)

@@ -371,6 +371,14 @@ def _next_step(tournament, current, missing, players, *, closable=None) -> NextS
     )
 
 
+def final_decides(tournament: Tournament) -> bool:
+    """True when the final stage's results decide the finalists' places (its
+    mode "replace"), so a finalist's qualifying points say nothing about the
+    place: the certificates name the stage and place there instead."""
+    mode = FinalStage.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
+    return mode == FinalStage.REPLACE
+
+
 def _final_stage_to_seat(tournament: Tournament) -> str:
     """The final stage's next round to seat ("semi", "final"), "" when
     there is none (no final stage, or every stage seated)."""

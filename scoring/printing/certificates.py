@@ -3,7 +3,8 @@
 Plain data in, PDF bytes out (no Django). ``tournament`` is ``{"name",
 "game", "date", "venue"}`` with the date already written for people ("23.
 November 2026"); ``winners`` are ``{"place", "name", "club", "points"}``, best
-first. Every text is DejaVu Sans, so "Şahin" and "Łukasz" print; labels are
+first; a winner whose place the final decided carries ``"honour"`` ("Winner
+of the final", "Final, place 2") in place of the points. Every text is DejaVu Sans, so "Şahin" and "Łukasz" print; labels are
 English and go through the optional ``gettext``.
 
 A long tournament name, player name or club wraps (and shrinks) instead of
@@ -60,7 +61,9 @@ def render_certificates(
         club = fit.fit_lines(winner.get("club") or "", font, 16, inner, 3, min_size=10)
         place = fit.fit_lines(_("Place {place}").format(place=winner["place"]), bold, 30, inner, 1)
         points = ""
-        if winner.get("points") is not None:
+        if winner.get("honour"):  # the final decided the place: "Winner of the final"
+            points = winner["honour"]
+        elif winner.get("points") is not None:
             points = _("Points: {points}").format(
                 points=format_value(winner["points"], decimal_separator)
             )

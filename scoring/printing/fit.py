@@ -180,3 +180,67 @@ def fit_lines(
     head = wrapped[: lines - 1]
     rest = " ".join(wrapped[lines - 1 :])
     return [*head, cut(rest, font, size, room)], size
+
+
+def cut_middle(text: str, font: str, size: float, room: float) -> str:
+    """``text`` on one line of ``room``: when it is wider, its start and its
+    end with "…" between them ("Maximilian Freiherr … Schönbrunn (SC Köln)"):
+    names alike at the start still differ where they differ at the end."""
+    text = " ".join(str(text).split())
+    if stringWidth(text, font, size) <= room:
+        return text
+    head, tail = text, ""
+    keep_tail = True
+    while head and stringWidth(head.rstrip() + ELLIPSIS + tail.lstrip(), font, size) > room:
+        if keep_tail and len(tail) < len(head):
+            tail = head[-1] + tail
+            head = head[:-1]
+            if stringWidth(ELLIPSIS + tail.lstrip(), font, size) > room / 2:
+                keep_tail = False
+        else:
+            head = head[:-1]
+    if not head:
+        while tail and stringWidth(ELLIPSIS + tail.lstrip(), font, size) > room:
+            tail = tail[1:]
+    return head.rstrip() + ELLIPSIS + tail.lstrip()
+
+
+def fit_box(
+    text: str,
+    font: str,
+    size: float,
+    room: float,
+    height: float,
+    min_size: float = MIN_SIZE,
+) -> tuple[list[str], float]:
+    """(lines, size): ``text`` wrapped (never inside a syllable) into a box of
+    ``room`` by ``height``, the largest size from ``size`` down to
+    ``min_size`` (half a point a step) whose lines fit the height. A text
+    that does not fit even then (a name of 200 characters) keeps its first
+    lines and ends with "…" and the end of the text on the last line, so two
+    names alike at the start stay apart."""
+    text = " ".join(str(text).split())
+    sizes = []
+    s = size
+    while s > min_size:
+        sizes.append(s)
+        s -= 0.5
+    sizes.append(min_size)
+    for s in sizes:
+        fits = max(1, int(height // (s * LEADING)))
+        wrapped = wrap(text, font, s, room)
+        if len(wrapped) <= fits:
+            return wrapped, s
+    s = min_size
+    fits = max(1, int(height // (s * LEADING)))
+    wrapped = wrap(text, font, s, room)
+    if fits == 1:
+        return [cut_middle(text, font, s, room)], s
+    head = wrapped[: fits - 1]
+    # the last line: "…" and as much of the text's end as fits
+    shown = len(" ".join(head))
+    rest = text[shown:].lstrip()
+    tail = rest
+    while tail and stringWidth(ELLIPSIS + tail, font, s) > room:
+        tail = tail[1:]
+    return [*head, ELLIPSIS + tail.lstrip()], s

@@ -29,15 +29,25 @@ from scoring.printing import fit
 from scoring.printing.fonts import register_fonts
 from scoring.printing.sheets import _player_name, binary_streams
 from scoring.printing.slips import draw_slip, slip_label
-from tournaments.collation import name_key
+from tournaments.collation import name_key, surname_key
 
 Gettext = Callable[[str], str] | None
 
 MARGIN = 15 * mm
 GAP = 8 * mm  # between the columns of a two-column list
 PAD = 4  # a cell's padding left and right
+#: more room right of a text column (a name, a club): its last word never
+#: runs into the number beside it ("TSV Blau-Weiß" | "0")
+TEXT_GAP = 3 * mm
 SIZE = 9  # the lists' text
 TITLE = 13
+#: the seating lists hang on a wall: read from two metres (a capital letter
+#: of 18 pt DejaVu is 4.6 mm tall), two columns on landscape A4
+WALL_SIZE = 18
+WALL_TITLE = 24
+#: a seating list's name and club in at most so many lines of wall type
+#: (a longer one is set smaller, so a table still fits a column)
+WALL_LINES = 4
 
 
 def _identity(text: str) -> str:
@@ -90,6 +100,31 @@ def _complete(r: dict) -> bool:
     return bool(r.get("complete", r["tables"] > 0 and r["done"] >= r["tables"]))
 
 
+def stages_phrase(counts: dict, gettext: Gettext = None) -> str:
+    """With a final stage among the complete rounds counted: the rounds as
+    rounds and the stages by name, "3 rounds, the semi-final and the final"
+    (in German the dative the title's "nach" asks for: "3 Runden, dem
+    Halbfinale und dem Finale"); "" without a complete stage round. A round
+    carries its ``stage`` ("semi", "final", "" for a qualifying round)."""
+    _ = gettext or _identity
+    rounds = [r for r in counts.get("rounds") or [] if _complete(r)]
+    stages = [r["stage"] for r in rounds if r.get("stage")]
+    if not stages:
+        return ""
+    n = sum(1 for r in rounds if not r.get("stage"))
+    parts = []
+    if n:
+        parts.append(_("one round") if n == 1 else _("{n} rounds").format(n=n))
+    names = {"semi": _("the semi-final"), "final": _("the final")}
+    for stage in ("semi", "final"):
+        if stage in stages:
+            parts.append(names[stage])
+    if len(parts) == 1:
+        return parts[0]
+    head = ", ".join(parts[:-1])
+    return _("{first} and {last}").format(first=head, last=parts[-1])
+
+
 def standings_title(counts: dict, *, final: bool, gettext: Gettext = None) -> str:
     """ "Standings after round 4 of 4", "Final standings after round 4 of 4",
     "Standings during round 5 of 6". ``counts``: ``{"planned": rounds the
@@ -97,6 +132,11 @@ def standings_title(counts: dict, *, final: bool, gettext: Gettext = None) -> st
     (the rounds the standings count from; ``done``: tables with a result)."""
     _ = gettext or _identity
     rounds = counts.get("rounds") or []
+    staged = stages_phrase(counts, _)
+    if staged:
+        if final:
+            return _("Final standings after {what}").format(what=staged)
+        return _("Standings after {what}").format(what=staged)
     last = max((r["number"] for r in rounds), default=0)
     of = max(counts.get("planned") or 0, last)
     whole = [r["number"] for r in rounds if _complete(r)]
@@ -118,11 +158,21 @@ def counts_note(counts: dict, gettext: Gettext = None) -> str:
     (``counts["left_out"]``, rounds after the last complete one)."""
     _ = gettext or _identity
     rounds = counts.get("rounds") or []
-    whole = [r["number"] for r in rounds if _complete(r)]
+    whole = [r["number"] for r in rounds if _complete(r) and not r.get("stage")]
+    stages = {r["stage"] for r in rounds if _complete(r) and r.get("stage")}
     parts = []
     if whole:
         label = _("round {rounds}") if len(whole) == 1 else _("rounds {rounds}")
         parts.append(label.format(rounds=round_list(whole)))
+    # a final stage's rounds by name: "rounds 1–3, semi-final and final"
+    named = [
+        name for key, name in (("semi", _("semi-final")), ("final", _("final"))) if key in stages
+    ]
+    if named:
+        items = [", ".join(parts)] if parts else []
+        items += named
+        head = ", ".join(items[:-1])
+        parts = [_("{first} and {last}").format(first=head, last=items[-1]) if head else items[0]]
     for r in rounds:
         if not _complete(r) and r["done"]:
             parts.append(
@@ -146,7 +196,7 @@ def counts_note(counts: dict, gettext: Gettext = None) -> str:
 # -- page and table ----------------------------------------------------------------
 
 
-def _doc(buf, title, lines, *, columns=1, landscape=False):
+def _doc(buf, title, lines, *, columns=1, landscape=False, size=SIZE, title_size=TITLE):
     """A list document: on every page the title and the lines under it
     (wrapped, never cut), the page number at the foot; ``columns`` frames
     side by side. Returns (doc, frame width)."""
@@ -154,11 +204,11 @@ def _doc(buf, title, lines, *, columns=1, landscape=False):
     pagesize = (A4[1], A4[0]) if landscape else A4
     w, h = pagesize
     room = w - 2 * MARGIN
-    title_lines, title_size = fit.fit_lines(title, bold, TITLE, room, 2, min_size=10)
+    title_lines, title_size = fit.fit_lines(title, bold, title_size, room, 2, min_size=10)
     head = [(line, bold, title_size) for line in title_lines]
     for text in lines:
         if text:
-            head += [(line, font, SIZE) for line in fit.wrap(text, font, SIZE, room)]
+            head += [(line, font, size) for line in fit.wrap(text, font, size, room)]
     head_h = sum(size * fit.LEADING for _l, _f, size in head) + 4 * mm
     fw = (room - GAP * (columns - 1)) / columns
     frame_h = h - 2 * MARGIN - head_h
@@ -217,23 +267,25 @@ def _share(rest: float, flexible: dict[int, float], natural: dict[int, float]) -
     return out
 
 
-def column_widths(rows, room: float, flexible: dict[int, float], *, size=SIZE):
+def column_widths(rows, room: float, flexible: dict[int, float], *, size=SIZE, text=()):
     """(widths, fits): every column but the ``flexible`` ones (index →
     share) as wide as its widest value and its header (bold); when that
     leaves the flexible ones less than their minimum, headers wrap at spaces
     and hyphens. The flexible columns share the rest. ``fits`` is False when
-    even then they get less than their minimum (the caller turns the page)."""
+    even then they get less than their minimum (the caller turns the page).
+    ``text``: the columns of words (left-aligned), each with
+    :data:`TEXT_GAP` more room on its right."""
     font, bold = register_fonts()
     header, body = rows[0], rows[1:]
     n = len(header)
     pad = 2 * PAD + 0.5  # and a hair, so that a measured text fits its own width
     fixed = [c for c in range(n) if c not in flexible]
     values = {c: fit.widest((str(r[c]) for r in body), font, size) for c in range(n)}
-    minimum = {c: share * 12 * mm for c, share in flexible.items()}
+    minimum = {c: share * 12 * mm * size / SIZE for c, share in flexible.items()}
 
     def need(c, wrap_header):
         head = (fit.longest_piece if wrap_header else fit.width)(str(header[c]), bold, size)
-        return max(values[c], head) + pad
+        return max(values[c], head) + pad + (TEXT_GAP if c in text else 0)
 
     widths = {c: need(c, False) for c in fixed}
     if sum(widths.values()) + sum(minimum.values()) > room:
@@ -245,19 +297,33 @@ def column_widths(rows, room: float, flexible: dict[int, float], *, size=SIZE):
     return [widths[c] for c in range(n)], fits
 
 
-def _cell(text, font, size, width) -> str:
-    return "\n".join(fit.wrap(str(text), font, size, width - 2 * PAD))
+def _cell(text, font, size, width, gap=0.0) -> str:
+    return "\n".join(fit.wrap(str(text), font, size, width - 2 * PAD - gap))
 
 
-def _table(rows, widths, *, size=SIZE, right=(), groups=()):
+def _table(rows, widths, *, size=SIZE, right=(), groups=(), text=(), max_lines=None):
     """A long table of ``rows`` (the first is the header) with every cell
     wrapped to its column; ``groups``: (first, last) rows that stay together
-    on one page and column, a rule above each."""
+    on one page and column, a rule above each. The columns in ``text`` (the
+    words: names, clubs) keep :data:`TEXT_GAP` free on their right.
+    ``max_lines``: a cell that wraps to more lines is set smaller (down to
+    :data:`SIZE`), so that a row of a 200-character name still fits a page."""
     font, bold = register_fonts()
-    cells = [
-        [_cell(text, bold if r == 0 else font, size, widths[c]) for c, text in enumerate(row)]
-        for r, row in enumerate(rows)
-    ]
+    gaps = [TEXT_GAP if c in text else 0.0 for c in range(len(widths))]
+    smaller = []  # (column, row, size) of the cells set smaller
+    cells = []
+    for r, row in enumerate(rows):
+        line = []
+        for c, value in enumerate(row):
+            face, here = (bold if r == 0 else font), size
+            cell = _cell(value, face, here, widths[c], gaps[c])
+            while max_lines and r and cell.count("\n") >= max_lines and here > SIZE:
+                here = max(SIZE, here - 2)
+                cell = _cell(value, face, here, widths[c], gaps[c])
+            if here != size:
+                smaller.append((c, r, here))
+            line.append(cell)
+        cells.append(line)
     style = [
         ("FONT", (0, 0), (-1, -1), font, size, size * fit.LEADING),
         ("FONT", (0, 0), (-1, 0), bold, size, size * fit.LEADING),
@@ -272,6 +338,11 @@ def _table(rows, widths, *, size=SIZE, right=(), groups=()):
     ]
     for col in right:
         style.append(("ALIGN", (col, 0), (col, -1), "RIGHT"))
+    for col, gap in enumerate(gaps):
+        if gap:
+            style.append(("RIGHTPADDING", (col, 0), (col, -1), PAD + gap))
+    for col, row, here in smaller:
+        style.append(("FONT", (col, row), (col, row), font, here, here * fit.LEADING))
     for first, last in groups:
         if first > 1:
             style.append(("LINEABOVE", (0, first), (-1, first), 0.5, colors.grey))
@@ -309,7 +380,7 @@ def render_seating_by_table(
     over two columns or pages."""
     _ = gettext or _identity
     buf = io.BytesIO()
-    doc, fw = _doc(buf, _("Seating by table"), [_subtitle(tournament, round_no, _)], columns=2)
+    doc, fw = _wall_doc(buf, _("Seating by table"), [_subtitle(tournament, round_no, _)])
     rows = [[_("Table"), _("Seat"), _("Player")]]
     starts = []
     for table in sorted(tables, key=lambda t: t["number"]):
@@ -318,31 +389,57 @@ def render_seating_by_table(
         seats += [(seat, _("Bot")) for seat in table.get("bot_seats", ())]  # empty seats
         for k, (seat, name) in enumerate(sorted(seats, key=lambda s: s[0])):
             rows.append([str(table["number"]) if k == 0 else "", str(seat), name])
-    widths, _fits = column_widths(rows, fw, {2: 1})
-    table = _table(rows, widths, right=(0, 1), groups=_groups(starts, len(rows)))
+    widths, _fits = column_widths(rows, fw, {2: 1}, size=WALL_SIZE, text=(2,))
+    table = _table(
+        rows,
+        widths,
+        size=WALL_SIZE,
+        right=(0, 1),
+        groups=_groups(starts, len(rows)),
+        text=(2,),
+        max_lines=WALL_LINES,
+    )
     return _build(doc, [table])
 
 
 def render_seating_by_name(
     tournament: dict, round_no: int, tables: list[dict], *, gettext: Gettext = None
 ) -> bytes:
-    """Every player alphabetically with club, table and seat ("find your table")."""
+    """Every player by surname in German order (:mod:`tournaments.collation`:
+    "Şahin" by "Sahin", "Müller" as "Muller"), written "Surname, Given" with
+    the club, table and seat ("find your table"), in type read on a wall."""
     _ = gettext or _identity
     buf = io.BytesIO()
-    doc, fw = _doc(buf, _("Seating by name"), [_subtitle(tournament, round_no, _)], columns=2)
+    doc, fw = _wall_doc(buf, _("Seating by name"), [_subtitle(tournament, round_no, _)])
     entries = []
     for t in tables:
         for k, p in enumerate(t["players"], 1):
             p = p if isinstance(p, dict) else {"name": p}
             entries.append((_player_name(p), p.get("club") or "", t["number"], p.get("seat", k)))
-    entries.sort(key=lambda e: (sort_key(e[0]), sort_key(e[1]), e[2]))
+    entries.sort(key=lambda e: (surname_key(e[0]), sort_key(e[1]), e[2]))
     rows = [[_("Player"), _("Table"), _("Seat")]]
     rows += [
-        [player_label({"name": name, "club": club}), str(number), str(seat)]
+        [player_label({"name": surname_first(name), "club": club}), str(number), str(seat)]
         for name, club, number, seat in entries
     ]
-    widths, _fits = column_widths(rows, fw, {0: 1})
-    return _build(doc, [_table(rows, widths, right=(1, 2))])
+    widths, _fits = column_widths(rows, fw, {0: 1}, size=WALL_SIZE, text=(0,))
+    table = _table(rows, widths, size=WALL_SIZE, right=(1, 2), text=(0,), max_lines=WALL_LINES)
+    return _build(doc, [table])
+
+
+def surname_first(name: str) -> str:
+    """ "Thomas Müller" as a list by surname writes it: "Müller, Thomas"."""
+    given, _sep, last = name.strip().rpartition(" ")
+    return f"{last}, {given}" if given else last
+
+
+def _wall_doc(buf, title, lines):
+    """A seating list's document: landscape, two columns, wall-sized type."""
+    return _doc(buf, title, lines, columns=2, landscape=True, size=14, title_size=WALL_TITLE)
+
+
+#: the standings' columns of words, left-aligned (every other is a number)
+TEXT_COLUMNS = ("name", "club", "final")
 
 
 def render_standings(
@@ -382,14 +479,15 @@ def render_standings(
         data.append([format_value(row.get(key), decimal_separator) for key, _header in columns])
     share = {"name": 3, "club": 2}
     flexible = {i: share[key] for i, (key, _h) in enumerate(columns) if key in share}
-    right = [i for i in range(len(columns)) if i not in flexible]
+    words = {i for i, (key, _h) in enumerate(columns) if key in TEXT_COLUMNS}
+    right = [i for i in range(len(columns)) if i not in words]
     for landscape in (False, True):
         buf = io.BytesIO()
         doc, fw = _doc(buf, title, lines, landscape=landscape)
-        widths, fits = column_widths(data, fw, flexible)
+        widths, fits = column_widths(data, fw, flexible, text=words)
         if fits:
             break
-    return _build(doc, [_table(data, widths, right=right)])
+    return _build(doc, [_table(data, widths, right=right, text=words)])
 
 
 def render_round_results(
@@ -434,8 +532,10 @@ def render_round_results(
         _("Results of round {round}").format(round=round_no),
         [tournament.get("name", ""), note],
     )
-    widths, _fits = column_widths(rows, fw, {2: 1})
-    table = _table(rows, widths, right=(0, 1, 3, 4, 5), groups=_groups(starts, len(rows)))
+    widths, _fits = column_widths(rows, fw, {2: 1}, text=(2,))
+    table = _table(
+        rows, widths, right=(0, 1, 3, 4, 5), groups=_groups(starts, len(rows)), text=(2,)
+    )
     return _build(doc, [table])
 
 

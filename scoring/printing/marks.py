@@ -64,7 +64,11 @@ HEADER_H = 56.0
 HOWTO_H = 11.0
 HEAD_LINES = 3  # the lines of a grid's column header
 LINE = 9.6  # a line of 8 pt text
-NAME_ROW_H = 12.5
+#: a name row of a game without per-seat marks: two lines of 8 pt text (a long name wraps)
+NAME_ROW_H = 21.0
+#: ... but at a table of six or more the hands' grid and the rules below leave
+#: no room for it: one line (a long name keeps its start and its end)
+NAME_ROW_H_MANY, MANY = 12.5, 6
 
 
 class LayoutError(ValueError):
@@ -467,8 +471,8 @@ def sheet_layout(schema: list[dict], players: int) -> Layout:
             raise LayoutError("the seats' fields are too wide for the page")
         row_h = mark_row_height(seat_specs, players)
     else:
-        widths = [seat_w, 135.0, 70.0]
-        row_h = NAME_ROW_H
+        widths = [seat_w, 175.0, 70.0]  # a long name in two lines
+        row_h = NAME_ROW_H if players < MANY else NAME_ROW_H_MANY
     names_head = head_h if labels else LINE + 3
     xs = [LEFT]
     for w in widths:

@@ -58,7 +58,7 @@ PAGE_W, PAGE_H = A4  # portrait; each sheet is the landscape A5 half
 SHEET_W, SHEET_H = PAGE_W, PAGE_H / 2
 MARGIN = 22
 QR_SIZE = 72
-ROW_H = 17
+ROW_H = 21  # two lines of 8 pt: a long name wraps
 #: the smallest text on a sheet (read at arm's length, in poor light)
 SMALL = fit.MIN_SIZE
 CELL_PAD = 3
@@ -469,10 +469,13 @@ class _Layout:
             name = names[r]
             if name in twice and isinstance(p, dict) and p.get("club"):
                 name = f"{name} ({p['club']})"  # two of the same name at one table
-            text, size = fit.fit_text(name, self.font, 9.5, self.name_w)
+            lines, size = fit.fit_box(name, self.font, 9.5, self.name_w, self.row_h - 1, SMALL)
             c.setFont(self.font, size)
             ry = self.seat_top - self.head_h - (r + 1) * self.row_h
-            c.drawString(self.name_x, ry + self.row_h / 2 - 0.3 * size, text)
+            step = size * fit.LEADING
+            first = ry + self.row_h / 2 + (len(lines) - 1) * step / 2 - 0.3 * size
+            for i, line in enumerate(lines):
+                c.drawString(self.name_x, first - i * step, line)
         if url:
             draw_qr(c, url, SHEET_W - MARGIN - QR_SIZE, SHEET_H - MARGIN - QR_SIZE + 4, QR_SIZE)
 
@@ -550,7 +553,7 @@ class _MarkSheet:
         self.notes.append((marker, text))
         return marker
 
-    def _header_text(self, label: str, w: float) -> str:
+    def _header_text(self, label: str, w: float, h: float | None = None) -> str:
         """A column's header: its label (with a note's marker where the field
         has help), or only the marker where the label does not fit."""
         _ = self._
@@ -563,11 +566,20 @@ class _MarkSheet:
             marker = self._note_for(label, f"{text}: {help_text}")
             full = f"{text} ({marker})"
         lines = fit.wrap(full, self.font, SMALL, room)
-        if fit.longest_piece(full, self.font, SMALL) <= room and len(lines) <= marks.HEAD_LINES:
+        if (
+            fit.longest_piece(full, self.font, SMALL) <= room
+            and len(lines) <= marks.HEAD_LINES
+            and (h is None or self._fits(full, w, h))
+        ):
             return full
         if not help_text:
             marker = self._note_for(label, text)
         return f"({marker})"
+
+    def _fits(self, text, w, h) -> bool:
+        """``text`` fits a box of ``w`` by ``h`` in the sheet's small text, uncut."""
+        lines = max(1, int((h - 1) // (SMALL * fit.LEADING)))
+        return len(fit.wrap(text, self.font, SMALL, w - 2 * CELL_PAD)) <= lines
 
     def _text_in(self, c, text, x, y, w, h, font=None, size=SMALL, centre=True):
         """``text`` wrapped into the box (top-left x, y), vertically centred."""
@@ -683,7 +695,12 @@ class _MarkSheet:
                     self._text_in(c, label[cell.ref], cell.x, cell.y, cell.w, cell.h)
                 elif cell.ref:
                     self._text_in(
-                        c, self._header_text(cell.ref, cell.w), cell.x, cell.y, cell.w, cell.h
+                        c,
+                        self._header_text(cell.ref, cell.w, cell.h),
+                        cell.x,
+                        cell.y,
+                        cell.w,
+                        cell.h,
                     )
             elif cell.role == "seathead":
                 text, _size = fit.fit_text(
@@ -703,7 +720,11 @@ class _MarkSheet:
                 help_text = display(spec.get("help") or "", spec.get("params"), _)
                 if help_text:
                     text = f"{text} ({self._note_for(spec['label'], f'{text}: {help_text}')})"
-                self._text_in(c, text, cell.x, cell.y, cell.w, min(cell.h, 40), centre=False)
+                h = min(cell.h, 40)
+                if not self._fits(text, cell.w, h):  # the label in full among the notes
+                    full = f"{display(spec['label'], spec.get('params'), _)}: {help_text}"
+                    text = f"({self._note_for(spec['label'], full.rstrip(': '))})"
+                self._text_in(c, text, cell.x, cell.y, cell.w, h, centre=False)
 
     def _draw_field(self, c, f):
         for x, y, w, h in f.write_in:
@@ -811,8 +832,12 @@ class _MarkSheet:
             name = names[cell.ref]
             if name in twice and isinstance(p, dict) and p.get("club"):
                 name = f"{name} ({p['club']})"
-            rows = max(1, int((cell.h - 2) // (9.5 * fit.LEADING)))
-            lines, size = fit.fit_lines(name, self.font, 9.5, cell.w - 2 * CELL_PAD, rows, SMALL)
+            # wrapped on as many lines as the row holds (two at least), never cut
+            # but for a name no row could hold (then its end stays: "… (SC Köln)")
+            lines, size = fit.fit_box(
+                name, self.font, 9.5, cell.w - 2 * CELL_PAD, cell.h - 1, SMALL
+            )
+            rows = len(lines)
             step = size * fit.LEADING
             c.setFont(self.font, size)
             top = cell.y + (min(cell.h, 14) - step) / 2 if rows == 1 else cell.y + 2

@@ -121,7 +121,7 @@ def export_download(request, tournament, what, fmt):
         return _download(text.encode(), "application/json; charset=utf-8", name)
     header = HEADERS[what]
     content = csvfile.write_csv(
-        rows,
+        listings.csv_rows(rows),
         header,
         language=translation.get_language(),
         titles=[listings.csv_title(key) for key in header],

@@ -166,7 +166,9 @@ def test_a_final_table_on_paper_from_its_settings_to_the_certificates(
     assert final_pdf.ok and final_pdf.headers["content-type"] == "application/pdf"
     text = pdf_text(final_pdf.body())
     assert in_order(text, finalists + rest)
-    assert "Final 1" in text and "4 of 4" in text
+    # the finalists' stage and place as the pages say it; the rounds as rounds
+    assert "Final, place 1" in text and "after 3 rounds and the final" in text
+    assert "4 of 4" not in text
     certificates = page.request.get(f"{base}/tournaments/{t.pk}/print/certificates.pdf?places=4")
     assert certificates.ok
     text = pdf_text(certificates.body())

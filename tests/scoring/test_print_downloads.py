@@ -114,7 +114,7 @@ def test_lists_standings_results_and_cards(client, organizer, tournament, made):
         pages_text(pdf_response(client, reverse("print_round", args=[tournament.pk, 2, "names"])))
     )
     # the club tells players of one name apart
-    assert "Ayşe Şahin (SC Köln) 1 1" in by_name and "Jürgen Weiß 2 3" in by_name
+    assert "Şahin, Ayşe (SC Köln) 1 1" in by_name and "Weiß, Jürgen 2 3" in by_name
     cards = pages_text(
         pdf_response(client, reverse("print_round", args=[tournament.pk, 1, "tables"]))
     )

@@ -30,6 +30,7 @@ from scoring.printing import (
     render_table_cards,
 )
 from scoring.printing.certificates import render_certificates
+from scoring.printing.lists import surname_first
 from scoring.printing.season import render_season
 from scoring.printing.slips import render_seat_slip
 from tests.scoring import pdf_layout
@@ -332,11 +333,13 @@ def printed_in_full_or_cut(text: str, printed: str, *, may_cut: bool) -> bool:
 def test_no_text_overlaps_crosses_a_rule_or_leaves_the_page(kind, language):
     pages = printed(kind, language)
     _render, may_cut, two_columns = DOCUMENTS[kind]
-    gutters = (A4[0] / 2,) if two_columns else ()
+    gutters = (A4[1] / 2,) if two_columns else ()  # the seating lists: landscape
     assert pdf_layout.problems(pages, gutters=gutters) == []
     assert min(pdf_layout.font_sizes(pages)) >= 8
     text = pdf_layout.stream_text(pages)
     for long in (LONG_NAME, SOLID_NAME, LONG_TOURNAMENT):
+        if kind == "seating-by-name" and long != LONG_TOURNAMENT:
+            long = surname_first(long)  # the list by surname writes "Surname, Given"
         if kind in ("standings", "final-standings", "seating-by-name", "seating-by-table"):
             assert printed_in_full_or_cut(long, text, may_cut=False), (kind, long[:30])
         elif long.replace(" ", "")[:12] in text:
@@ -387,10 +390,10 @@ def test_german_standings_headers_each_have_their_own_place():
 def test_the_names_list_tells_players_of_one_name_apart_by_their_club():
     pages = printed("seating-by-name", "de")
     text = pdf_layout.stream_text(pages)
-    assert "ThomasMüller(SCKöln)" in text
-    assert ("ThomasMüller(" + LONG_CLUB.replace(" ", "")) in text
-    # the one without a club: the name alone on its line
-    assert "Thomas Müller" in [box.text for page in pages for box in page.boxes]
+    assert "Müller,Thomas(SCKöln)" in text
+    assert ("Müller,Thomas(" + LONG_CLUB.replace(" ", "")) in text
+    # the one without a club: the name alone on its line, surname first
+    assert "Müller, Thomas" in [box.text for page in pages for box in page.boxes]
 
 
 def test_a_table_of_the_seating_stays_in_one_column():

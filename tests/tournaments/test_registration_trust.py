@@ -173,7 +173,7 @@ def test_keeping_apart_the_very_same_name_and_club_is_refused_until_one_is_renam
     page = action(staff, announced, reg, "separate").content.decode()
     assert (
         "Anna Ahrens (SC Bonn) steht mit diesem Namen und Verein schon in der Spielerliste: "
-        "ändern Sie zuerst Name oder Verein bei einem der beiden."
+        "Ändern Sie zuerst Name oder Verein bei einem der beiden."
     ) in page
     assert Player.objects.count() == 1 and Registration.objects.get().player is None
     Player.objects.filter(pk=added.pk).update(name="Anna Ahrens (Senior)")

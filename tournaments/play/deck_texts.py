@@ -14,6 +14,9 @@ maps them to its own msgids (``play.base.COLOURS``, ``play.monddaemmerung.MOONS`
 
 from __future__ import annotations
 
+import math
+
+from django.utils.formats import number_format
 from django.utils.translation import gettext, gettext_noop
 
 #: Quartett "space": attribute labels and units, the era of year values,
@@ -178,3 +181,27 @@ def deck_text(text) -> str:
         return ""
     text = str(text)
     return gettext(text) if text else text
+
+
+def as_number(value):
+    """A deck's number (``12``, ``0.8``, or the string ``"0,8"``/``"0.8"``)
+    as int or float; None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        try:
+            value = float(value.strip().replace(",", "."))
+        except ValueError:
+            return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # "inf", "nan": words, not numbers
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value if isinstance(value, (int, float)) else None
+
+
+def number_text(value, *, grouping: bool = True) -> str:
+    """A number as the reader's language writes it: "1,9" and "250.000" in
+    German, "1.9" and "250,000" in English (Django's formats of the active
+    language); a year keeps its digits together (``grouping=False``)."""
+    return number_format(value, use_l10n=True, force_grouping=grouping)

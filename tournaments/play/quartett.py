@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.play.base import Ctx, Presentation
-from tournaments.play.deck_texts import deck_text
+from tournaments.play.deck_texts import as_number, deck_text, number_text
 
 #: the deck format's words for a value without a number (``games.quartett.deck``)
 NO_NUMBER = {
@@ -27,11 +27,12 @@ def _attributes(ctx: Ctx) -> dict[str, dict]:
 def _value(attr: dict, value) -> str:
     if value is None:
         return _("unknown")
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
     unit = attr.get("unit") or ""
-    if isinstance(value, (int, float)) and unit and attr.get("direction") != "earlier":
-        return f"{value} {deck_text(unit)}"
+    year = attr.get("direction") == "earlier"
+    number = as_number(value)
+    if number is not None:
+        text = number_text(number, grouping=not year)
+        return f"{text} {deck_text(unit)}" if unit and not year else text
     if isinstance(value, str):
         word = NO_NUMBER.get(value.strip().lower())
         if word:

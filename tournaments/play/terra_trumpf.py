@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments.play.base import Ctx, Presentation
-from tournaments.play.deck_texts import deck_text
+from tournaments.play.deck_texts import as_number, deck_text, number_text
 
 
 class TerraTrumpf(Presentation):
@@ -27,7 +27,9 @@ class TerraTrumpf(Presentation):
 
     def card_lines(self, ctx: Ctx, cid: str) -> list[str]:
         card = ctx.cards.get(cid) or {}
-        lines = [self.category(ctx, card.get("category")), str(card.get("value", ""))]
+        value = as_number(card.get("value"))
+        shown = number_text(value) if value is not None else str(card.get("value", ""))
+        lines = [self.category(ctx, card.get("category")), shown]
         if card.get("category") is not None and card.get("category") == ctx.view.get("alpha"):
             lines.append(_("Alpha"))
         return lines

@@ -9,7 +9,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -218,7 +218,16 @@ def registrations_csv(request, tournament):
     import reads (name, club, rating, birth year; its preview links the
     roster)."""
     rows = [e for e in selectors.entries_for_laptop(tournament) if e["status"] == "confirmed"]
-    body = write_csv(rows, ["name", "club", "rating", "birth_year"], language=get_language())
+    header = ["name", "club", "rating", "birth_year"]
+    # the titles in the file's language, as every CSV export writes them
+    # ("Name;Verein;Spielstärke;Geburtsjahr"); the player import reads both
+    titles = [
+        pgettext("CSV column", "name"),
+        pgettext("CSV column", "club"),
+        pgettext("CSV column", "rating"),
+        pgettext("CSV column", "birth_year"),
+    ]
+    body = write_csv(rows, header, language=get_language(), titles=titles)
     response = HttpResponse(body, content_type=CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="registrations-{tournament.pk}.csv"'
     return response
