@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils.formats import date_format, get_format, number_format
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from scoring import listings
 from scoring.models import Submission
@@ -129,6 +129,7 @@ def render(
             info,
             _winners(tournament, last, places or CERTIFICATES),
             gettext=gettext,
+            ngettext=ngettext,
             counts=counts,
             decimal_separator=decimal_separator(),
         )
@@ -362,6 +363,7 @@ def _standings(
         columns=columns,
         round_no=round_no,
         gettext=gettext,
+        ngettext=ngettext,
         final=final,
         counts=counts,
         decimal_separator=decimal_separator(),

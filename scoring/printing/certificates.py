@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from scoring.printing import fit
 from scoring.printing.fonts import register_fonts
-from scoring.printing.lists import Gettext, _identity, format_value, standings_title
+from scoring.printing.lists import Gettext, Ngettext, _identity, format_value, standings_title
 from scoring.printing.sheets import binary_streams
 
 GOLD = colors.Color(0.62, 0.48, 0.14)
@@ -36,6 +36,7 @@ def render_certificates(
     winners: list[dict],
     *,
     gettext: Gettext = None,
+    ngettext: Ngettext = None,
     counts: dict | None = None,
     decimal_separator: str = ".",
 ) -> bytes:
@@ -52,7 +53,7 @@ def render_certificates(
     inner = w - 60 * mm
     title = fit.fit_lines(tournament.get("name", ""), bold, 22, inner, 5, min_size=11)
     game = fit.fit_lines(tournament.get("game", ""), font, 13, inner, 1, min_size=10)
-    after = standings_title(counts, final=True, gettext=_) if counts else ""
+    after = standings_title(counts, final=True, gettext=_, ngettext=ngettext) if counts else ""
     after = fit.fit_lines(after, font, 11, inner, 2, min_size=9)
     foot_lines, foot_size = _footer_lines(w, tournament, font)
     for winner in winners:

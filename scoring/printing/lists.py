@@ -32,6 +32,8 @@ from scoring.printing.slips import draw_slip, slip_label
 from tournaments.collation import name_key, surname_key
 
 Gettext = Callable[[str], str] | None
+#: ``ngettext(singular, plural, n)``: the language's plural form for ``n``
+Ngettext = Callable[[str, str, int], str] | None
 
 MARGIN = 15 * mm
 GAP = 8 * mm  # between the columns of a two-column list
@@ -52,6 +54,10 @@ WALL_LINES = 4
 
 def _identity(text: str) -> str:
     return text
+
+
+def _english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
 
 
 # alphabetical as on every page: "Şahin" next to "Sahin", case ignored
@@ -100,13 +106,14 @@ def _complete(r: dict) -> bool:
     return bool(r.get("complete", r["tables"] > 0 and r["done"] >= r["tables"]))
 
 
-def stages_phrase(counts: dict, gettext: Gettext = None) -> str:
+def stages_phrase(counts: dict, gettext: Gettext = None, ngettext: Ngettext = None) -> str:
     """With a final stage among the complete rounds counted: the rounds as
     rounds and the stages by name, "3 rounds, the semi-final and the final"
     (in German the dative the title's "nach" asks for: "3 Runden, dem
     Halbfinale und dem Finale"); "" without a complete stage round. A round
     carries its ``stage`` ("semi", "final", "" for a qualifying round)."""
     _ = gettext or _identity
+    ngettext = ngettext or _english_plural
     rounds = [r for r in counts.get("rounds") or [] if _complete(r)]
     stages = [r["stage"] for r in rounds if r.get("stage")]
     if not stages:
@@ -114,7 +121,8 @@ def stages_phrase(counts: dict, gettext: Gettext = None) -> str:
     n = sum(1 for r in rounds if not r.get("stage"))
     parts = []
     if n:
-        parts.append(_("one round") if n == 1 else _("{n} rounds").format(n=n))
+        # "einer Runde" / "3 Runden": the dative after "nach"
+        parts.append(ngettext("one round", "{n} rounds", n).format(n=n))
     names = {"semi": _("the semi-final"), "final": _("the final")}
     for stage in ("semi", "final"):
         if stage in stages:
@@ -125,14 +133,16 @@ def stages_phrase(counts: dict, gettext: Gettext = None) -> str:
     return _("{first} and {last}").format(first=head, last=parts[-1])
 
 
-def standings_title(counts: dict, *, final: bool, gettext: Gettext = None) -> str:
+def standings_title(
+    counts: dict, *, final: bool, gettext: Gettext = None, ngettext: Ngettext = None
+) -> str:
     """ "Standings after round 4 of 4", "Final standings after round 4 of 4",
     "Standings during round 5 of 6". ``counts``: ``{"planned": rounds the
     tournament plans, "rounds": [{"number", "tables", "done"[, "complete"]}]}``
     (the rounds the standings count from; ``done``: tables with a result)."""
     _ = gettext or _identity
     rounds = counts.get("rounds") or []
-    staged = stages_phrase(counts, _)
+    staged = stages_phrase(counts, _, ngettext)
     if staged:
         if final:
             return _("Final standings after {what}").format(what=staged)
@@ -449,6 +459,7 @@ def render_standings(
     columns: list[tuple[str, str]] | None = None,
     round_no: int | None = None,
     gettext: Gettext = None,
+    ngettext: Ngettext = None,
     final: bool = False,
     counts: dict | None = None,
     decimal_separator: str = ".",
@@ -463,7 +474,7 @@ def render_standings(
     _ = gettext or _identity
     columns = columns or [("rank", _("Place")), ("name", _("Player")), ("points", _("Points"))]
     if counts is not None:
-        title = standings_title(counts, final=final, gettext=_)
+        title = standings_title(counts, final=final, gettext=_, ngettext=ngettext)
     elif final:
         title = _("Final standings")
         if round_no is not None:
