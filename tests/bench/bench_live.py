@@ -12,6 +12,10 @@ Targets: clock p95 ≤ 200 ms with ≥ 99 % served, seat p95 ≤ 300 ms, and at 
 the answers per second must not fall below those at 1× (no collapse).
 Bounded: about 15 s of load per phase.
 
+``--broadcast N``: N push streams on the digital seats while the organizer
+pauses and resumes the round and moves are made during the broadcasts
+(``tests/bench/broadcast.py``; its own database ``tl_bench_broadcast``).
+
 ``--phones N`` runs the phones model instead (``tests/bench/phones.py``): N
 phones on the clock, each polling its seat's clock every 3 s, in two
 consecutive passes of ``--pass-seconds`` (120) each; target p95 ≤ 200 ms and
@@ -60,9 +64,13 @@ def main() -> int:
     parser.add_argument("--phones", type=int, default=0, help="the phones model, N phones")
     parser.add_argument("--push", action="store_true", help="digital players hold push streams")
     parser.add_argument("--pass-seconds", type=float, default=120.0)
+    parser.add_argument(
+        "--broadcast", type=int, default=0, help="N push streams, pauses and resumes"
+    )
     args = parser.parse_args()
 
-    prod = Production("bench_live", redis_url="redis://127.0.0.1:6379/3")
+    name = "bench_broadcast" if args.broadcast else "bench_live"
+    prod = Production(name, redis_url="redis://127.0.0.1:6379/3")
     if not prod.setup():
         return 0
     ok = True
@@ -99,6 +107,8 @@ def main() -> int:
                     f"   one request {path[:40]}…: {response.status}, "
                     f"{(time.perf_counter() - t0) * 1000:.1f} ms"
                 )
+        if args.broadcast:
+            return 0 if broadcast_model(args, port, clock_paths, stream_paths, headers) else 1
         if args.phones:
             return 0 if phones_model(args, port, proc, clock_paths, stream_paths, headers) else 1
         # phones arrive over a while, not all in the same second: each opens
@@ -143,6 +153,28 @@ def main() -> int:
     finally:
         prod.stop()
     return 0 if ok else 1
+
+
+def broadcast_model(args, port, clock_paths, stream_paths, headers) -> bool:
+    from django.contrib.auth import get_user_model
+
+    from tests.bench import broadcast
+    from tournaments.models import Round
+    from tournaments.play.links import resolve_seat
+
+    rnd = Round.objects.select_related("tournament").filter(status=Round.RUNNING).get()
+    owner = get_user_model().objects.get(username="bench-orga")
+    stream_tables = [resolve_seat(p.split("/")[2]).seat.table_id for p in stream_paths]
+    return broadcast.run(
+        port=port,
+        stream_paths=stream_paths,
+        clock_paths=clock_paths,
+        headers=headers,
+        count=args.broadcast,
+        rnd=rnd,
+        owner=owner,
+        stream_tables=stream_tables,
+    )
 
 
 def phones_model(args, port, proc, clock_paths, stream_paths, headers) -> bool:

@@ -162,3 +162,48 @@ def test_a_move_reaches_the_other_phone_by_push_and_by_poll_once_push_is_cut(
     )
     for page in pages:
         page.context.close()
+
+
+def test_a_pause_shows_on_the_phone_from_the_clock_alone(browser, asgi_server, organizer):
+    """With the phone's polls blocked, the organizer pauses the round: the
+    phone says "paused" and greys its moves within a second, its play
+    partial not drawn anew (the same version); a resume undoes both."""
+    from playwright.sync_api import expect
+
+    t = services.tournament_create(
+        owner=organizer, name="Push pause", game="quartett", digital_tables=True
+    )
+    rnd = Round.objects.create(tournament=t, number=1, minutes=30, published=True)
+    table = Table.objects.create(round=rnd, number=1, digital=True, secret=deal_secret(31))
+    for pos in range(2):
+        p = services.player_add(tournament=t, by=organizer, name=f"Spieler {pos}")
+        Seat.objects.create(table=table, player=p, position=pos)
+    round_life.round_start(round=rnd, by=organizer)
+    table.refresh_from_db()
+    engine = get_engine("quartett")
+    seat = engine.to_act(engine.load(table.state))[0]
+    problems: list[str] = []
+    page = phone(browser, f"{asgi_server}/p/{token_for(table, seat)}/", problems)
+    page.route("**/play/?v=*", lambda route: route.abort())
+    page.route("**/clock/**", lambda route: route.abort())
+    expect(page.locator("html")).to_have_attribute("data-push", "live")
+    note = page.locator("[data-paused-note]")
+    moves = page.locator("#play button[name=action]")
+    expect(note).to_be_hidden()
+    expect(moves.first).to_be_enabled()
+    version = page.locator("#play").get_attribute("data-version")
+
+    rnd.refresh_from_db()
+    round_life.round_pause(round=rnd, by=organizer)
+    expect(note).to_be_visible(timeout=PUSH_S * 1000)
+    expect(moves.first).to_be_disabled()
+    expect(page.locator("[data-clock]")).to_have_attribute("data-status", "paused")
+    assert page.locator("#play").get_attribute("data-version") == version
+
+    rnd.refresh_from_db()
+    round_life.round_resume(round=rnd, by=organizer)
+    expect(note).to_be_hidden(timeout=PUSH_S * 1000)
+    expect(moves.first).to_be_enabled()
+    assert page.locator("#play").get_attribute("data-version") == version
+    assert not problems, problems
+    page.context.close()

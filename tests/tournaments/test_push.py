@@ -20,6 +20,7 @@ from django.urls import reverse
 from games import get_engine
 from tests.factories import TournamentFactory, digital_table, seated_round
 from tests.seat_tokens import token_for
+from tests.timetravel import past_deadline
 from tournaments import live
 from tournaments.models import Seat
 from tournaments.play import poll_cache
@@ -128,21 +129,191 @@ def test_a_seat_push_is_the_seat_page_partial_a_poll_would_get(client):
     assert set(CARD.findall(text)) == set(CARD.findall(polled))
 
 
-def test_a_round_change_pushes_the_clock_and_the_tables_whose_screens_moved(organizer):
-
+def test_a_pause_pushes_the_clock_alone_and_no_screen(organizer):
+    """A pause or a resume changes no screen (the page greys its moves from
+    the clock): the seats get the round's clock, nobody a redrawn screen."""
     table = digital_table(organizer, game="quartett", players=2, secret=f"{9:064x}")
     conns = _conns(table, 2)
     for conn in conns:
         conn.clock = redraw.initial_clock(table.round_id)
     for conn, _e, _t, version in redraw.redraw({table.pk}, set(), conns):
         conn.version = version
+    for change, status in (
+        (round_life.round_pause, "paused"),
+        (round_life.round_resume, "running"),
+    ):
+        table.round.refresh_from_db()
+        change(round=table.round, by=organizer)
+        events = redraw.redraw(set(), {table.round_id}, conns)
+        assert sorted((c.kind, e) for c, e, *_ in events) == [("seat", "clock")] * 2
+        assert all(f'data-status="{status}"' in text for _c, _e, text, _v in events)
+        for conn, _e, _t, figures in events:
+            conn.clock = figures
+
+
+def test_a_paused_seat_screen_is_the_running_one(organizer, client):
+    """The play partial is the same paused and running (its moves too); the
+    seat page says "paused" outside it, from the round's clock."""
+    table = digital_table(organizer, game="quartett", players=2, secret=f"{9:064x}")
+    token = token_for(table, 0)
+    url = reverse("seat_play", args=[token])
+    running = client.get(url).content.decode()
     round_life.round_pause(round=table.round, by=organizer)
+    play.forget_snapshots()
+    paused = client.get(url).content.decode()
+    token_field = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')  # masked anew each time
+    assert token_field.sub("", paused) == token_field.sub("", running)
+    assert "<button" in paused  # the moves stay; the page greys them while paused
+    page = client.get(reverse("seat_link", args=[token])).content.decode()
+    assert re.search(r"<p class=\"play-paused\" role=\"status\" data-paused-note>", page)
+    round_life.round_resume(round=table.round, by=organizer)
+    page = client.get(reverse("seat_link", args=[token])).content.decode()
+    assert re.search(r"data-paused-note hidden>", page)
+
+
+def test_time_called_pushes_the_clock_and_the_screens_that_changed(organizer):
+    table = digital_table(organizer, game="quartett", players=2, secret=f"{9:064x}")
+    conns = _conns(table, 2)
+    for conn in conns:
+        conn.clock = redraw.initial_clock(table.round_id)
+    for conn, _e, _t, version in redraw.redraw({table.pk}, set(), conns):
+        conn.version = version
+    past_deadline(table.round)
+    round_life.round_time_up(table.round_id, via="test")
     events = redraw.redraw(set(), {table.round_id}, conns)
     kinds = sorted((c.kind, e) for c, e, *_ in events)
-    # the seats get the paused clock and their paused screens, the spectator its board
+    # the seats get the clock and their screens (time called), the spectator its board
     assert kinds == sorted([("seat", "clock")] * 2 + [("seat", "panel")] * 2 + [("watch", "board")])
-    clock_text = next(t for c, e, t, _v in events if e == "clock")
-    assert 'data-status="paused"' in clock_text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pause_reaches_every_open_stream_as_its_clock_before_any_redraw(organizer):
+    """Many streams open on a round's tables (phones and second tabs): a
+    pause sends every seat's stream the clock, and no stream a redrawn
+    screen (nothing on the screens changed)."""
+    from tournaments.push import hub as hub_module
+
+    tournament = TournamentFactory(
+        owner=organizer, game="quartett", digital_tables=True, allowed_sizes=[4], table_size=4
+    )
+    rnd = seated_round(tournament, players=8, start=True)
+    tables = list(rnd.tables.all())
+    conns = [
+        redraw.Conn(
+            kind=redraw.SEAT,
+            table_id=t.pk,
+            round_id=rnd.pk,
+            language="en",
+            position=pos,
+            token=token_for(t, pos),
+            csrf_token=f"{copy:064d}",
+            version=play.table_version(t.pk),
+            clock=redraw.initial_clock(rnd.pk),
+        )
+        for t in tables
+        for pos in range(t.seats.count())
+        for copy in range(6)
+    ] + [
+        redraw.Conn(kind=redraw.WATCH, table_id=t.pk, round_id=rnd.pk, language="en")
+        for t in tables
+    ]
+    for conn in conns[-len(tables) :]:
+        conn.version = play.table_version(conn.table_id)
+    seats = [c for c in conns if c.kind == redraw.SEAT]
+    assert len(seats) >= 40
+
+    async def run():
+        hub = hub_module.Hub()
+        hub.listener = asyncio.get_running_loop().create_future()  # no bus here
+        delivered = []
+        deliver = hub._deliver
+
+        def record(events):
+            delivered.extend((c, e) for c, e, *_ in events)
+            deliver(events)
+
+        hub._deliver = record
+        gens = [hub.stream(c) for c in conns]
+        for g in gens:
+            assert (await g.__anext__()).startswith("retry:")
+        for _ in range(300):  # the new streams' first check (nothing to send)
+            await asyncio.sleep(0.01)
+            if not hub.fresh and not hub.drawing and not hub.tasks:
+                break
+        assert delivered == []
+        await asyncio.to_thread(round_life.round_pause, round=rnd, by=organizer)
+        hub.on_messages([f"r:{rnd.pk}"])
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if len(delivered) >= len(seats):
+                break
+        await asyncio.sleep(0.3)  # a redraw would follow the clocks
+        for g in gens:
+            await g.aclose()
+        return delivered
+
+    delivered = asyncio.run(run())
+    assert sorted(id(c) for c, e in delivered if e == "clock") == sorted(id(c) for c in seats)
+    assert [e for _c, e in delivered if e != "clock"] == []
+    assert all(c.clock[0] == "paused" for c in seats)
+
+
+def test_a_moves_screens_never_wait_behind_a_rounds_redraw(monkeypatch):
+    """A round's change redrawing many screens is under way: a move at one
+    of its tables is drawn and sent meanwhile, not after it."""
+    import threading
+
+    from tournaments.push import hub as hub_module
+
+    release = threading.Event()
+    order = []
+
+    def fake_in_thread(work, *args):
+        if work is hub_module.redraw.round_pass:
+            release.wait(5)  # a long round redraw
+            order.append("round")
+            return [], set()
+        table_id, conns = args
+        order.append(f"table {table_id}")
+        return [(c, "panel", "<section>", "v2") for c in conns]
+
+    monkeypatch.setattr(hub_module.redraw, "in_thread", fake_in_thread)
+
+    async def run():
+        hub = hub_module.Hub()
+        hub.listener = asyncio.get_running_loop().create_future()  # no bus here
+        conns = [
+            redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}{p}")
+            for t in (1, 2)
+            for p in range(3)
+        ]
+        gens = [hub.stream(c) for c in conns]
+        for g in gens:
+            await g.__anext__()
+        for _ in range(300):  # the new streams' first screens
+            await asyncio.sleep(0.01)
+            if not hub.fresh and not hub.drawing and not hub.tasks:
+                break
+        order.clear()
+        for conn in conns:
+            conn.version = "v1"
+            conn.outbox.clear()
+        hub.on_messages(["r:1"])
+        await asyncio.sleep(0.05)
+        hub.on_messages(["t:2"])
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if "table 2" in order:
+                break
+        drawn_meanwhile = list(order)
+        release.set()
+        for g in gens:
+            await g.aclose()
+        return drawn_meanwhile, conns
+
+    drawn, conns = asyncio.run(run())
+    assert drawn == ["table 2"]
+    assert all("panel" in c.outbox for c in conns if c.table_id == 2)
 
 
 # -- the signal ---------------------------------------------------------------------

@@ -356,10 +356,10 @@ def test_a_screen_that_fails_to_draw_ends_its_own_stream_only(monkeypatch):
     ]
     drawn = redraw.seat_panel
 
-    def seat_panel(snapshot, conn):
+    def seat_panel(snapshot, conn, **kwargs):
         if conn.position == 2:
             raise IndexError("list index out of range")
-        return drawn(snapshot, conn)
+        return drawn(snapshot, conn, **kwargs)
 
     monkeypatch.setattr(redraw, "seat_panel", seat_panel)
     events = {conn.position: event for conn, event, _text, _v in redraw.table_pass(table.pk, conns)}

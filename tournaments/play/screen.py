@@ -80,18 +80,26 @@ def _clock(table: Table, rnd: Round, now=None) -> dict:
 
 
 def _version(table: Table, rnd: Round, clock: dict) -> str:
-    """Changes whenever what the screen shows may change: a move, a status, the clock."""
+    """Changes whenever what the screen shows may change: a move, a status,
+    time called or up. Not a pause or a resume: the screen looks the same
+    (the page greys its moves and says "paused" from the round's clock, which
+    every stream gets as one small event), so a pause redraws no screen."""
     return ".".join(
         str(x)
         for x in (
             table.n_actions,
             table.status,
-            rnd.status,
+            Round.RUNNING if rnd.status == Round.PAUSED else rnd.status,
             int(clock["time_called"]),
             int(clock["time_up"]),
             int(clock["in_grace"]),
         )
     )
+
+
+def _paused_on_time(clock: dict) -> bool:
+    """Paused with time left: the moves are shown (the page disables them)."""
+    return clock["paused"] and not clock["time_called"] and not clock["time_up"]
 
 
 def seat_version(seat: Seat) -> str:
@@ -294,7 +302,10 @@ def seat_part(snapshot: TableSnapshot, position: int, *, error: str = "", me=Non
     bots = snapshot.bots
     screen["bot"] = position in bots
     screen["seen"] = table.n_actions  # the moves this screen shows
-    can_move = not over and (clock["running"] or clock["in_grace"]) and not screen["bot"]
+    # a paused clock shows the moves as running would (the page disables them
+    # from the clock's status; the move service refuses them meanwhile)
+    on_clock = clock["running"] or clock["in_grace"] or _paused_on_time(clock)
+    can_move = not over and on_clock and not screen["bot"]
     legal = engine.legal_actions(state, position) if can_move else []
     game = presentation(engine.id)
     ctx = Ctx(

@@ -5,10 +5,14 @@ the one subscriber task that hears the cross-process signal
 Everything here runs in the server's event loop; an open stream is a
 coroutine waiting on an event (a few kilobytes), with no thread and no
 query while nothing changes. When a message arrives, the tables and rounds
-it names are marked and one flush task redraws them in a push thread
-(:func:`tournaments.push.redraw.redraw`): messages that arrive meanwhile
-are redrawn together in the next pass, so a burst of moves costs one pass,
-and a table's screens never overtake each other.
+it names are marked and one flush task hands them to the push threads
+(:func:`tournaments.push.redraw.redraw`): each changed table is redrawn on
+its own (one pass per table at a time, so a table's screens never overtake
+each other; changes that arrive meanwhile are drawn together in its next
+pass). A round's change (a pause, a resume, an extension, time called) goes
+to a thread of its own: first the round's clock, one small event shared by
+all its streams, then only the screens that really changed; a move's table
+never waits behind it.
 
 Each stream ends after :data:`MAX_AGE` seconds (with a little jitter, so
 streams opened together do not reconnect together): the browser reconnects
@@ -50,7 +54,15 @@ class Hub:
         self.fresh: set[Conn] = set()
         self.listener: asyncio.Task | None = None
         self.flusher: asyncio.Task | None = None
+        #: the moves' tables and new streams' screens
         self.pool = ThreadPoolExecutor(2, thread_name_prefix="push")
+        #: the rounds' changes: their clocks, then the screens they changed
+        #: (a thread of their own: a move's screens never wait behind them)
+        self.rounds_pool = ThreadPoolExecutor(1, thread_name_prefix="push-round")
+        #: tables being redrawn now, and those changed meanwhile (→ the pool)
+        self.drawing: set[int] = set()
+        self.again: dict[int, ThreadPoolExecutor] = {}
+        self.tasks: set[asyncio.Task] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
 
     # -- connections ---------------------------------------------------------------
@@ -120,28 +132,56 @@ class Hub:
             await asyncio.sleep(GATHER)
             tables, rounds, fresh = self.dirty_tables, self.dirty_rounds, self.fresh
             self.dirty_tables, self.dirty_rounds, self.fresh = set(), set(), set()
-            tables = tables | {c.table_id for c in fresh}
+            # a move's table (or a new stream's) at once, in the push threads,
+            # never behind a round's redraw
+            for table_id in tables | {c.table_id for c in fresh}:
+                self._start_table(table_id, self.pool)
             if rounds:
-                # first the clocks (one partial per round), then the tables
-                conns = [c for r in rounds for c in self.by_round.get(r, ()) if not c.closed]
-                done = await self._run(redraw.round_pass, rounds, conns)
-                if done is not None:
-                    events, moved = done
-                    self._deliver(events)
-                    tables |= moved
-            # each table on its own, as many at once as there are push threads,
-            # each table's screens sent as soon as they are drawn
-            await asyncio.gather(*(self._table(t) for t in tables))
+                self._keep(self.loop.create_task(self._rounds(rounds)))
 
-    async def _table(self, table_id: int) -> None:
+    async def _rounds(self, rounds: set[int]) -> None:
+        """A round's change: first its clock, one small event shared by every
+        stream of the round (built once per language), then only the tables
+        whose screens really changed (time called, a table closed), in the
+        round thread, each as soon as it is drawn."""
+        conns = [c for r in rounds for c in self.by_round.get(r, ()) if not c.closed]
+        done = await self._run(self.rounds_pool, redraw.round_pass, rounds, conns)
+        if done is not None:
+            events, moved = done
+            self._deliver(events)
+            for table_id in moved:
+                self._start_table(table_id, self.rounds_pool)
+
+    def _start_table(self, table_id: int, pool) -> None:
+        """Redraw a table's screens; one pass per table at a time, so its
+        screens never overtake each other (a change meanwhile runs after it)."""
+        if table_id in self.drawing:
+            self.again.setdefault(table_id, pool)
+            return
+        self.drawing.add(table_id)
+        task = self.loop.create_task(self._table(table_id, pool))
+        task.add_done_callback(lambda _task: self._table_done(table_id))
+        self._keep(task)
+
+    def _table_done(self, table_id: int) -> None:
+        self.drawing.discard(table_id)
+        pool = self.again.pop(table_id, None)
+        if pool is not None:
+            self._start_table(table_id, pool)
+
+    def _keep(self, task: asyncio.Task) -> None:
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _table(self, table_id: int, pool) -> None:
         conns = [c for c in self.by_table.get(table_id, ()) if not c.closed]
         if conns:
-            self._deliver(await self._run(redraw.table_pass, table_id, conns) or [])
+            self._deliver(await self._run(pool, redraw.table_pass, table_id, conns) or [])
 
-    async def _run(self, work, *args):
+    async def _run(self, pool, work, *args):
         try:
             return await asyncio.get_running_loop().run_in_executor(
-                self.pool, redraw.in_thread, work, *args
+                pool, redraw.in_thread, work, *args
             )
         except Exception:  # a failed redraw: the next change or poll shows it
             log.exception("push: redraw failed")

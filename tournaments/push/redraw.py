@@ -131,6 +131,9 @@ def _table(table_id: int, members: list[Conn]) -> list:
     seats = links.seats_now(c.token for c in members if c.kind == SEAT)
     out = []
     boards: dict[str, str] = {}
+    # one seat's screen drawn once for all its streams (a phone and a second
+    # tab, a page reloaded): each gets it with its own form token
+    panels: dict[tuple, str] = {}
     for conn in members:
         if conn.kind == SEAT:
             now = seats.get(conn.token)
@@ -145,7 +148,11 @@ def _table(table_id: int, members: list[Conn]) -> list:
         try:
             with translation.override(conn.language):
                 if conn.kind == SEAT:
-                    out.append((conn, "panel", seat_panel(snapshot, conn), snapshot.version))
+                    key = (conn.position, conn.language, conn.token)
+                    if key not in panels:
+                        panels[key] = seat_panel(snapshot, conn, csrf_token=_CSRF_MARK)
+                    text = panels[key].replace(_CSRF_MARK, conn.csrf_token)
+                    out.append((conn, "panel", text, snapshot.version))
                 else:
                     if conn.language not in boards:
                         boards[conn.language] = spectator_board(table_id)
@@ -156,12 +163,16 @@ def _table(table_id: int, members: list[Conn]) -> list:
     return out
 
 
-def seat_panel(snapshot, conn: Conn) -> str:
+#: stands for a stream's form token in a seat's screen drawn once for all its streams
+_CSRF_MARK = "csrf0mark0of0a0push0stream"
+
+
+def seat_panel(snapshot, conn: Conn, *, csrf_token: str | None = None) -> str:
     """A seat's play partial: its own screen, nothing of another seat's cards."""
     context = {
         "play": play.seat_part(snapshot, conn.position),
         "play_token": conn.token,
-        "csrf_token": conn.csrf_token,
+        "csrf_token": conn.csrf_token if csrf_token is None else csrf_token,
     }
     return render_to_string("play/panel.html", context)
 

@@ -12,6 +12,9 @@
  * at time or before it: data-text-ended) shows "Round 4 ended" instead of the
  * time. In the last five minutes it says how many are left, rounded up as
  * the time shows them ("3 minutes left" at 2:54).
+ * On a seat's page the status also shows or hides "paused" ([data-paused-note])
+ * and disables the play partial's moves while paused: a pause or resume
+ * arrives as the clock alone, never as a redrawn play partial.
  * Also: "find your table" ([data-find-table]) filters [data-seating] [data-name].
  */
 (function () {
@@ -73,9 +76,26 @@
     state.wasFive = five;
   }
 
+  // a seat's page: "paused" and its moves greyed out follow the clock's
+  // status (a pause or resume arrives as the clock alone, pushed or polled;
+  // the play partial is not drawn anew for it)
+  function applyPause() {
+    var paused = state.status === "paused";
+    document.querySelectorAll("[data-paused-note]").forEach(function (note) { note.hidden = !paused; });
+    document.querySelectorAll("#play .play-form button").forEach(function (button) {
+      if (paused && !button.disabled) {
+        button.disabled = true;
+        button.dataset.pausedOff = "1";
+      } else if (!paused && button.dataset.pausedOff) {
+        button.disabled = false;
+        delete button.dataset.pausedOff;
+      }
+    });
+  }
+
   function refresh() {
     var el = document.querySelector("[data-clock]");
-    if (el) { read(el); render(); }
+    if (el) { read(el); render(); applyPause(); }
   }
 
   document.addEventListener("DOMContentLoaded", refresh);
