@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from django.core.management import call_command
 
-from tests.scans.filled import filled_pages, pdf, png, valid_values
+from tests.scans.filled import fill_from_layout_json, filled_pages, pdf, png, valid_values
 from tests.scoring import handmade
 
 pytestmark = pytest.mark.django_db
@@ -69,3 +69,34 @@ def test_a_sheet_of_an_unknown_table_is_refused_as_unknown(tournament, made, tmp
     (read,) = run(str(path))["files"][0]["pages"]
     assert read["status"] == "refused" and read["reason"] == "unknown_sheet"
     assert read["sheet"]["table"] == 2
+
+
+def test_sheets_filled_through_the_layout_json_are_read_back(tournament, made, tmp_path):
+    """From outside, as a test or a scanner's tuning would: print the round's
+    sheets with their layout JSON, fill marks where the JSON puts them,
+    read the scan with read_sheets."""
+    import pypdfium2 as pdfium
+
+    sheets_pdf, layout = tmp_path / "sheets.pdf", tmp_path / "sheets.json"
+    call_command(
+        "print", "sheets", "--tournament", str(tournament.pk), "--round", "3",
+        "-o", str(sheets_pdf), "--layout-json", str(layout), stdout=io.StringIO(),
+    )  # fmt: skip
+    described = json.loads(layout.read_text())["sheets"]
+    values = {1: valid_values("quartett", 4), 2: valid_values("quartett", 4, start=7)}
+    doc = pdfium.PdfDocument(sheets_pdf.read_bytes())
+    images = []
+    for k, sheet in enumerate(described):
+        image = doc[k].render(scale=200 / 72, grayscale=True).to_numpy()
+        image = np.ascontiguousarray(image[:, :, 0] if image.ndim == 3 else image)
+        fill_from_layout_json(image, 200, sheet, values[sheet["table"]])
+        images.append(image)
+    doc.close()
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes(pdf(images))
+    (read,) = run(str(scan))["files"]
+    assert [p["sheet"]["table"] for p in read["pages"]] == [1, 2]
+    for page in read["pages"]:
+        got = {k: f["value"] for k, f in page["fields"].items() if f["status"] == "value"}
+        assert page["status"] == "read" and got == values[page["sheet"]["table"]]
+        assert page["code"] == described[page["page"] - 1]["code"]
