@@ -4,8 +4,11 @@ sheet printer builds it (:func:`scoring.printing.sheets.sheet_layouts`)."""
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from games import get_engine
 from scoring import listings
+from scoring.models import ScanPage, ScanPile
 from scoring.printing import marks
 from tournaments.models import Tournament
 
@@ -47,3 +50,21 @@ def layout_finder(tournament: Tournament | None = None, round_no: int | None = N
         return cache[key]
 
     return layout_for
+
+
+def piles_of_round(rnd) -> list[ScanPile]:
+    """The round's latest piles, for its results page."""
+    return list(ScanPile.objects.filter(round=rnd).defer("data")[:10])
+
+
+def scan_page_for_entry(tournament, table, page_id: str | None) -> ScanPage | None:
+    """The scanned page the entry form was opened from (``?scan=``)."""
+    if not page_id or not str(page_id).isdigit():
+        return None
+    # a page whose code could not be read names no table: the staff chose this one
+    return (
+        ScanPage.objects.filter(pk=int(page_id), pile__round=table.round_id)
+        .filter(Q(table=table) | Q(table__isnull=True))
+        .defer("image")
+        .first()
+    )
