@@ -100,3 +100,17 @@ def test_sheets_filled_through_the_layout_json_are_read_back(tournament, made, t
         got = {k: f["value"] for k, f in page["fields"].items() if f["status"] == "value"}
         assert page["status"] == "read" and got == values[page["sheet"]["table"]]
         assert page["code"] == described[page["page"] - 1]["code"]
+
+
+def test_read_sheets_without_json_prints_a_line_per_page_and_a_missing_file_is_an_error(
+    tournament, made, tmp_path
+):
+    from django.core.management.base import CommandError
+
+    blank = tmp_path / "blank.png"
+    blank.write_bytes(png(np.full((1100, 800), 250, np.uint8)))
+    out = io.StringIO()
+    call_command("read_sheets", str(blank), stdout=out)
+    assert f"{blank} page 1: no sheet code: refused (blank_page)" in out.getvalue()
+    with pytest.raises(CommandError, match="no file"):
+        call_command("read_sheets", str(tmp_path / "missing.pdf"), stdout=io.StringIO())
