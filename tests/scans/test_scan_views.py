@@ -158,3 +158,23 @@ def test_no_file_chosen_says_so(staff, tournament, made):
     assert response.status_code == 200
     assert "Choose a scanned PDF or photos of the sheets." in response.content.decode()
     assert not ScanPile.objects.exists()
+
+
+def test_an_upload_only_stores_the_file_and_no_page_waits_for_its_reading(
+    staff, tournament, made, django_capture_on_commit_callbacks
+):
+    """The request stores the pile and hands it to the worker after the
+    commit; nothing is decoded in the web process, and the round's pages
+    are served while the pile waits to be read."""
+    values = valid_values("quartett", 4)
+    data = pdf(filled_pages(tournament, 3, {1: values, 2: values}))
+    url = reverse("scan_upload", args=[tournament.pk, 3])
+    with django_capture_on_commit_callbacks(execute=False) as handed:
+        response = staff.post(url, {"files": [SimpleUploadedFile("p.pdf", data)]})
+    assert response.status_code == 302 and len(handed) == 1
+    pile = ScanPile.objects.get()
+    assert (pile.status, pile.total, pile.pages.count()) == (ScanPile.QUEUED, 2, 0)
+    for other in ("round_results", "result_find"):
+        assert staff.get(reverse(other, args=[tournament.pk, 3])).status_code in (200, 302)
+    waiting = staff.get(response.url).content.decode()
+    assert "<progress" in waiting and 'hx-trigger="every 1s"' in waiting
