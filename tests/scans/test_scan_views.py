@@ -70,6 +70,13 @@ def test_an_uploaded_pile_is_read_and_one_press_counts_it(
     assert "1 results from the scan confirmed." in after or "1 result" in after
     sub = table.submissions.get(status=Submission.CONFIRMED)
     assert (sub.source, sub.sheet) == ("scan", values)
+    # the page image stays with the version and shows in the result's history
+    (scanned,) = sub.scans.all()
+    image = reverse("scan_page_image", args=[tournament.pk, 3, scanned.pk])
+    history = staff.get(reverse("result_entry", args=[tournament.pk, 3, 2])).content.decode()
+    assert image in history
+    shown = staff.get(image)
+    assert shown["Content-Type"] == "image/jpeg" and shown.content[:3] == b"\xff\xd8\xff"
     results = staff.get(reverse("round_results", args=[tournament.pk, 3])).content.decode()
     assert "pile.pdf" in results
 
