@@ -87,3 +87,28 @@ def test_a_bad_file_is_refused_and_nothing_is_stored(tournament, organizer, made
         scans.pile_start(rnd=rnd, by=organizer, data=data, name="x", language="en")
     assert refused.value.reason == reason and str(refused.value)
     assert not ScanPile.objects.exists()
+
+
+def test_a_sheet_the_engine_refuses_waits_for_review_with_the_rules_reason(
+    tournament, organizer, made, client
+):
+    """Read for sure but impossible by the game's rules: the same check as a
+    typed sheet refuses it, nothing is stored, and the review opens the form
+    pre-filled with what was read and the engine's problems."""
+    from django.urls import reverse
+    from django.utils.html import escape
+
+    values = valid_values("quartett", 4)
+    first, field = [k for k, v in values.items() if k.endswith("_out_order") and v][:2]
+    wrong = {**values, field: values[first]}  # two players out in the same place
+    pile = upload(tournament, organizer, png(filled_pages(tournament, 3, {2: wrong})[0]))
+    (page,) = pile.pages.all()
+    assert (page.outcome, page.reason) == (ScanPage.REVIEW, "invalid")
+    assert page.values() == wrong and page.problems
+    assert not Submission.objects.filter(table=page.table).exists()
+    client.force_login(organizer)
+    form = client.get(
+        reverse("result_entry", args=[tournament.pk, 3, 2]) + f"?scan={page.pk}"
+    ).content.decode()
+    assert f'name="sheet-{field}"' in form and f'value="{wrong[field]}"' in form
+    assert escape(scans.reason_text("invalid")) in form and escape(page.problems[0]) in form
