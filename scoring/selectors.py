@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import Confirmation, Submission, confirmed_result, has_result
+from scoring.models import Confirmation, ScanPage, Submission, confirmed_result, has_result
 from scoring.standings import Row, compute_standings
 from tournaments.finals.advancement import StageTable
 from tournaments.finals.models import FinalStage
@@ -206,7 +206,9 @@ def result_versions(table) -> list[Submission]:
         Submission.objects.filter(table=table)
         .select_related("by", "replaces")
         .prefetch_related(
-            Prefetch("confirmations", queryset=Confirmation.objects.select_related("by"))
+            Prefetch("confirmations", queryset=Confirmation.objects.select_related("by")),
+            # a version read from a scan keeps its page (the image is loaded on its own)
+            Prefetch("scans", queryset=ScanPage.objects.only("pk", "number", "submission_id")),
         )
         .order_by("-version")
     )

@@ -40,6 +40,7 @@ from tournaments.services.deadlines import (
 from tournaments.services.errors import ServiceError
 
 PLAYER_SOURCE = "player"
+SCAN_SOURCE = "scan"
 
 
 class ResultInvalid(ServiceError):
@@ -328,8 +329,12 @@ def result_submit(
     reason: str = "",
     ended_before_time: bool = False,
     handed_in_late: bool = False,
+    hold: bool = False,
 ) -> Submission:
     """Save a new version of ``table``'s result from a paper sheet.
+
+    ``hold``: a staff entry waits for confirmation even where the tournament
+    counts it at once (a sheet read from a scan waits for its pile's press).
 
     ``expected_version`` is the latest version the author saw (None: there was
     none); if another arrived meanwhile, :class:`ResultConflict` names it and
@@ -359,6 +364,7 @@ def result_submit(
                 reason=reason,
                 ended_before_time=ended_before_time,
                 handed_in_late=handed_in_late,
+                hold=hold,
             )
     except IntegrityError:
         # the row lock serialises writers; the constraints are the last guard
@@ -378,6 +384,7 @@ def _submit(
     reason,
     ended_before_time,
     handed_in_late,
+    hold=False,
 ) -> Submission:
     table = _table(table)
     tournament = table.round.tournament
@@ -440,7 +447,7 @@ def _submit(
         Confirmation.objects.create(submission=sub, by_seat=by_seat)
         if set(positions) <= {by_seat}:
             _confirm(sub)
-    elif not tournament.confirmation_required:
+    elif not tournament.confirmation_required and not hold:
         _confirm(sub)
     return sub
 
@@ -492,7 +499,9 @@ def _confirm_one(submission, by, by_seat) -> Submission:
             other,
         )
     if by_seat is None:
-        if sub.by_id is not None and sub.by_id == by.pk:
+        # a sheet read from a scan: the uploader's press is the check of what
+        # the machine read, not a second look at his own typing
+        if sub.by_id is not None and sub.by_id == by.pk and sub.source != SCAN_SOURCE:
             raise ServiceError(
                 _(
                     "You entered this result yourself: another scorekeeper or the "

@@ -283,3 +283,11 @@ sweeping = Signal()
 def sweep_print_jobs_task() -> dict:
     sweeping.send(sender=None)
     return sweep_print_jobs()
+
+
+@app.task(name="scoring.read_scan_pile", ignore_result=True)
+def read_scan_pile(pile_id: int) -> str | None:
+    """A pile of scanned score sheets read page by page (scoring.scans.services)."""
+    from scoring.scans import services as scans
+
+    return scans.run(pile_id)

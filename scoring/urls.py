@@ -15,6 +15,7 @@ from django.urls import path
 from scoring.views import entry
 from scoring.views import exports as export_views
 from scoring.views import printing as print_views
+from scoring.views import scans as scan_views
 from scoring.views import standings as standings_views
 
 _TABLE = "rounds/<int:number>/tables/<int:table>/"
@@ -33,6 +34,28 @@ organizer_patterns = [
         name="player_history",
     ),
     path("rounds/<int:number>/results/", standings_views.round_results, name="round_results"),
+    path("rounds/<int:number>/scans/", scan_views.scan_upload, name="scan_upload"),
+    path("rounds/<int:number>/scans/<int:pile_id>/", scan_views.scan_pile, name="scan_pile"),
+    path(
+        "rounds/<int:number>/scans/<int:pile_id>/confirm/",
+        scan_views.scan_pile_confirm,
+        name="scan_pile_confirm",
+    ),
+    path(
+        "rounds/<int:number>/scans/pages/<int:page_id>/<slug:name>.png",
+        scan_views.scan_crop,
+        name="scan_crop",
+    ),
+    path(
+        "rounds/<int:number>/scans/pages/<int:page_id>.jpg",
+        scan_views.scan_page_image,
+        name="scan_page_image",
+    ),
+    path(
+        "rounds/<int:number>/scans/pages/<int:page_id>/table/",
+        scan_views.scan_page_table,
+        name="scan_page_table",
+    ),
     path("export/", export_views.export_center, name="export_center"),
     path("export/tournament.json", export_views.tournament_export, name="tournament_export"),
     path("export/<slug:what>.<slug:fmt>", export_views.export_download, name="export"),

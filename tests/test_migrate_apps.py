@@ -53,6 +53,8 @@ MOVED: dict[str, str] = {
 
 #: rows a migration adds to or a page view writes to
 NOT_COMPARED = {"django_migrations", "django_content_type", "django_session"}
+#: rows a model added since then brings (its permissions): every old row stays as it was
+GROWS = {"auth_permission"}
 
 
 def _run(args: list[str], database_url: str, tmp_path: Path) -> str:
@@ -76,7 +78,35 @@ def _migrate(database_url: str, tmp_path: Path) -> None:
 
 def _normal(text: str) -> str:
     # "published 10 s ago": the age, not the content, differs between runs
-    return re.sub(r"vor \d+ \S+", "vor …", text)
+    text = re.sub(r"vor \d+ \S+", "vor …", text)
+    # numbers follow the language since issue 36 (a card's "1.15 g" and
+    # "250000 Lichtjahre" are "1,15 g" and "250.000 Lichtjahre" in German):
+    # the digits must match, not their separators
+    return re.sub(r"(?<=\d)[.,](?=\d)", "", text)
+
+
+#: texts pages carry on purpose since the fixture was made: a seat page holds
+#: the paused clock's note, hidden while the clock runs (issue 37: a pause
+#: shows from the pushed clock, without redrawing the page)
+ADDED_SINCE = ("Die Uhr ist angehalten.",)
+#: German wordings corrected since (issue 36: the catalogue read for grammar),
+#: then → now
+REWORDED: tuple[tuple[str, str], ...] = (
+    ("niemandes Karten werden gezeigt", "Es werden keine Karten gezeigt"),
+)
+
+
+def _changes(then: str, now: str) -> str:
+    """The words that differ (then → now), for the failure's message."""
+    import difflib
+
+    a, b = then.split(), now.split()
+    ops = difflib.SequenceMatcher(None, a, b).get_opcodes()
+    return "; ".join(
+        f"{' '.join(a[i1:i2])!r} → {' '.join(b[j1:j2])!r}"
+        for tag, i1, i2, j1, j2 in ops
+        if tag != "equal"
+    )
 
 
 def _pages_match(kind: str, database_url: str, tmp_path: Path) -> None:
@@ -86,10 +116,19 @@ def _pages_match(kind: str, database_url: str, tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     _run([str(FIXTURES / "render_pages.py"), str(pages), str(out)], database_url, tmp_path)
     shown = json.loads(out.read_text())
+    wrong = []
     for url, page in recorded.items():
         status, text = shown[url]
         assert status == page["status"], url
-        assert _normal(text) == _normal(page["text"]), url
+        now, then = _normal(text), _normal(page["text"])
+        for old, new in REWORDED:
+            then = then.replace(old, new)
+        for added in ADDED_SINCE:
+            if added not in then:
+                now = " ".join(now.replace(added, " ").split())
+        if now != then:
+            wrong.append(f"{url}: {_changes(then, now)}")
+    assert not wrong, "\n".join(wrong)
 
 
 def _check_content_types(before: list, after: list) -> None:
@@ -119,6 +158,10 @@ def _compare(before: dict, after: dict) -> None:
         if table in NOT_COMPARED:
             continue
         assert table in after, f"{table} is gone"
+        if table in GROWS:
+            kept = set(map(tuple, rows)) <= set(map(tuple, after[table]))
+            assert kept, f"{table}: rows changed"
+            continue
         assert after[table] == rows, f"{table}: rows changed"
     assert set(map(tuple, before["django_migrations"])) <= set(
         map(tuple, after["django_migrations"])

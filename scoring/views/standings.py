@@ -11,6 +11,7 @@ from django.utils.translation import gettext, ngettext
 
 from scoring import listings
 from scoring.printing.lists import format_value
+from scoring.scans import selectors as scan_selectors
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
 from tournaments.views._helpers import round_problem
@@ -192,6 +193,7 @@ def round_results(request, tournament, number):
             "round": rnd,
             "round_numbers": listings.round_numbers(tournament),
             "figure_label": listings.figure_label(tournament),
+            "piles": scan_selectors.piles_of_round(rnd),
             **results,
         },
     )

@@ -3,6 +3,7 @@ score sheets (:mod:`scoring.printing.marks`) in, plain data out. Pure: no
 Django; OpenCV measures, zxing-cpp reads the codes, pypdfium2 renders PDFs.
 
     result = read_file(data, layout_for)           # PDF, JPEG or PNG bytes
+    for page in read_pages(data, layout_for, keep_image=True): ...  # one by one
     page = read_image(gray_or_bgr_array, layout_for)
 
 ``layout_for(code: SheetCode) -> Layout | None`` gives the layout of the
@@ -28,7 +29,7 @@ field that is not clear says so.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 
 import cv2
@@ -47,7 +48,17 @@ from scoring.scans.reader.inputs import (
 )
 from scoring.scans.reader.marking import Misaligned, Reading, Unreadable, judge
 
-__all__ = ["FileResult", "Limits", "PageResult", "Reading", "read_file", "read_image"]
+__all__ = [
+    "FileResult",
+    "Limits",
+    "PageResult",
+    "Reading",
+    "Refused",
+    "page_count",
+    "read_file",
+    "read_image",
+    "read_pages",
+]
 
 #: images are reduced to this many pixels on their longer edge before reading
 WORK_EDGE = 3000
@@ -65,6 +76,10 @@ class PageResult:
     fields: dict[str, Reading] = field(default_factory=dict)
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    #: with ``keep_image``: the page straightened (``straight``) at
+    #: ``locate.SCALE`` pixels per point when the sheet was found, else as read
+    image: np.ndarray | None = field(default=None, repr=False, compare=False)
+    straight: bool = False
 
     @property
     def complete(self) -> bool:
@@ -108,31 +123,62 @@ class FileResult:
 def read_file(data: bytes, layout_for: LayoutFor, limits: Limits | None = None) -> FileResult:
     """Every page of a PDF, JPEG or PNG file; limits are checked before
     anything is decoded."""
-    limits = limits or Limits()
     try:
-        check_size(data, limits)
-        kind = kind_of(data)
-        if kind != PDF:
-            started, cpu = time.perf_counter(), time.process_time()
-            image = decode_image(data, limits)
-            page = read_image(image, layout_for)
-            page.seconds = time.perf_counter() - started
-            page.cpu_seconds = time.process_time() - cpu
-            return FileResult("read", pages=[page])
-        pages = []
-        started, cpu = time.perf_counter(), time.process_time()
-        for k, image in enumerate(pdf_pages(data, limits), start=1):
-            if isinstance(image, Refused):
-                pages.append(PageResult(k, "refused", image.reason))
-            else:
-                page = read_image(image, layout_for, page=k)
-                page.seconds = time.perf_counter() - started
-                page.cpu_seconds = time.process_time() - cpu
-                pages.append(page)
-            started, cpu = time.perf_counter(), time.process_time()
-        return FileResult("read", pages=pages)
+        return FileResult("read", pages=list(read_pages(data, layout_for, limits)))
     except Refused as exc:
         return FileResult("refused", exc.reason)
+
+
+def page_count(data: bytes, limits: Limits | None = None) -> int:
+    """The pages a file holds, or :class:`Refused` (its size, kind and a
+    PDF's page count checked; nothing rendered or decoded)."""
+    import pypdfium2 as pdfium
+
+    limits = limits or Limits()
+    check_size(data, limits)
+    if kind_of(data) != PDF:
+        return 1
+    try:
+        doc = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        raise Refused("unreadable_file", str(exc)) from None
+    try:
+        count = len(doc)
+    finally:
+        doc.close()
+    if count == 0:
+        raise Refused("unreadable_file", "a PDF without pages")
+    if count > limits.max_pages:
+        raise Refused("too_many_pages", f"{count} pages")
+    return count
+
+
+def read_pages(
+    data: bytes, layout_for: LayoutFor, limits: Limits | None = None, *, keep_image: bool = False
+) -> Iterator[PageResult]:
+    """The pages of a file one by one as they are read (:class:`Refused`
+    for a file refused as a whole, before its first page)."""
+    limits = limits or Limits()
+    check_size(data, limits)
+    kind = kind_of(data)
+    if kind != PDF:
+        started, cpu = time.perf_counter(), time.process_time()
+        image = decode_image(data, limits)
+        page = read_image(image, layout_for, keep_image=keep_image)
+        page.seconds = time.perf_counter() - started
+        page.cpu_seconds = time.process_time() - cpu
+        yield page
+        return
+    started, cpu = time.perf_counter(), time.process_time()
+    for k, image in enumerate(pdf_pages(data, limits), start=1):
+        if isinstance(image, Refused):
+            yield PageResult(k, "refused", image.reason)
+        else:
+            page = read_image(image, layout_for, page=k, keep_image=keep_image)
+            page.seconds = time.perf_counter() - started
+            page.cpu_seconds = time.process_time() - cpu
+            yield page
+        started, cpu = time.perf_counter(), time.process_time()
 
 
 def _gray(image: np.ndarray) -> np.ndarray:
@@ -154,17 +200,28 @@ def _blank(gray: np.ndarray) -> bool:
     return float(mask.mean()) < 0.0015
 
 
-def read_image(image: np.ndarray, layout_for: LayoutFor, page: int = 1) -> PageResult:
+def read_image(
+    image: np.ndarray, layout_for: LayoutFor, page: int = 1, *, keep_image: bool = False
+) -> PageResult:
     """One page: an image array (grayscale or BGR) of a scan or a photo."""
     started, cpu = time.perf_counter(), time.process_time()
-    result = _read(image, layout_for, page)
+    result = _read(image, layout_for, page, keep_image)
     result.seconds = time.perf_counter() - started
     result.cpu_seconds = time.process_time() - cpu
     return result
 
 
-def _read(image: np.ndarray, layout_for: LayoutFor, page: int) -> PageResult:
+def _read(image: np.ndarray, layout_for: LayoutFor, page: int, keep_image: bool) -> PageResult:
     gray = _gray(image)
+    result = _judge(gray, layout_for, page)
+    if keep_image and result.image is None:
+        result.image = gray
+    elif not keep_image:
+        result.image = None
+    return result
+
+
+def _judge(gray: np.ndarray, layout_for: LayoutFor, page: int) -> PageResult:
     found = _locate.find_codes(gray)
     ours = [(c, marks.parse_code(c.text)) for c in found]
     ours = [(c, parsed) for c, parsed in ours if parsed is not None]
@@ -189,10 +246,11 @@ def _read(image: np.ndarray, layout_for: LayoutFor, page: int) -> PageResult:
     if located.others >= 4:
         return PageResult(page, "refused", "two_sheets", code=code.text, sheet=sheet)
     straight = _locate.straighten(gray, located)
+    kept = {"image": straight, "straight": True}
     try:
         readings = judge(straight, layout, _locate.SCALE)
     except Unreadable:
-        return PageResult(page, "refused", "unreadable", code=code.text, sheet=sheet)
+        return PageResult(page, "refused", "unreadable", code=code.text, sheet=sheet, **kept)
     except Misaligned:
-        return PageResult(page, "refused", "misaligned", code=code.text, sheet=sheet)
-    return PageResult(page, "read", code=code.text, sheet=sheet, fields=readings)
+        return PageResult(page, "refused", "misaligned", code=code.text, sheet=sheet, **kept)
+    return PageResult(page, "read", code=code.text, sheet=sheet, fields=readings, **kept)

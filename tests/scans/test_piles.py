@@ -1,0 +1,114 @@
+"""A pile of scanned sheets through the result path: a page read for sure is
+stored as a result "read from scan" waiting for the pile's one press; the
+same sheet twice adds nothing; a differing result, an unsure field, another
+round's sheet each say why; a bad file stores nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.models import ScanPage, ScanPile, Submission
+from scoring.scans import services as scans
+from tests.scans.filled import filled_pages, pdf, png, valid_values
+from tests.scoring import handmade
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def made(tournament, organizer):
+    return handmade.build(tournament, organizer)
+
+
+def upload(tournament, organizer, data: bytes, round_no: int = 3) -> ScanPile:
+    rnd = tournament.round_set.get(number=round_no)
+    pile = scans.pile_start(rnd=rnd, by=organizer, data=data, name="pile.pdf", language="en")
+    assert scans.run(pile.pk) == ScanPile.DONE
+    pile.refresh_from_db()
+    return pile
+
+
+def test_a_read_sheet_waits_for_the_piles_press_then_counts(tournament, organizer, made):
+    values = valid_values("quartett", 4)
+    pile = upload(tournament, organizer, pdf(filled_pages(tournament, 3, {2: values})))
+    (page,) = pile.pages.all()
+    assert (page.outcome, page.table.number) == (ScanPage.STORED, 2)
+    sub = page.submission
+    assert (sub.source, sub.status, sub.sheet) == ("scan", Submission.PENDING, values)
+    assert bytes(page.image)[:3] == b"\xff\xd8\xff" and page.straight
+    assert pile.data == b"" or bytes(pile.data) == b""
+    confirmed, problems = scans.pile_confirm(pile=pile, by=organizer)
+    assert (confirmed, problems) == (1, [])
+    sub.refresh_from_db()
+    assert sub.status == Submission.CONFIRMED
+
+
+def test_the_same_sheet_twice_adds_nothing(tournament, organizer, made):
+    values = valid_values("quartett", 4)
+    data = png(filled_pages(tournament, 3, {2: values})[0])
+    upload(tournament, organizer, data)
+    again = upload(tournament, organizer, data)
+    (page,) = again.pages.all()
+    assert page.outcome == ScanPage.SAME
+    assert Submission.objects.filter(table=page.table).count() == 1
+
+
+def test_a_sheet_that_differs_from_the_tables_result_is_a_conflict_to_review(
+    tournament, organizer, made
+):
+    values = valid_values("quartett", 4)
+    pile = upload(tournament, organizer, png(filled_pages(tournament, 3, {1: values})[0]))
+    (page,) = pile.pages.all()
+    assert (page.outcome, page.reason) == (ScanPage.REVIEW, "conflict")
+    assert page.problems and page.values() == values
+    assert not Submission.objects.filter(table=page.table, source="scan").exists()
+
+
+def test_a_sheet_of_another_round_is_refused_with_its_reason(tournament, organizer, made):
+    values = valid_values("quartett", 4)
+    data = png(filled_pages(tournament, 2, {2: values})[0])
+    pile = upload(tournament, organizer, data, round_no=3)
+    (page,) = pile.pages.all()
+    assert (page.outcome, page.reason) == (ScanPage.REFUSED, "other_round")
+    assert "another round" in scans.reason_text(page.reason)
+    assert not Submission.objects.filter(source="scan").exists()
+
+
+@pytest.mark.parametrize(
+    "data, reason",
+    [
+        (b"just some text, not a scan", "not_image_or_pdf"),
+        (b"%PDF-1.4 broken", "unreadable_file"),
+    ],
+)
+def test_a_bad_file_is_refused_and_nothing_is_stored(tournament, organizer, made, data, reason):
+    rnd = tournament.round_set.get(number=3)
+    with pytest.raises(scans.PileRefused) as refused:
+        scans.pile_start(rnd=rnd, by=organizer, data=data, name="x", language="en")
+    assert refused.value.reason == reason and str(refused.value)
+    assert not ScanPile.objects.exists()
+
+
+def test_a_sheet_the_engine_refuses_waits_for_review_with_the_rules_reason(
+    tournament, organizer, made, client
+):
+    """Read for sure but impossible by the game's rules: the same check as a
+    typed sheet refuses it, nothing is stored, and the review opens the form
+    pre-filled with what was read and the engine's problems."""
+    from django.urls import reverse
+    from django.utils.html import escape
+
+    values = valid_values("quartett", 4)
+    first, field = [k for k, v in values.items() if k.endswith("_out_order") and v][:2]
+    wrong = {**values, field: values[first]}  # two players out in the same place
+    pile = upload(tournament, organizer, png(filled_pages(tournament, 3, {2: wrong})[0]))
+    (page,) = pile.pages.all()
+    assert (page.outcome, page.reason) == (ScanPage.REVIEW, "invalid")
+    assert page.values() == wrong and page.problems
+    assert not Submission.objects.filter(table=page.table).exists()
+    client.force_login(organizer)
+    form = client.get(
+        reverse("result_entry", args=[tournament.pk, 3, 2]) + f"?scan={page.pk}"
+    ).content.decode()
+    assert f'name="sheet-{field}"' in form and f'value="{wrong[field]}"' in form
+    assert escape(scans.reason_text("invalid")) in form and escape(page.problems[0]) in form
