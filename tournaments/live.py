@@ -32,9 +32,9 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal
 
 from scoring.models import has_result
+from tournaments import bus
 from tournaments.clock import from_db
 from tournaments.models import Round, Table, Tournament
-from tournaments.push import bus
 
 #: seconds between an open clock's polls. clock.js counts down locally from
 #: the deadline, so the poll only has to notice a pause, an extension or the
