@@ -52,14 +52,10 @@ from decimal import Decimal
 from fractions import Fraction
 from numbers import Rational
 
+from games.i18n import _
+
 SCHEMES = ("placement", "win_draw_loss", "figure")
 DEFAULT_SCHEME = "placement"
-
-
-def _(label: str) -> str:
-    """Mark a label for translation (a no-op, as in ``games/``): Django's
-    ``makemessages`` extracts it, the models translate it."""
-    return label
 
 
 #: each scheme's label (English; translated where it is shown)
