@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from scoring.selectors import results_data, standings, standings_of, with_a_game
-from scoring.tiebreaks import DEFAULT_ORDER
 from tournaments.finals import formats
 from tournaments.finals import messages as texts
 from tournaments.finals.advancement import StageTable, advance
 from tournaments.finals.models import FinalStage
 from tournaments.finals.qualification import Decision, Standing, qualify
 from tournaments.models import Round, Seat, Tournament, deck_problem
+from tournaments.tiebreaks import DEFAULT_ORDER
 
 
 def stage_settings(tournament: Tournament) -> FinalStage:

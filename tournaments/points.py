@@ -97,6 +97,22 @@ def as_number(value, places: int = 3) -> int | Decimal:
     return ratio_number(value.numerator, value.denominator, places)
 
 
+def format_value(value, decimal_separator: str = ".") -> str:
+    """A number as the reader writes it: the active language's decimal
+    separator ("6,5" in German, "6.5" in English); integers as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        text = f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+    elif isinstance(value, Decimal):
+        text = format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
+    else:
+        return str(value)
+    return text.replace(".", decimal_separator)
+
+
 def ratio_number(num: int, den: int, places: int = 3) -> int | Decimal:
     """``num / den`` (integers, ``den > 0``) as :func:`as_number` prints it."""
     if num % den == 0:
