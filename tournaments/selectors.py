@@ -8,9 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import has_result
-from scoring.selectors import standings
-from tournaments import live
+from tournaments import live, providers
 from tournaments.collation import name_key, sort_by_name
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Tournament
 from tournaments.roster import Candidate, match, resolve_merges
@@ -108,7 +106,9 @@ def draft_late_arrivals(tournament: Tournament) -> tuple[Round | None, list[Play
 def missing_results(rnd) -> list[int]:
     """Numbers of the round's tables without a confirmed result."""
     return list(
-        rnd.tables.exclude(has_result()).order_by("number").values_list("number", flat=True)
+        rnd.tables.exclude(providers.has_result())
+        .order_by("number")
+        .values_list("number", flat=True)
     )
 
 
@@ -191,7 +191,7 @@ def round_seating(rnd) -> dict:
     if scores is None:
         scores = {
             str(r.player_id): r.points
-            for r in standings(rnd.tournament, up_to_round=rnd.number - 1)
+            for r in providers.standings(rnd.tournament, up_to_round=rnd.number - 1)
         }
     seats_by_table: dict = {}
     for seat in (
