@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,6 +19,7 @@ from tournaments.finals.advancement import StageTable
 from tournaments.finals.models import FinalStage
 from tournaments.finals.ordering import Qualifying, final_order
 from tournaments.models import Bye, Round, Seat, Table, Tournament, empty_seat_name
+from tournaments.selectors import with_result_flag
 
 
 def players_data(tournament: Tournament) -> list[dict]:
@@ -32,12 +33,6 @@ def players_data(tournament: Tournament) -> list[dict]:
             "name", "club"
         ).values_list("pk", "name", "rating", "rating_confirmed", "dropped")
     ]
-
-
-def unconfirmed_ratings(tournament: Tournament) -> int:
-    """How many players' ratings are their own word, not yet confirmed by
-    the organizer (they count as no rating)."""
-    return tournament.players.filter(rating__isnull=False, rating_confirmed=False).count()
 
 
 def results_data(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:
@@ -428,11 +423,6 @@ def conflict_page(conflict, seats: list[Seat]) -> dict:
     if conflict.other is not None:
         describe_versions([conflict.other], seats)
     return {"conflict": str(conflict), "other": conflict.other}
-
-
-def with_result_flag(tables: QuerySet) -> QuerySet:
-    """Tables annotated with ``has_result`` (:func:`scoring.models.has_result`)."""
-    return tables.annotate(has_result=has_result())
 
 
 # -- the result pages -----------------------------------------------------------

@@ -201,15 +201,11 @@ KNOWN_UPWARD = {
     ("tournaments.views.organizer", "scoring.selectors"),
     ("tournaments.views.organizer", "tournaments.mirror.selectors"),
     ("tournaments.views.organizer", "tournaments.registrations.selectors"),
-    ("tournaments.views.projector", "scoring.listings"),
-    ("tournaments.views.projector", "scoring.selectors"),
     ("tournaments.views.public", "tournaments.mirror.selectors"),
     ("tournaments.views.roster", "scoring.exchange.format"),
     ("tournaments.views.roster", "scoring.season.chart"),
     ("tournaments.views.roster", "scoring.season.exchange"),
     ("tournaments.views.roster", "scoring.season.selectors"),
-    ("tournaments.views.rounds", "scoring.selectors"),
-    ("tournaments.views.seating", "scoring.selectors"),
 }
 
 

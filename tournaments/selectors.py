@@ -30,6 +30,12 @@ def tournaments_of(user, *, archived: bool = False) -> QuerySet[Tournament]:
     )
 
 
+def unconfirmed_ratings(tournament: Tournament) -> int:
+    """How many players' ratings are their own word, not yet confirmed by
+    the organizer (they count as no rating)."""
+    return tournament.players.filter(rating__isnull=False, rating_confirmed=False).count()
+
+
 def player_counts(tournament: Tournament) -> dict:
     return tournament.players.aggregate(
         total=Count("pk"),
@@ -101,6 +107,12 @@ def draft_late_arrivals(tournament: Tournament) -> tuple[Round | None, list[Play
     if rnd is None:
         return None, []
     return rnd, late_candidates(rnd)
+
+
+def with_result_flag(tables: QuerySet) -> QuerySet:
+    """Tables annotated with ``has_result`` ("the table has its result",
+    :func:`tournaments.providers.has_result`)."""
+    return tables.annotate(has_result=providers.has_result())
 
 
 def missing_results(rnd) -> list[int]:

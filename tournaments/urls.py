@@ -12,6 +12,7 @@ from django.urls import include, path
 
 from scoring import urls as scoring_urls
 from scoring.season import urls as season_urls
+from scoring.views import projector
 from tournaments.finals import urls as finals_urls
 from tournaments.mirror import urls as mirror_urls
 from tournaments.play import urls as play_urls
@@ -22,7 +23,6 @@ from tournaments.views import (
     lifecycle,
     organizer,
     players,
-    projector,
     public,
     roster,
     rounds,
