@@ -9,11 +9,12 @@ class ScoringConfig(AppConfig):
 
     def ready(self):
         from scoring.models import has_result
-        from scoring.selectors import standings
-        from tournaments import providers, signals
+        from scoring.selectors import event_overview, standings
+        from tournaments import panels, providers, signals
 
         # "the table has its result" and the standings, for the core
         providers.provide(has_result=has_result, standings=standings)
+        panels.register("overview", "overview", event_overview)
         signals.tournament_deleting.connect(_unlink_corrections, dispatch_uid="scoring-delete")
 
 
