@@ -194,14 +194,7 @@ KNOWN_UPWARD = {
     ("scoring.selectors", "tournaments.finals.models"),
     ("scoring.selectors", "tournaments.finals.ordering"),
     ("scoring.services", "tournaments.finals.selectors"),
-    ("scoring.views.exports", "scoring.exchange.export"),
-    ("scoring.views.exports", "scoring.exchange.jobs"),
-    ("scoring.views.exports", "scoring.exchange.models"),
     ("tournaments.services.seating", "tournaments.finals.services"),
-    ("tournaments.views.roster", "scoring.exchange.format"),
-    ("tournaments.views.roster", "scoring.season.chart"),
-    ("tournaments.views.roster", "scoring.season.exchange"),
-    ("tournaments.views.roster", "scoring.season.selectors"),
 }
 
 
