@@ -34,9 +34,9 @@ from scoring.printing import (
 from scoring.printing.certificates import render_certificates
 from scoring.printing.sheets import sheet_layouts as printed_sheet_layouts
 from scoring.sheet_links import table_sheet_url, table_token
+from tournaments import providers
 from tournaments.addresses import absolute
 from tournaments.models import Round, Tournament
-from tournaments.play.links import seat_keys, seat_path
 
 #: kind → label; every kind but standings needs a round
 KINDS = {
@@ -233,7 +233,9 @@ def _add_seat_links(tournament, tables, url_for_table, url_for_seat) -> None:
     by_round: dict[int, list[int]] = {}
     for t in wanted:
         by_round.setdefault(t["round"], []).extend(p["id"] for p in t["players"])
-    keys = {number: seat_keys(round_ids[number], pids) for number, pids in by_round.items()}
+    keys = {
+        number: providers.seat_keys(round_ids[number], pids) for number, pids in by_round.items()
+    }
     for t in wanted:
         for player in t["players"]:
             player["url"] = url_for_seat(keys[t["round"]][player["id"]])
@@ -241,7 +243,7 @@ def _add_seat_links(tournament, tables, url_for_table, url_for_seat) -> None:
 
 def _seat_urls_like(url_for_table) -> Callable[[str], str]:
     if url_for_table is None:
-        return lambda key: absolute(seat_path(key))
+        return lambda key: absolute(reverse("seat_link", args=[key]))
 
     def url(key: str) -> str:
         some_table = 0
@@ -249,8 +251,8 @@ def _seat_urls_like(url_for_table) -> Callable[[str], str]:
         path = reverse("sheet_link", args=[table_token(some_table)])
         base = sheet[: -len(path)] if sheet.endswith(path) else ""
         if not base:
-            return absolute(seat_path(key))
-        return base + seat_path(key)
+            return absolute(reverse("seat_link", args=[key]))
+        return base + reverse("seat_link", args=[key])
 
     return url
 
