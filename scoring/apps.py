@@ -15,10 +15,10 @@ class ScoringConfig(AppConfig):
         # "the table has its result" and the standings, for the core
         providers.provide(has_result=has_result, standings=standings)
         panels.register("overview", "overview", event_overview)
-        signals.tournament_deleting.connect(_unlink_corrections, dispatch_uid="scoring-delete")
+        signals.tournament_deleting.connect(_free_replaced_versions, dispatch_uid="scoring-delete")
 
 
-def _unlink_corrections(sender, tournament, **kwargs):
+def _free_replaced_versions(sender, tournament, **kwargs):
     """A correction protects the version it replaces: before the tournament
     is deleted, all of them go together."""
     from scoring.models import Submission

@@ -311,7 +311,7 @@ def in_name_order(people: QuerySet) -> QuerySet:
     return people.order_by(Case(*[When(pk=pk, then=i) for i, pk in enumerate(order)]))
 
 
-def roster_link_rows(tournament: Tournament, owner) -> list[dict]:
+def roster_person_rows(tournament: Tournament, owner) -> list[dict]:
     """The tournament's players in German alphabetical order beside the
     roster: each with its link, or its exact or near matches (``kind``:
     ``tournaments.roster``'s ``exact``, ``near`` or ``new``; "" once linked)."""
