@@ -70,11 +70,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from games import rng
-
-
-def _(text: str) -> str:
-    """Mark a string for translation; the Django side translates it."""
-    return text
+from games.i18n import _
 
 
 class IllegalAction(ValueError):

@@ -25,7 +25,8 @@ finds every problem in one pass and never crashes on garbage.
 
 from __future__ import annotations
 
-from games.base import Problem, _
+from games.base import Problem
+from games.i18n import _
 
 
 def field(

@@ -9,7 +9,18 @@ class ScoringConfig(AppConfig):
 
     def ready(self):
         from scoring.models import has_result
-        from tournaments.services import round_life
+        from scoring.selectors import event_overview, standings
+        from tournaments import panels, providers, signals
 
-        # "the table has its result", for the round's life in the core
-        round_life.use_result_check(has_result)
+        # "the table has its result" and the standings, for the core
+        providers.provide(has_result=has_result, standings=standings)
+        panels.register("overview", "overview", event_overview)
+        signals.tournament_deleting.connect(_free_replaced_versions, dispatch_uid="scoring-delete")
+
+
+def _free_replaced_versions(sender, tournament, **kwargs):
+    """A correction protects the version it replaces: before the tournament
+    is deleted, all of them go together."""
+    from scoring.models import Submission
+
+    Submission.objects.filter(table__round__tournament=tournament).update(replaces=None)

@@ -33,11 +33,10 @@ from scoring.printing import (
 )
 from scoring.printing.certificates import render_certificates
 from scoring.printing.sheets import sheet_layouts as printed_sheet_layouts
-from scoring.selectors import final_decides
 from scoring.sheet_links import table_sheet_url, table_token
+from tournaments import providers
 from tournaments.addresses import absolute
 from tournaments.models import Round, Tournament
-from tournaments.play.links import seat_keys, seat_path
 
 #: kind → label; every kind but standings needs a round
 KINDS = {
@@ -235,7 +234,9 @@ def _add_seat_links(tournament, tables, url_for_table, url_for_seat) -> None:
     by_round: dict[int, list[int]] = {}
     for t in wanted:
         by_round.setdefault(t["round"], []).extend(p["id"] for p in t["players"])
-    keys = {number: seat_keys(round_ids[number], pids) for number, pids in by_round.items()}
+    keys = {
+        number: providers.seat_keys(round_ids[number], pids) for number, pids in by_round.items()
+    }
     for t in wanted:
         for player in t["players"]:
             player["url"] = url_for_seat(keys[t["round"]][player["id"]])
@@ -243,7 +244,7 @@ def _add_seat_links(tournament, tables, url_for_table, url_for_seat) -> None:
 
 def _seat_urls_like(url_for_table) -> Callable[[str], str]:
     if url_for_table is None:
-        return lambda key: absolute(seat_path(key))
+        return lambda key: absolute(reverse("seat_link", args=[key]))
 
     def url(key: str) -> str:
         some_table = 0
@@ -251,8 +252,8 @@ def _seat_urls_like(url_for_table) -> Callable[[str], str]:
         path = reverse("sheet_link", args=[table_token(some_table)])
         base = sheet[: -len(path)] if sheet.endswith(path) else ""
         if not base:
-            return absolute(seat_path(key))
-        return base + seat_path(key)
+            return absolute(reverse("seat_link", args=[key]))
+        return base + reverse("seat_link", args=[key])
 
     return url
 
@@ -298,7 +299,7 @@ def _winners(tournament: Tournament, round_no: int, places: int) -> list[dict]:
     names the stage ("Winner of the final", "Final, place 2") and not the
     qualifying points, which did not decide the place."""
     rows = listings.standings_rows(tournament, up_to_round=round_no)
-    decides = final_decides(tournament) and any(r["stage"] for r in rows)
+    decides = providers.final_decides(tournament) and any(r["stage"] for r in rows)
     out = []
     for r in rows:
         if r["place"] > places or r["dropped"]:

@@ -5,7 +5,7 @@ the pure standings, in a fixed number of queries per call (no per-table or
 per-player query).
 
 Points and figures are exact numbers from :mod:`scoring.standings`, turned
-into ``int`` or a short ``Decimal`` by :func:`scoring.points.as_number` for
+into ``int`` or a short ``Decimal`` by :func:`tournaments.points.as_number` for
 display.
 
 Bot seats (a digital table's seat the game's bot filled because nobody was
@@ -20,17 +20,15 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from django.utils.formats import get_format
 from django.utils.translation import pgettext, pgettext_lazy
 
 from scoring.models import Submission
-from scoring.points import as_number
-from scoring.printing.lists import format_value
 from scoring.selectors import players_data, results_data, standings, with_a_game
 from scoring.standings import prepare
-from scoring.tiebreaks import check_order
 from tournaments.collation import name_key
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
+from tournaments.points import as_number
+from tournaments.tiebreaks import check_order
 
 
 def _prepared(tournament: Tournament, up_to_round: int | None = None):
@@ -312,20 +310,6 @@ def player_total(tournament: Tournament, player: Player) -> dict | None:
         if row["player_id"] == player.pk:
             return row
     return None
-
-
-def number_text(value) -> str:
-    """A standings number (points, a tiebreak figure, a seating's score) as
-    the standings and the prints write it, in the active language: "1,5",
-    "2,333", "4" in German ("1.5" in English), never "1,50"; the pages'
-    ``|number`` and the seating's messages."""
-    if value is None or value == "":
-        return ""
-    try:
-        value = as_number(value)
-    except (ValueError, OverflowError):
-        return str(value)
-    return format_value(value, get_format("DECIMAL_SEPARATOR"))
 
 
 # -- flat rows for the CSV/JSON exports ---------------------------------------

@@ -5,9 +5,9 @@ number of queries."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -15,10 +15,9 @@ from django.utils.translation import ngettext
 
 from scoring.models import Confirmation, ScanPage, Submission, confirmed_result, has_result
 from scoring.standings import Row, compute_standings
-from tournaments.finals.advancement import StageTable
-from tournaments.finals.models import FinalStage
-from tournaments.finals.ordering import Qualifying, final_order
+from tournaments import providers
 from tournaments.models import Bye, Round, Seat, Table, Tournament, empty_seat_name
+from tournaments.selectors import with_result_flag
 
 
 def players_data(tournament: Tournament) -> list[dict]:
@@ -32,12 +31,6 @@ def players_data(tournament: Tournament) -> list[dict]:
             "name", "club"
         ).values_list("pk", "name", "rating", "rating_confirmed", "dropped")
     ]
-
-
-def unconfirmed_ratings(tournament: Tournament) -> int:
-    """How many players' ratings are their own word, not yet confirmed by
-    the organizer (they count as no rating)."""
-    return tournament.players.filter(rating__isnull=False, rating_confirmed=False).count()
 
 
 def results_data(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:
@@ -100,7 +93,8 @@ def standings(
 
     With a final stage, the rounds of the stage count as the final stage,
     not as more rounds: the finalists come first, ordered by each stage whose
-    every table has its result (``tournaments.finals.ordering``), then
+    every table has its result (``tournaments.finals.ordering``, handed in
+    as ``tournaments.providers.final_standings``), then
     everyone else by the standings of the qualifying rounds."""
     players = players_data(tournament)
     results = results_data(tournament, up_to_round=up_to_round)
@@ -124,52 +118,7 @@ def standings_of(
     )
     if not stages:
         return compute_standings(players, results, **options)
-    return _final_standings(tournament, players, results, stages, options)
-
-
-def _final_standings(tournament, players, results, stages, options) -> list[Row]:
-    """The standings ordered by the final stage (see :func:`standings`)."""
-    numbers = {number for number, _stage, _n in stages}
-    qualifying = compute_standings(
-        players, [e for e in results if e["round"] not in numbers], **options
-    )
-    mode = (
-        FinalStage.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
-        or FinalStage.REPLACE
-    )
-    played = []  # each stage with every table's result, the last one first
-    for number, stage, n_tables in sorted(stages, reverse=True):
-        tables = [
-            StageTable(e["table"], tuple(e["seats"]), tuple(e["ranks"]), tuple(e["figures"] or ()))
-            for e in results
-            if e["round"] == number and "seats" in e
-        ]
-        if tables and len(tables) == n_tables:
-            played.append((stage, tables))
-    by_id = {row.player_id: row for row in qualifying}
-    totals, with_stage = None, {}
-    if mode == FinalStage.ADD:
-        with_stage = {row.player_id: row for row in compute_standings(players, results, **options)}
-        totals = {p: row.points for p, row in with_stage.items()}
-    order = final_order(
-        [Qualifying(r.player_id, r.place, r.shared) for r in qualifying], played, mode, totals
-    )
-    out = []
-    for placed in order:
-        row = by_id[placed.player_id]
-        if placed.stage and mode == FinalStage.ADD:
-            row = with_stage[placed.player_id]
-        out.append(
-            replace(
-                row,
-                place=placed.place,
-                shared=placed.shared,
-                stage=placed.stage,
-                stage_rank=placed.stage_rank,
-                settled=placed.settled,
-            )
-        )
-    return out
+    return providers.final_standings(tournament, players, results, stages, options)
 
 
 def author(submission: Submission, names: dict[int, str] | None = None) -> str:
@@ -362,7 +311,7 @@ def _next_step(tournament, current, missing, players, *, closable=None) -> NextS
         return NextStep(
             "seat", _("Seat round %(n)s.") % {"n": n + 1}, reverse("round_list", args=[tid])
         )
-    stage = _final_stage_to_seat(tournament)
+    stage = providers.final_stage_to_seat(tournament)
     if stage:
         text = _("Seat the semi-finals.") if stage == "semi" else _("Seat the final.")
         return NextStep("seat_final", text, reverse("final_stage", args=[tid]))
@@ -371,27 +320,6 @@ def _next_step(tournament, current, missing, players, *, closable=None) -> NextS
         _("Every round is complete: finish the tournament and print the final standings."),
         action="finish",
     )
-
-
-def final_decides(tournament: Tournament) -> bool:
-    """True when the final stage's results decide the finalists' places (its
-    mode "replace"), so a finalist's qualifying points say nothing about the
-    place: the certificates name the stage and place there instead."""
-    mode = FinalStage.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
-    return mode == FinalStage.REPLACE
-
-
-def _final_stage_to_seat(tournament: Tournament) -> str:
-    """The final stage's next round to seat ("semi", "final"), "" when
-    there is none (no final stage, or every stage seated)."""
-    fmt = FinalStage.objects.filter(tournament=tournament).values_list("format", flat=True).first()
-    stages = {FinalStage.TABLE: ["final"], FinalStage.SEMIS: ["semi", "final"]}.get(fmt, [])
-    seated = set(
-        Round.objects.filter(tournament=tournament)
-        .exclude(stage="")
-        .values_list("stage", flat=True)
-    )
-    return next((s for s in stages if s not in seated), "")
 
 
 def _rows(submission: Submission, seats: list[Seat]) -> list[dict]:
@@ -438,11 +366,6 @@ def conflict_page(conflict, seats: list[Seat]) -> dict:
     if conflict.other is not None:
         describe_versions([conflict.other], seats)
     return {"conflict": str(conflict), "other": conflict.other}
-
-
-def with_result_flag(tables: QuerySet) -> QuerySet:
-    """Tables annotated with ``has_result`` (:func:`scoring.models.has_result`)."""
-    return tables.annotate(has_result=has_result())
 
 
 # -- the result pages -----------------------------------------------------------

@@ -27,8 +27,7 @@ from games import SheetError, TableResult
 from scoring import selectors
 from scoring.models import Confirmation, Submission, confirmed_result
 from tournaments import clock as pure_clock
-from tournaments import live
-from tournaments.finals.selectors import correction_impact
+from tournaments import live, providers
 from tournaments.models import Round, Seat, Table, Tournament
 from tournaments.services import round_life
 from tournaments.services.deadlines import (
@@ -587,7 +586,7 @@ def result_preview_correction(*, table: Table, sheet: dict, expected_version=_AN
             )
     final_impact = None
     if table.round.number <= tournament.rounds:
-        final_impact = correction_impact(tournament, players, changed)
+        final_impact = providers.correction_impact(tournament, players, changed)
     return Preview(result=result, changes=changes, final_impact=final_impact)
 
 

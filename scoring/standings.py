@@ -21,12 +21,12 @@ is its number of seats, bot seats included, and the ranks are the game's
 ranks over all seats (a player behind the bot is 2nd); a table still needs 2
 seats, and at least one of them a player. A bot seat gets no row, no game and
 no points; it is nobody's opponent or table-mate for the tiebreakers
-(:mod:`scoring.tiebreaks`) and does not count in the average points per seat
+(:mod:`tournaments.tiebreaks`) and does not count in the average points per seat
 that a bye earns under a scheme without fixed bye points. ``None`` is
 therefore never a player id.
 
-Points come from :mod:`scoring.points`, tiebreakers from
-:mod:`scoring.tiebreaks`. The work is one pass over the results with exact
+Points come from :mod:`tournaments.points`, tiebreakers from
+:mod:`tournaments.tiebreaks`. The work is one pass over the results with exact
 integer arithmetic (points are scaled by a common denominator internally) and
 one sort; 1000 players after 10 rounds take well under 100 ms.
 """
@@ -39,7 +39,8 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
-from scoring.points import (
+from tournaments.collation import name_key
+from tournaments.points import (
     PointsScheme,
     as_number,
     competition_ranks,
@@ -47,8 +48,7 @@ from scoring.points import (
     get_scheme,
     ratio_number,
 )
-from scoring.tiebreaks import PlayerData, PlayerRound, Table, check_order, opponents, rank
-from tournaments.collation import name_key
+from tournaments.tiebreaks import PlayerData, PlayerRound, Table, check_order, opponents, rank
 
 
 @dataclass(slots=True)

@@ -1,5 +1,5 @@
 """Scoring URLs: result entry and the printed sheet's signed link;
-standings, exports, printing (series and season standings:
+standings, printing (the exports: ``scoring/exchange/urls.py``; series and season standings:
 ``scoring/season/urls.py``).
 
 Grouped by audience, like ``tournaments/urls.py`` which includes them:
@@ -13,7 +13,6 @@ tournament. A player's seat link (``p/<token>/``) is the seat wing's
 from django.urls import path
 
 from scoring.views import entry
-from scoring.views import exports as export_views
 from scoring.views import printing as print_views
 from scoring.views import scans as scan_views
 from scoring.views import standings as standings_views
@@ -56,9 +55,6 @@ organizer_patterns = [
         scan_views.scan_page_table,
         name="scan_page_table",
     ),
-    path("export/", export_views.export_center, name="export_center"),
-    path("export/tournament.json", export_views.tournament_export, name="tournament_export"),
-    path("export/<slug:what>.<slug:fmt>", export_views.export_download, name="export"),
     path("print/", print_views.print_center, name="print_center"),
     path("print/standings.pdf", print_views.print_standings, name="print_standings"),
     path("print/final.pdf", print_views.print_final, {"kind": "final"}, name="print_final"),
@@ -88,10 +84,4 @@ public_patterns = [
 urlpatterns = [
     # the QR code on a printed sheet: the table's result form, for its staff
     path("s/<str:token>/", entry.sheet_link, name="sheet_link"),
-    path("tournaments/import/", export_views.tournament_import, name="tournament_import"),
-    path(
-        "tournaments/import/<int:job_id>/",
-        export_views.tournament_import_job,
-        name="tournament_import_job",
-    ),
 ]

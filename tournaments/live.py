@@ -31,10 +31,9 @@ from django.db.models.functions import Now
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import Signal
 
-from scoring.models import has_result
+from tournaments import bus, providers
 from tournaments.clock import from_db
 from tournaments.models import Round, Table, Tournament
-from tournaments.push import bus
 
 #: seconds between an open clock's polls. clock.js counts down locally from
 #: the deadline, so the poll only has to notice a pause, an extension or the
@@ -144,7 +143,7 @@ def _compute(round_id: int) -> dict | None:
     total = 0
     for number, status, counted in (
         Table.objects.filter(round_id=round_id)
-        .annotate(counted=has_result())
+        .annotate(counted=providers.has_result())
         .order_by("number")
         .values_list("number", "status", "counted")
     ):

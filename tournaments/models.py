@@ -12,9 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games import ENGINES
-from scoring import points, tiebreaks
 from tournaments import clock as pure_clock
-from tournaments import limits
+from tournaments import limits, points, tiebreaks
 from tournaments.seating import request as seating_request
 
 MAX_ROUND_MINUTES = 600

@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.listings import number_text
+from tournaments.numbers import number_text
 from tournaments.seating import reasons
 from tournaments.seating.errors import SeatingError
 from tournaments.services.errors import ServiceError

@@ -21,8 +21,7 @@ import itertools
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from scoring import selectors as scoring_selectors
-from scoring.season import selectors as season_selectors
+from tournaments import providers
 from tournaments.models import Bye, Player, Round, Seat, Tournament
 from tournaments.seating.draft import Draft
 from tournaments.selectors import allowed_sizes, allows_byes, fills_with_bots
@@ -83,7 +82,7 @@ class History:
 
 def standings_scores(tournament: Tournament, up_to_round: int | None = None):
     """(player id → points as float, player id → standings position)."""
-    rows = scoring_selectors.standings(tournament, up_to_round=up_to_round)
+    rows = providers.standings(tournament, up_to_round=up_to_round)
     scores = {r.player_id: float(r.points or 0) for r in rows}
     position = {r.player_id: k for k, r in enumerate(rows)}
     return scores, position
@@ -110,7 +109,7 @@ def round1_ratings(tournament: Tournament) -> dict[int, float | None]:
     ]
     linked = {pid: person for pid, _rating, person in players if person}
     if linked:
-        club = season_selectors.ratings(tournament.owner, tournament.game)
+        club = providers.club_ratings(tournament.owner, tournament.game)
         if any(person in club for person in linked.values()):
             return {
                 pid: club[linked[pid]].conservative if linked.get(pid) in club else None

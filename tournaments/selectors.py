@@ -8,9 +8,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import has_result
-from scoring.selectors import standings
-from tournaments import live
+from tournaments import live, providers
 from tournaments.collation import name_key, sort_by_name
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Tournament
 from tournaments.roster import Candidate, match, resolve_merges
@@ -30,6 +28,12 @@ def tournaments_of(user, *, archived: bool = False) -> QuerySet[Tournament]:
         .distinct()
         .annotate(player_count=Count("players", distinct=True))
     )
+
+
+def unconfirmed_ratings(tournament: Tournament) -> int:
+    """How many players' ratings are their own word, not yet confirmed by
+    the organizer (they count as no rating)."""
+    return tournament.players.filter(rating__isnull=False, rating_confirmed=False).count()
 
 
 def player_counts(tournament: Tournament) -> dict:
@@ -105,10 +109,18 @@ def draft_late_arrivals(tournament: Tournament) -> tuple[Round | None, list[Play
     return rnd, late_candidates(rnd)
 
 
+def with_result_flag(tables: QuerySet) -> QuerySet:
+    """Tables annotated with ``has_result`` ("the table has its result",
+    :func:`tournaments.providers.has_result`)."""
+    return tables.annotate(has_result=providers.has_result())
+
+
 def missing_results(rnd) -> list[int]:
     """Numbers of the round's tables without a confirmed result."""
     return list(
-        rnd.tables.exclude(has_result()).order_by("number").values_list("number", flat=True)
+        rnd.tables.exclude(providers.has_result())
+        .order_by("number")
+        .values_list("number", flat=True)
     )
 
 
@@ -191,7 +203,7 @@ def round_seating(rnd) -> dict:
     if scores is None:
         scores = {
             str(r.player_id): r.points
-            for r in standings(rnd.tournament, up_to_round=rnd.number - 1)
+            for r in providers.standings(rnd.tournament, up_to_round=rnd.number - 1)
         }
     seats_by_table: dict = {}
     for seat in (
@@ -299,7 +311,7 @@ def in_name_order(people: QuerySet) -> QuerySet:
     return people.order_by(Case(*[When(pk=pk, then=i) for i, pk in enumerate(order)]))
 
 
-def roster_link_rows(tournament: Tournament, owner) -> list[dict]:
+def roster_person_rows(tournament: Tournament, owner) -> list[dict]:
     """The tournament's players in German alphabetical order beside the
     roster: each with its link, or its exact or near matches (``kind``:
     ``tournaments.roster``'s ``exact``, ``near`` or ``new``; "" once linked)."""

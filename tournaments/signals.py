@@ -12,6 +12,10 @@ the grace period, forgets a dropped player's seat links).
 - ``clock_sweeping(now)``: the clock's sweep, every second; a receiver does
   its own due work, each piece guarded (``services.clock.guarded``), and
   returns how many tables it finished.
+- ``tournament_deleting(tournament)``: the tournament is about to be deleted
+  with everything in it (inside the delete's transaction); a receiver clears
+  what would protect its rows from the cascade (scoring: the corrections'
+  links to the versions they replace).
 """
 
 from django.dispatch import Signal
@@ -20,3 +24,4 @@ player_dropped = Signal()
 round_started = Signal()
 table_time_called = Signal()
 clock_sweeping = Signal()
+tournament_deleting = Signal()

@@ -11,7 +11,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from scoring import urls as scoring_urls
+from scoring.exchange import urls as exchange_urls
+from scoring.season import roster_views as roster
 from scoring.season import urls as season_urls
+from scoring.views import projector
 from tournaments.finals import urls as finals_urls
 from tournaments.mirror import urls as mirror_urls
 from tournaments.play import urls as play_urls
@@ -22,9 +25,7 @@ from tournaments.views import (
     lifecycle,
     organizer,
     players,
-    projector,
     public,
-    roster,
     rounds,
     seating,
 )
@@ -86,6 +87,7 @@ organizer_patterns = [
     *finals_urls.organizer_patterns,
     *mirror_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
+    *exchange_urls.organizer_patterns,
 ]
 
 #: anyone (a public tournament's published rounds), below ``t/<int:tournament_id>/``
@@ -133,5 +135,6 @@ urlpatterns = [
     path("roster/import/", roster.club_import, name="club_import"),
     path("roster/merges/<int:merge_id>/undo/", roster.person_merge_undo, name="person_merge_undo"),
     *scoring_urls.urlpatterns,
+    *exchange_urls.urlpatterns,
     *season_urls.urlpatterns,
 ]

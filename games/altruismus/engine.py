@@ -122,7 +122,8 @@ from functools import cache
 from pathlib import Path
 
 from games import rng
-from games.base import DeckError, Engine, TableResult, _, rank_by
+from games.base import DeckError, Engine, TableResult, rank_by
+from games.i18n import _
 from games.sheets import field
 
 DECK_DIR = Path(__file__).parent / "decks"

@@ -19,7 +19,8 @@ Result: figure = total, ranks by total (equal totals share the rank).
 
 from __future__ import annotations
 
-from games.base import Problem, SheetError, TableResult, _, rank_by
+from games.base import Problem, SheetError, TableResult, rank_by
+from games.i18n import _
 from games.sheets import field, read_int, unknown_fields
 
 MAX_TURNS = 10

@@ -111,7 +111,8 @@ round's ``[seat, card]`` plays), ``carry`` (left-over cards), ``removed``,
 from __future__ import annotations
 
 from games import rng
-from games.base import Engine, IllegalAction, TableResult, _, rank_by
+from games.base import Engine, IllegalAction, TableResult, rank_by
+from games.i18n import _
 from games.monddaemmerung.deck import Deck, deck_names, load_deck
 from games.sheets import field
 

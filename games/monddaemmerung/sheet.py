@@ -21,7 +21,8 @@ and ``not_a_sheet``/``unknown_field``.
 
 from __future__ import annotations
 
-from games.base import Problem, SheetError, TableResult, _, rank_by
+from games.base import Problem, SheetError, TableResult, rank_by
+from games.i18n import _
 from games.monddaemmerung.deck import load_deck
 from games.sheets import field, is_blank, read_bool, read_int, unknown_fields
 

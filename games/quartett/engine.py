@@ -106,7 +106,8 @@ import json
 from bisect import bisect_left
 
 from games import rng
-from games.base import DeckError, Engine, TableResult, _, rank_by
+from games.base import DeckError, Engine, TableResult, rank_by
+from games.i18n import _
 from games.quartett.deck import DEFAULT_DECK, load_deck, shipped_decks
 
 

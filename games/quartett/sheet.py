@@ -17,7 +17,8 @@ each group of seats tied on cards held has exactly one decision-round winner
 
 from __future__ import annotations
 
-from games.base import Problem, SheetError, TableResult, _
+from games.base import Problem, SheetError, TableResult
+from games.i18n import _
 from games.sheets import field, is_blank, read_bool, read_int, unknown_fields
 
 

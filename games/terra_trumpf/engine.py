@@ -127,7 +127,8 @@ from __future__ import annotations
 import json
 
 from games import rng
-from games.base import DeckError, Engine, IllegalAction, TableResult, _, rank_by
+from games.base import DeckError, Engine, IllegalAction, TableResult, rank_by
+from games.i18n import _
 from games.sheets import field
 from games.terra_trumpf.cards import (
     CARDS_PER_CATEGORY,

@@ -43,7 +43,8 @@ from __future__ import annotations
 
 import re
 
-from games.base import Problem, SheetError, TableResult, _
+from games.base import Problem, SheetError, TableResult
+from games.i18n import _
 from games.sheets import (
     field,
     is_blank,

@@ -127,7 +127,8 @@ from itertools import combinations
 from pathlib import Path
 
 from games import rng
-from games.base import DeckError, Engine, IllegalAction, TableResult, _, rank_by
+from games.base import DeckError, Engine, IllegalAction, TableResult, rank_by
+from games.i18n import _
 
 HERE = Path(__file__).parent
 HAND_SIZE = 7

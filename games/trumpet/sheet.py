@@ -21,7 +21,8 @@ colour are made at the table and are already part of the final fields.
 
 from __future__ import annotations
 
-from games.base import Problem, SheetError, TableResult, _, rank_by
+from games.base import Problem, SheetError, TableResult, rank_by
+from games.i18n import _
 from games.sheets import field, is_blank, read_bool, read_int, unknown_fields
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from decimal import Decimal
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -30,6 +29,7 @@ from scoring.printing.fonts import register_fonts
 from scoring.printing.sheets import _player_name, binary_streams
 from scoring.printing.slips import draw_slip, slip_label
 from tournaments.collation import name_key, surname_key
+from tournaments.points import format_value
 
 Gettext = Callable[[str], str] | None
 #: ``ngettext(singular, plural, n)``: the language's plural form for ``n``
@@ -62,22 +62,6 @@ def _english_plural(singular: str, plural: str, n: int) -> str:
 
 # alphabetical as on every page: "Şahin" next to "Sahin", case ignored
 sort_key = name_key
-
-
-def format_value(value, decimal_separator: str = ".") -> str:
-    """A number as the reader writes it: the active language's decimal
-    separator ("6,5" in German, "6.5" in English); integers as they are."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float):
-        text = f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
-    elif isinstance(value, Decimal):
-        text = format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
-    else:
-        return str(value)
-    return text.replace(".", decimal_separator)
 
 
 def player_label(player) -> str:

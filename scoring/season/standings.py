@@ -30,16 +30,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from games.i18n import _
 from tournaments.collation import name_key
 
 SCHEMES = ("placement", "points", "table")
 DEFAULT_TABLE = (25, 20, 16, 13, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
-
-
-def _(label: str) -> str:
-    """Mark a label for translation (a no-op, as in ``games/``): Django's
-    ``makemessages`` extracts it, the models translate it."""
-    return label
 
 
 #: each season points scheme's label (English; translated where it is shown)

@@ -19,10 +19,9 @@ from games import get_engine
 from tests import serverproc
 from tests.factories import deal_secret
 from tests.seat_tokens import token_for
-from tournaments import services
+from tournaments import bus, services
 from tournaments.models import Round, Seat, Table
 from tournaments.play import bots
-from tournaments.push import bus
 from tournaments.services import round_life
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

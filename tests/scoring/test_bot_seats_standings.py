@@ -10,9 +10,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.points import get_scheme
 from scoring.standings import compute_standings, prepare
-from scoring.tiebreaks import head_to_head, opponents
+from tournaments.points import get_scheme
+from tournaments.tiebreaks import head_to_head, opponents
 
 NAMES = ["Anna", "Bert", "Cem", "Dora", "Emil", "Fay"]
 

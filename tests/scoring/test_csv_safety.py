@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import listings
-from scoring.views.exports import HEADERS
+from scoring.exchange.views import HEADERS
 from tests.scoring import handmade
 from tournaments.models import Team
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.points import (
+from tournaments.points import (
     PointsScheme,
     as_number,
     competition_ranks,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.points import PointsScheme
 from scoring.standings import Row, compute_standings
+from tournaments.points import PointsScheme
 
 NAMES = ["Anna", "Bert", "Cem", "Dora", "Emil", "Fay", "Gus"]
 

@@ -3,7 +3,7 @@ from fractions import Fraction as F
 import pytest
 
 from scoring.standings import prepare
-from scoring.tiebreaks import (
+from tournaments.tiebreaks import (
     DEFAULT_ORDER,
     TIEBREAKS,
     PlayerData,

@@ -16,11 +16,11 @@ from scoring import selectors as scoring_selectors
 from scoring.exchange.export import export_tournament
 from scoring.exchange.importer import import_tournament
 from scoring.models import Submission
-from scoring.points import get_scheme
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.forms import TournamentForm
 from tournaments.models import Seat, Table
 from tournaments.play import bots
+from tournaments.points import get_scheme
 from tournaments.services import ServiceError, seating
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]

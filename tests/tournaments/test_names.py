@@ -5,10 +5,10 @@ missing label)."""
 
 from django.utils import translation
 
-from scoring import points, tiebreaks
 from scoring.season import standings as season_standings
 from scoring.season.models import Series
 from tournaments import clock as pure_clock
+from tournaments import points, tiebreaks
 from tournaments.forms import TournamentForm
 from tournaments.models import (
     DEFAULT_TIEBREAKS,

@@ -66,7 +66,7 @@ def test_a_standings_number_is_written_in_the_readers_language(value, english, g
 def test_pages_and_prints_write_a_number_alike(value):
     """The page filter and the prints' formatter give the same text."""
     from scoring.documents import format_value
-    from scoring.points import as_number
+    from tournaments.points import as_number
 
     for language in ("de", "en"):
         with translation.override(language):

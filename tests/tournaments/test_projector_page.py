@@ -7,11 +7,11 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring.views.projector import join_qr_svg
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import past_deadline, travel
 from tournaments.models import Round, Table
 from tournaments.services import deadlines, round_life, seating
-from tournaments.views.projector import join_qr_svg
 
 pytestmark = pytest.mark.django_db
 

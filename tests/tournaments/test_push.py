@@ -21,12 +21,12 @@ from games import get_engine
 from tests.factories import TournamentFactory, digital_table, seated_round
 from tests.seat_tokens import token_for
 from tests.timetravel import past_deadline
-from tournaments import live
+from tournaments import bus, live
 from tournaments.models import Seat
 from tournaments.play import poll_cache
 from tournaments.play import screen as play
 from tournaments.play.tables import table_move
-from tournaments.push import bus, redraw
+from tournaments.push import redraw
 from tournaments.services import deadlines, round_life
 
 pytestmark = pytest.mark.django_db

@@ -27,9 +27,10 @@ from django.urls import reverse
 from games import get_engine
 from tests.factories import PlayerFactory, TournamentFactory, deal_secret, seated_round
 from tests.seat_tokens import token_for
+from tournaments import bus
 from tournaments.models import Seat, Table
 from tournaments.play.tables import table_move
-from tournaments.push import bus, redraw
+from tournaments.push import redraw
 from tournaments.push import views as push_views
 from tournaments.registrations import services as registrations
 from tournaments.services import deadlines, players, round_life, seating

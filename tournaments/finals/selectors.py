@@ -4,18 +4,20 @@ the next stage, and the final page's data."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
 from scoring.selectors import results_data, standings, standings_of, with_a_game
-from scoring.tiebreaks import DEFAULT_ORDER
+from scoring.standings import Row, compute_standings
 from tournaments.finals import formats
 from tournaments.finals import messages as texts
 from tournaments.finals.advancement import StageTable, advance
 from tournaments.finals.models import FinalStage
+from tournaments.finals.ordering import Qualifying, final_order
 from tournaments.finals.qualification import Decision, Standing, qualify
 from tournaments.models import Round, Seat, Tournament, deck_problem
+from tournaments.tiebreaks import DEFAULT_ORDER
 
 
 def stage_settings(tournament: Tournament) -> FinalStage:
@@ -274,3 +276,71 @@ def final_page(tournament: Tournament) -> dict:
         "impact": impact(tournament, config),
         "results": final_result_lines(tournament) if seated else [],
     }
+
+
+def final_standings(tournament, players, results, stages, options) -> list[Row]:
+    """The standings ordered by the final stage (see
+    :func:`scoring.selectors.standings`, which asks for them through
+    :mod:`tournaments.providers`)."""
+    numbers = {number for number, _stage, _n in stages}
+    qualifying = compute_standings(
+        players, [e for e in results if e["round"] not in numbers], **options
+    )
+    mode = (
+        FinalStage.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
+        or FinalStage.REPLACE
+    )
+    played = []  # each stage with every table's result, the last one first
+    for number, stage, n_tables in sorted(stages, reverse=True):
+        tables = [
+            StageTable(e["table"], tuple(e["seats"]), tuple(e["ranks"]), tuple(e["figures"] or ()))
+            for e in results
+            if e["round"] == number and "seats" in e
+        ]
+        if tables and len(tables) == n_tables:
+            played.append((stage, tables))
+    by_id = {row.player_id: row for row in qualifying}
+    totals, with_stage = None, {}
+    if mode == FinalStage.ADD:
+        with_stage = {row.player_id: row for row in compute_standings(players, results, **options)}
+        totals = {p: row.points for p, row in with_stage.items()}
+    order = final_order(
+        [Qualifying(r.player_id, r.place, r.shared) for r in qualifying], played, mode, totals
+    )
+    out = []
+    for placed in order:
+        row = by_id[placed.player_id]
+        if placed.stage and mode == FinalStage.ADD:
+            row = with_stage[placed.player_id]
+        out.append(
+            replace(
+                row,
+                place=placed.place,
+                shared=placed.shared,
+                stage=placed.stage,
+                stage_rank=placed.stage_rank,
+                settled=placed.settled,
+            )
+        )
+    return out
+
+
+def stage_to_seat(tournament: Tournament) -> str:
+    """The final stage's next round to seat ("semi", "final"), "" when
+    there is none (no final stage, or every stage seated)."""
+    fmt = FinalStage.objects.filter(tournament=tournament).values_list("format", flat=True).first()
+    stages = {FinalStage.TABLE: ["final"], FinalStage.SEMIS: ["semi", "final"]}.get(fmt, [])
+    seated = set(
+        Round.objects.filter(tournament=tournament)
+        .exclude(stage="")
+        .values_list("stage", flat=True)
+    )
+    return next((s for s in stages if s not in seated), "")
+
+
+def final_decides(tournament: Tournament) -> bool:
+    """True when the final stage's results decide the finalists' places (its
+    mode "replace"), so a finalist's qualifying points say nothing about the
+    place: the certificates name the stage and place there instead."""
+    mode = FinalStage.objects.filter(tournament=tournament).values_list("mode", flat=True).first()
+    return mode == FinalStage.REPLACE

@@ -11,6 +11,9 @@ class MirrorConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from tournaments.mirror import dirty
+        from tournaments import panels
+        from tournaments.mirror import dirty, selectors
 
         dirty.connect()
+        panels.register("overview", "mirror", selectors.status)
+        panels.register("public", "has_season", selectors.has_seasons)

@@ -11,10 +11,11 @@ class PlayConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from tournaments import signals
-        from tournaments.play import poll_cache
+        from tournaments import providers, signals
+        from tournaments.play import links, poll_cache
 
         poll_cache.connect()
+        providers.provide(seat_keys=links.seat_keys)
         signals.player_dropped.connect(_forget_seats, dispatch_uid="play-dropped")
         signals.round_started.connect(_deal, dispatch_uid="play-deal")
         signals.table_time_called.connect(_call_time, dispatch_uid="play-time")

@@ -23,9 +23,8 @@ import time
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 
-from tournaments import live
+from tournaments import bus, live
 from tournaments.models import Round, Seat, Table
-from tournaments.push import bus
 
 #: what a seat link's key can look like (tournaments.play.links: 22 URL-safe
 #: characters); anything else never becomes a cache key

@@ -1,6 +1,6 @@
 """One hub per web process: the open streams, by table, round and link, and
 the one subscriber task that hears the cross-process signal
-(:mod:`tournaments.push.bus`) and fans it out to them.
+(:mod:`tournaments.bus`) and fans it out to them.
 
 Everything here runs in the server's event loop; an open stream is a
 coroutine waiting on an event (a few kilobytes), with no thread and no
@@ -29,7 +29,8 @@ import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from tournaments.push import bus, redraw
+from tournaments import bus
+from tournaments.push import redraw
 from tournaments.push.redraw import Conn
 
 log = logging.getLogger(__name__)

@@ -29,8 +29,7 @@ from django.utils import translation
 
 from tournaments import live
 from tournaments.models import Table
-from tournaments.play import links, watch
-from tournaments.play import screen as play
+from tournaments.play import links, screen, watch
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +77,7 @@ def in_thread(work, *args):
 
 def versions_of_round(round_id: int) -> dict[int, str]:
     """The play-screen versions of a round's tables, read now (one query)."""
-    return play.round_table_versions(round_id)
+    return screen.round_table_versions(round_id)
 
 
 def redraw(
@@ -125,7 +124,7 @@ def table_pass(table_id: int, members: list[Conn]) -> list:
 
 
 def _table(table_id: int, members: list[Conn]) -> list:
-    snapshot = play.table_snapshot(table_id)
+    snapshot = screen.table_snapshot(table_id)
     if snapshot is None:  # the table is gone (a re-seat removed it): pages anew
         return [(conn, RELOAD, "", None) for conn in members]
     seats = links.seats_now(c.token for c in members if c.kind == SEAT)
@@ -137,8 +136,8 @@ def _table(table_id: int, members: list[Conn]) -> list:
     for conn in members:
         if conn.kind == SEAT:
             now = seats.get(conn.token)
-            shows = conn.seat or play.seat_key(conn.table_id, conn.position)
-            if now is None or play.seat_key(*now) != shows or now[0] != table_id:
+            shows = conn.seat or screen.seat_key(conn.table_id, conn.position)
+            if now is None or screen.seat_key(*now) != shows or now[0] != table_id:
                 # the link leads to another seat, or can't act: never this seat's screen
                 out.append((conn, RELOAD, "", None))
                 continue
@@ -170,7 +169,7 @@ _CSRF_MARK = "csrf0mark0of0a0push0stream"
 def seat_panel(snapshot, conn: Conn, *, csrf_token: str | None = None) -> str:
     """A seat's play partial: its own screen, nothing of another seat's cards."""
     context = {
-        "play": play.seat_part(snapshot, conn.position),
+        "play": screen.seat_part(snapshot, conn.position),
         "play_token": conn.token,
         "csrf_token": conn.csrf_token if csrf_token is None else csrf_token,
     }

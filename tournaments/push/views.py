@@ -18,8 +18,7 @@ from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from tournaments.play import links
-from tournaments.play import screen as play
+from tournaments.play import links, screen
 from tournaments.push import redraw
 from tournaments.push.hub import hub
 from tournaments.selectors import public_round
@@ -47,7 +46,7 @@ def _seat_conn(request, token: str) -> redraw.Conn | None:
     if not access.ok or not access.seat.table.digital:
         return None
     seat = access.seat
-    now = play.seat_key(seat.table_id, seat.position)
+    now = screen.seat_key(seat.table_id, seat.position)
     return redraw.Conn(
         kind=redraw.SEAT,
         table_id=seat.table_id,

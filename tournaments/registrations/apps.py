@@ -9,3 +9,9 @@ class RegistrationsConfig(AppConfig):
     label = "registrations"
     verbose_name = _("Registrations")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from tournaments import panels
+        from tournaments.registrations import selectors
+
+        panels.register("overview", "left", selectors.left_by_themselves)

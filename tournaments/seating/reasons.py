@@ -56,6 +56,8 @@ import itertools
 import math
 from dataclasses import dataclass, field
 
+from games.i18n import _
+
 #: how the fairness rule breaks ties (``rule``), the constraints a
 #: ``small_table_forced`` names, what ``mates_together`` are mates by
 RULES = ("standings", "drawn", "rating", "spread")
@@ -167,12 +169,6 @@ def problem(item) -> tuple[str, dict] | None:
         if not ok:
             return "bad_param", {"param": name}
     return None
-
-
-def _(message: str) -> str:
-    """Mark a message for translation (a no-op, as in ``games/``): Django's
-    ``makemessages`` extracts it, the web side translates it."""
-    return message
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.i18n import _
 from tournaments.seating.errors import SeatingError, bad_request
 
 #: the seating modes (the one list of them)
@@ -44,12 +45,6 @@ RATING_MODES = ("rating_spread", "rating_swiss")
 ROUND1_MODES = ("random", *RATING_MODES)
 MODES = ("swiss", "mixing", "random", *RATING_MODES)
 TEAM_MODES = ("together", "apart", None)
-
-
-def _(label: str) -> str:
-    """Mark a label for translation (a no-op, as in ``games/``): Django's
-    ``makemessages`` extracts it, the models translate it."""
-    return label
 
 
 #: each mode's label as the organizer picks one for a round (English;

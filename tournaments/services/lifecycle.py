@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring.models import Submission
+from tournaments import signals
 from tournaments.models import Bye, Round, Seat, Tournament
 from tournaments.services.errors import ServiceError
 
@@ -59,8 +59,8 @@ def tournament_delete(*, tournament: Tournament, by, confirm_name: str) -> None:
     t = _locked(tournament)
     if (confirm_name or "").strip() != t.name.strip():
         raise ServiceError(_("Type the tournament's name exactly to delete it."))
-    # a correction protects the version it replaces; all of them go together
-    Submission.objects.filter(table__round__tournament=t).update(replaces=None)
+    # the apps above clear what protects their rows (a correction its version)
+    signals.tournament_deleting.send(sender=Tournament, tournament=t)
     Seat.objects.filter(table__round__tournament=t).delete()
     Bye.objects.filter(round__tournament=t).delete()
     t.delete()

@@ -26,14 +26,14 @@ deadline, the wake-up calls — in ``tournaments.services.clock``. What
 happens at a digital table (dealing at the start, the engine calling time,
 finishing after the grace period) is the play app's, told by the signals of
 ``tournaments.signals``. "The table has its result" is the results app's
-definition (``scoring.models.has_result``), handed here by its app config
-(:func:`use_result_check`), so this module imports nothing above the core.
+definition (``scoring.models.has_result``), handed to the core by its app
+config (:mod:`tournaments.providers`), so this module imports nothing above
+the core.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime
 
 from django.db import transaction
@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments import clock as pure
-from tournaments import live, signals
+from tournaments import live, providers, signals
 from tournaments.authors import author
 from tournaments.models import ClockActivation, Round, Table
 from tournaments.selectors import earlier_open_round, missing_results
@@ -53,22 +53,6 @@ from tournaments.services.errors import ServiceError
 from tournaments.services.seating import seating_publish
 
 log = logging.getLogger(__name__)
-
-_result_check: Callable[[], Exists] | None = None
-
-
-def use_result_check(expression: Callable[[], Exists]) -> None:
-    """The results app's "the table has its result" (an expression over
-    tables), set once from its app config."""
-    global _result_check
-    _result_check = expression
-
-
-def _has_result() -> Exists:
-    if _result_check is None:
-        raise RuntimeError("the results app (scoring) has not handed its result check")
-    return _result_check()
-
 
 # -- start, pause, more time -------------------------------------------------------
 
@@ -341,7 +325,7 @@ def round_end_when_done(*, round_id: int, by=None, via: str = pure.EARLY) -> str
             return pure.NOT_OPEN
         counts = (
             Table.objects.filter(round_id=round_id)
-            .annotate(has_result=_has_result())
+            .annotate(has_result=providers.has_result())
             .aggregate(total=Count("pk"), open=Count("pk", filter=Q(has_result=False)))
         )
         refusal = pure.close_refusal(
@@ -378,7 +362,7 @@ def round_end_when_done(*, round_id: int, by=None, via: str = pure.EARLY) -> str
 def _complete(round_id: int) -> int:
     """Compare-and-set: a round whose time was called is complete once every
     table has a confirmed result. Returns the number of rows changed (0/1)."""
-    open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(_has_result())
+    open_tables = Table.objects.filter(round=OuterRef("pk")).exclude(providers.has_result())
     done = (
         Round.objects.filter(pk=round_id, status=Round.TIME_CALLED)
         .exclude(Exists(open_tables))

@@ -43,10 +43,9 @@ import hashlib
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments import providers, seating_messages
 from tournaments import seating as algo
-from tournaments import seating_messages
 from tournaments.authors import author
-from tournaments.finals.services import final_replace_dropped
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Table, Tournament
 from tournaments.seating.order import team_seat_order as _team_seat_order
 from tournaments.seating.request import MODES, RATING_MODES
@@ -473,7 +472,7 @@ def reseat_dropped_player(*, player: Player, by) -> list[dict]:
     for rnd in rounds:
         if rnd.stage:  # a final stage's round: the next in line takes the seat
             if Seat.objects.filter(table__round=rnd, player=player).exists():
-                out.append(final_replace_dropped(round=rnd, player=player, by=by))
+                out.append(providers.final_replace_dropped(round=rnd, player=player, by=by))
         elif (
             Seat.objects.filter(table__round=rnd, player=player).exists()
             or Bye.objects.filter(round=rnd, player=player).exists()

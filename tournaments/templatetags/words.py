@@ -2,8 +2,8 @@
 
 from django import template
 
-from scoring.listings import number_text
 from tournaments.collation import fold
+from tournaments.numbers import number_text
 
 register = template.Library()
 

@@ -6,12 +6,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from scoring.selectors import event_overview
-from tournaments import limits, selectors, services
+from tournaments import limits, panels, selectors, services
 from tournaments.forms import ScorekeeperForm, TournamentForm
-from tournaments.mirror import selectors as mirror_selectors
 from tournaments.permissions import STAFF, tournament_view
-from tournaments.registrations import selectors as registration_selectors
 from tournaments.services import event
 from tournaments.views._helpers import service_error_as_message
 
@@ -71,9 +68,8 @@ def tournament_detail(request, tournament):
             "tournament": tournament,
             "counts": counts,
             "role": request.tournament_role,
-            "overview": event_overview(tournament),
-            "left": registration_selectors.left_by_themselves(tournament),
-            "mirror": mirror_selectors.status(tournament),
+            # the results' next step, registrations left, the mirror's state
+            **panels.panels("overview", tournament),
             "background": selectors.background_processes(),
         },
     )

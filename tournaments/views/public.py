@@ -6,8 +6,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from tournaments import selectors
-from tournaments.mirror import selectors as mirror_selectors
+from tournaments import panels, selectors
 from tournaments.permissions import public_tournament
 
 
@@ -27,7 +26,7 @@ def tournament_public(request, tournament_id):
             "tournament": tournament,
             "players": players,
             "rounds": rounds,
-            "has_season": mirror_selectors.has_seasons(tournament),
+            **panels.panels("public", tournament),  # has_season: the mirror's
         },
     )
 

@@ -15,13 +15,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring.selectors import with_result_flag
 from tournaments import clock as pure_clock
 from tournaments import live
 from tournaments.models import ClockActivation, Round, Seat, Table
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, tournament_view
-from tournaments.selectors import clock_status, public_round, round_or_404
+from tournaments.selectors import clock_status, public_round, round_or_404, with_result_flag
 from tournaments.services import clock as clock_services
 from tournaments.services import round_life
 from tournaments.views._helpers import service_error_as_message, status_response

@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from scoring.selectors import unconfirmed_ratings
 from tournaments import selectors
 from tournaments.collation import sort_by_name
 from tournaments.models import SEATING_MODES as MODE_CHOICES
@@ -18,7 +17,7 @@ from tournaments.models import Round, SeatingChange
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.seating.request import RATING_MODES
 from tournaments.seating_messages import why_text
-from tournaments.selectors import round_or_404
+from tournaments.selectors import round_or_404, unconfirmed_ratings
 from tournaments.services import seating as seating_services
 from tournaments.views._helpers import service_error_as_message
 from tournaments.views._ratings import unconfirmed_text

@@ -15,14 +15,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import live
 from tournaments.models import Seat
-from tournaments.play import links, poll_cache
-from tournaments.play import screen as play
+from tournaments.play import links, poll_cache, screen
 from tournaments.play.views._refusal import seat_link_refused
 from tournaments.views._helpers import status_response
 
 
 def _panel(request, seat: Seat, token: str, *, error: str = ""):
-    context = {"play": play.seat_screen(seat, error=error), "play_token": token}
+    context = {"play": screen.seat_screen(seat, error=error), "play_token": token}
     return render(request, "play/panel.html", context)
 
 
@@ -39,7 +38,7 @@ def _reload(request, token: str):
 
 
 def _shows_other_seat(shown_seat: str | None, seat: Seat) -> bool:
-    return bool(shown_seat) and shown_seat != play.seat_key(seat.table_id, seat.position)
+    return bool(shown_seat) and shown_seat != screen.seat_key(seat.table_id, seat.position)
 
 
 @require_GET
@@ -56,7 +55,7 @@ def seat_play(request, token):
         if (
             known is not None
             and shown_seat == known[2]
-            and shown == poll_cache.table_version(known[0], known[1], play.round_table_versions)
+            and shown == poll_cache.table_version(known[0], known[1], screen.round_table_versions)
         ):
             return HttpResponse(status=204)
     access = links.resolve_seat(token)
@@ -65,17 +64,17 @@ def seat_play(request, token):
     seat = access.seat
     table_id, round_id = seat.table_id, seat.table.round_id
     poll_cache.remember_seat_table(
-        token, table_id, round_id, play.seat_key(table_id, seat.position)
+        token, table_id, round_id, screen.seat_key(table_id, seat.position)
     )
     if _shows_other_seat(shown_seat, seat):
         return _reload(request, token)
-    version = poll_cache.table_version(table_id, round_id, play.round_table_versions)
+    version = poll_cache.table_version(table_id, round_id, screen.round_table_versions)
     if shown and shown == version:  # the version counts the round's re-seats too
         return HttpResponse(status=204)
     # what the table's seats share is built once per version in this process
-    screen = play.seat_screen(seat, version=version)
-    response = render(request, "play/panel.html", {"play": screen, "play_token": token})
-    if not screen.get("polling"):
+    panel = screen.seat_screen(seat, version=version)
+    response = render(request, "play/panel.html", {"play": panel, "play_token": token})
+    if not panel.get("polling"):
         response.status_code = 286  # game over: htmx stops polling
     return response
 
@@ -91,7 +90,7 @@ def seat_move(request, token):
     seat = access.seat
     if _shows_other_seat(request.POST.get("s"), seat):
         return _reload(request, token)
-    error = play.move(seat, request.POST.get("action", ""), request.POST.get("seen"))
+    error = screen.move(seat, request.POST.get("action", ""), request.POST.get("seen"))
     if request.htmx:
         return _panel(request, seat, token, error=error)
     if error:

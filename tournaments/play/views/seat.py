@@ -16,8 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.views._self_report import paper_seat_page
 from tournaments.models import Seat
-from tournaments.play import links
-from tournaments.play import screen as play
+from tournaments.play import links, screen
 from tournaments.play.views._refusal import seat_link_refused
 from tournaments.selectors import clock_status, seats_in_order
 
@@ -48,7 +47,7 @@ def _digital_page(request, seat: Seat, token: str):
         "engine": tournament.engine,
         "me": seat,
         "token": token,
-        "play": play.seat_screen(seat),
+        "play": screen.seat_screen(seat),
         "play_token": token,
         "status_url": reverse("seat_clock", args=[token]),
     }

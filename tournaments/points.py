@@ -52,14 +52,10 @@ from decimal import Decimal
 from fractions import Fraction
 from numbers import Rational
 
+from games.i18n import _
+
 SCHEMES = ("placement", "win_draw_loss", "figure")
 DEFAULT_SCHEME = "placement"
-
-
-def _(label: str) -> str:
-    """Mark a label for translation (a no-op, as in ``games/``): Django's
-    ``makemessages`` extracts it, the models translate it."""
-    return label
 
 
 #: each scheme's label (English; translated where it is shown)
@@ -99,6 +95,22 @@ def as_number(value, places: int = 3) -> int | Decimal:
     if isinstance(value, int):
         return value
     return ratio_number(value.numerator, value.denominator, places)
+
+
+def format_value(value, decimal_separator: str = ".") -> str:
+    """A number as the reader writes it: the active language's decimal
+    separator ("6,5" in German, "6.5" in English); integers as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float):
+        text = f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
+    elif isinstance(value, Decimal):
+        text = format(value.normalize(), "f") if value != value.to_integral() else str(int(value))
+    else:
+        return str(value)
+    return text.replace(".", decimal_separator)
 
 
 def ratio_number(num: int, den: int, places: int = 3) -> int | Decimal:

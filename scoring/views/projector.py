@@ -17,10 +17,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from scoring import listings
-from scoring.selectors import standings, with_result_flag
+from scoring.selectors import standings
 from tournaments import selectors
 from tournaments.addresses import join_url
 from tournaments.models import Round, Table
+from tournaments.selectors import with_result_flag
 from tournaments.views._helpers import qr_svg
 
 #: the slides in the order they rotate (the round page offers them)

@@ -147,8 +147,8 @@ def roster_links(request, tournament):
     matches to confirm, or a new roster person to create. Nothing is linked
     without a press."""
     if request.method == "POST":
-        return _roster_link_post(request, tournament)
-    rows = selectors.roster_link_rows(tournament, request.user)
+        return _roster_people_post(request, tournament)
+    rows = selectors.roster_person_rows(tournament, request.user)
     exact = sum(1 for r in rows if r["kind"] == EXACT and len(r["suggestions"]) == 1)
     return render(
         request,
@@ -165,7 +165,7 @@ def roster_links(request, tournament):
     )
 
 
-def _roster_link_post(request, tournament):
+def _roster_people_post(request, tournament):
     action = request.POST.get("action", "")
     with service_error_as_message(request):
         if action == "link_exact":

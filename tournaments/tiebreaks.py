@@ -50,6 +50,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from games.i18n import _
+
 PlayerId = Hashable
 Key = Any
 Tiebreak = Callable[[Mapping[PlayerId, "PlayerData"], Sequence[PlayerId]], dict]
@@ -216,12 +218,6 @@ TIEBREAKS: dict[str, Tiebreak] = {
     "head_to_head": head_to_head,
     "rating": rating,
 }
-
-
-def _(label: str) -> str:
-    """Mark a label for translation (a no-op, as in ``games/``): Django's
-    ``makemessages`` extracts it, the models translate it."""
-    return label
 
 
 #: each tiebreak's label (English; translated where it is shown)

@@ -1,0 +1,27 @@
+"""What the apps above the core add to the core's pages: each registers, in
+its ``AppConfig.ready``, a panel — a name in a page's template context and
+the read that fills it from the tournament — so the core's views show them
+without importing those apps.
+
+Pages: ``"overview"`` (the organizer's overview of a tournament: the results
+app's next step, the registrations that left by themselves, the mirror's
+state) and ``"public"`` (a tournament's public page: whether it has a
+season).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+_panels: dict[str, dict[str, Callable[[Any], Any]]] = {}
+
+
+def register(page: str, name: str, read: Callable[[Any], Any]) -> None:
+    """Show ``read(tournament)`` as ``name`` on ``page``."""
+    _panels.setdefault(page, {})[name] = read
+
+
+def panels(page: str, tournament) -> dict[str, Any]:
+    """Every registered panel of ``page``, read for ``tournament``."""
+    return {name: read(tournament) for name, read in _panels.get(page, {}).items()}
