@@ -3,8 +3,16 @@
 Every random step of a game (shuffle, draw, blind pick) must be reproducible
 from the seed and the actions, and the state must survive a JSON round trip
 unchanged. Python's ``random.Random`` state is a 625-int tuple, which is heavy
-to copy at every step; this generator keeps a single integer instead
-(SplitMix64), stored in the state under ``"rng"``.
+to copy at every step; this generator keeps its state in one JSON value,
+stored in the game state under ``"rng"``:
+
+- a seed of 2**64 or more (a digital table's deal, drawn from its whole
+  256-bit secret) keys a stream of SHAKE-256: the state is the text
+  ``"<count>:<key as hex>"`` and the n-th draw is the first 8 bytes of
+  SHAKE-256(key ‖ n), so a deal is one of 2**256, not of 2**64;
+- a smaller seed (tests, simulations, the bots, and every table dealt before
+  the keyed stream) keeps SplitMix64 in a single integer, so those games
+  replay exactly as they were dealt.
 
 Usage inside an engine (``s`` is the game state dict)::
 
@@ -14,16 +22,40 @@ Usage inside an engine (``s`` is the game state dict)::
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
+
 _MASK = (1 << 64) - 1
 
 
-def seed_state(seed: int) -> int:
-    """The initial generator state for a seed (any int, also negative)."""
-    return (int(seed) * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
+#: seeds from here on key the SHAKE-256 stream
+KEYED = 1 << 64
+
+
+def seed_state(seed: int) -> int | str:
+    """The initial generator state for a seed (any int, also negative): the
+    keyed stream's text for a seed of at least :data:`KEYED`, else
+    SplitMix64's integer."""
+    seed = int(seed)
+    if seed >= KEYED:
+        return "0:" + seed.to_bytes((seed.bit_length() + 7) // 8, "big").hex()
+    return (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & _MASK
+
+
+@lru_cache(maxsize=1024)
+def _key(text: str) -> bytes:
+    return bytes.fromhex(text)
 
 
 def _next(s: dict) -> int:
-    x = (s["rng"] + 0x9E3779B97F4A7C15) & _MASK
+    state = s["rng"]
+    if isinstance(state, str):
+        count, _, key = state.partition(":")
+        n = int(count)
+        s["rng"] = f"{n + 1}:{key}"
+        block = hashlib.shake_256(_key(key) + n.to_bytes(8, "big")).digest(8)
+        return int.from_bytes(block, "big")
+    x = (state + 0x9E3779B97F4A7C15) & _MASK
     s["rng"] = x
     z = x
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK

@@ -85,7 +85,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seconds", type=float, default=0.6, help="CPU seconds per loop and player count"
     )
+    parser.add_argument(
+        "--keyed",
+        action="store_true",
+        help="deal from seeds of 2**64 and more, as digital tables are: the SHAKE-256 stream",
+    )
     args = parser.parse_args(argv)
+    seed = (1 << 256) + 1 if args.keyed else 1
     ids = args.game or list(games.ENGINES)
     print(
         f"random playouts, about {args.seconds:g} s CPU per loop; actions per CPU second"
@@ -96,9 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         engine = games.get_engine(game_id)
         raw_loop(engine, engine.min_players, 0.05)  # warm up imports and caches
         for players in range(engine.min_players, engine.max_players + 1):
-            g, a, dt, wall = raw_loop(engine, players, args.seconds)
+            g, a, dt, wall = raw_loop(engine, players, args.seconds, seed)
             raw = a / dt
-            cg, ca, cdt, cwall = cli_loop(engine, players, args.seconds)
+            cg, ca, cdt, cwall = cli_loop(engine, players, args.seconds, seed)
             mark = "" if raw >= GOAL else "  BELOW"
             below += raw < GOAL
             print(

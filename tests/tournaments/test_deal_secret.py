@@ -174,7 +174,9 @@ def test_each_table_draws_its_own_secret_of_256_bits_when_it_is_dealt(organizer)
     for secret in secrets:
         assert re.fullmatch(r"[0-9a-f]{64}", secret)
     seeds = [digital.deal_seed(table) for table in rnd.tables.all()]
-    assert len(set(seeds)) == 6 and all(0 <= s < 2**64 for s in seeds)
+    # the whole 256 bits of each secret's HMAC reach the deal (a leading 1
+    # above them keys the engines' SHAKE-256 stream)
+    assert len(set(seeds)) == 6 and all(2**256 <= s < 2**257 for s in seeds)
 
 
 def test_a_table_given_a_secret_is_dealt_from_it(organizer):

@@ -135,6 +135,10 @@ def secret_forms(table) -> set[str]:
     numbers = {seed, rng.seed_state(seed), table.state["rng"]}
     out = {table.secret, table.secret.upper()}
     for n in numbers:
+        if isinstance(n, str):  # the keyed stream's state: "<count>:<key hex>"
+            key = n.partition(":")[2]
+            out |= {n, key, key.upper()}
+            continue
         out |= {str(n), f"{n:x}", f"{n:X}"}
     # a number short enough to occur by chance says nothing (2**-40 odds)
     return {s for s in out if len(s) >= 12}

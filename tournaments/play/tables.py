@@ -9,9 +9,9 @@ confirmed submission.
 
 The deal draws on a secret the server keeps: when a table is
 dealt it gets 32 bytes from ``secrets`` (``Table.secret``), and the engine's
-seed is HMAC-SHA256 of that secret, cut to the 64 bits the engines'
-generator holds (``games/rng.py``), so the stored secret replays the deal
-exactly. Nothing public decides the cards: the organizer's seed, the
+seed is the whole HMAC-SHA256 of that secret, which keys the engines'
+SHAKE-256 stream (``games/rng.py``), so the stored secret replays the deal
+exactly (tables dealt before with the 64 bits cut from it keep those). Nothing public decides the cards: the organizer's seed, the
 tournament, round and table numbers only decide the seating. The bots draw
 their own seeds from the same secret under another label, so a bot's
 choices tell nothing about the deal. A table dealt before secrets existed
@@ -64,11 +64,30 @@ def _from_secret(secret: str, label: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def _whole_secret(secret: str, label: str) -> int:
+    """A 257-bit seed drawn from ``secret`` for ``label``: all 256 bits of the
+    HMAC-SHA256 above a leading 1, so the engines' generator keys its
+    SHAKE-256 stream with it (``games.rng.KEYED``)."""
+    digest = hmac.new(bytes.fromhex(secret), label.encode(), hashlib.sha256).digest()
+    return (1 << 256) | int.from_bytes(digest, "big")
+
+
+def _dealt_from_64_bits(table: Table) -> bool:
+    """A table dealt before the deal drew on the whole secret: its stored
+    state's generator is SplitMix64's integer (the keyed stream's is text)."""
+    state = table.state
+    return isinstance(state, dict) and isinstance(state.get("rng"), int)
+
+
 def deal_seed(table: Table) -> int:
     """The engine seed the table's game is dealt and replayed with: drawn
-    from its secret; a table dealt before deal secrets: its stored seed."""
+    from its whole secret (a table dealt with the 64 bits cut from it before
+    keeps them, so it replays as dealt); a table dealt before deal secrets:
+    its stored seed."""
     if table.secret:
-        return _from_secret(table.secret, "deal")
+        if _dealt_from_64_bits(table):
+            return _from_secret(table.secret, "deal")
+        return _whole_secret(table.secret, "deal")
     return table.seed
 
 
