@@ -56,6 +56,8 @@ PUBLIC = {
     "registration_check_in",
     "registration_leave",
     "seat_leave",
+    # a helper's one-time invitation (its secret is the key): test_helper_invites.py
+    "helper_join",
 }
 #: the organizer's own pages outside a tournament: the club roster and series
 OWN = {
@@ -149,6 +151,9 @@ def world(tournament, organizer, other_user, django_user_model):
             "position": 0,
             "registration_id": waiting.pk,
             "action": "up",
+            "invite_id": services.invite_create(tournament=tournament, by=organizer, name="Moni")[
+                0
+            ].pk,
         },
     }
 
