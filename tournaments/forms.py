@@ -4,6 +4,8 @@ import importlib
 import json
 
 from django import forms
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db.models import Case, When
 from django.utils.translation import gettext, ngettext
@@ -347,6 +349,47 @@ class TeamForm(forms.Form):
 
 class ScorekeeperForm(forms.Form):
     username = forms.CharField(label=_("username"), max_length=150)
+
+
+class InviteForm(forms.Form):
+    """The organizer invites a helper: a name, and an e-mail where the site sends mail."""
+
+    name = forms.CharField(label=_("Helper's name"), max_length=150)
+    email = forms.EmailField(
+        label=_("E-mail"),
+        required=False,
+        help_text=_("Optional: the link is sent there as well."),
+    )
+
+    def __init__(self, *args, mail: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not mail:
+            del self.fields["email"]
+
+
+class JoinForm(forms.Form):
+    """A helper without an account creates one from the invitation."""
+
+    username = forms.CharField(label=_("username"), max_length=150)
+    password1 = forms.CharField(label=_("Password"), widget=forms.PasswordInput, strip=False)
+    password2 = forms.CharField(label=_("Password again"), widget=forms.PasswordInput, strip=False)
+
+    def clean_username(self):
+        name = self.cleaned_data["username"].strip()
+        UnicodeUsernameValidator()(name)
+        return name
+
+    def clean(self):
+        data = super().clean()
+        p1, p2 = data.get("password1"), data.get("password2")
+        if p1 and p2 and p1 != p2:
+            self.add_error("password2", _("The two passwords differ."))
+        elif p1:
+            try:
+                validate_password(p1)
+            except forms.ValidationError as e:
+                self.add_error("password1", e)
+        return data
 
 
 class PersonForm(forms.ModelForm):

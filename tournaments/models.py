@@ -193,6 +193,15 @@ class Tournament(models.Model):
             "Off: a round starts only once every earlier round has ended."
         ),
     )
+    #: what each round's seating draft starts from (the round's own tick overrides it)
+    clubs_apart = models.BooleanField(
+        _("keep club-mates apart"),
+        default=False,
+        help_text=_(
+            "Each round's seating starts with players of the same club at different "
+            "tables where possible; you can still change it for a single round."
+        ),
+    )
     event_date = models.DateField(_("date"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     #: set by "finish tournament": results then change only by the organizer,
@@ -675,3 +684,47 @@ class TableAction(models.Model):
 # the club roster's models (tournaments/roster_models.py) belong to this app:
 # Django looks for them here
 from tournaments.roster_models import Person, PersonMerge  # noqa: E402, F401
+
+
+class HelperInvite(Audited):
+    """A one-time invitation for a helper (scorekeeper) of one tournament:
+    ``by`` invited ``name`` at ``at``. Only the hash of its secret is stored;
+    the row is also the log of what became of it (used or revoked, by whom, when)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invites")
+    name = models.CharField(_("name"), max_length=150)
+    email = models.EmailField(_("e-mail"), blank=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    expires_at = models.DateTimeField(_("valid until"))
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self):
+        return self.name
+
+    def state(self, now) -> str:
+        """ "used", "revoked", "expired" or "open"."""
+        if self.used_at:
+            return "used"
+        if self.revoked_at:
+            return "revoked"
+        if self.expires_at <= now:
+            return "expired"
+        return "open"

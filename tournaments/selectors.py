@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Case, Count, Q, QuerySet, When
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -428,3 +429,11 @@ def background_processes() -> list[dict]:
             }
         )
     return out
+
+
+def helper_invites(tournament: Tournament) -> list[dict]:
+    """The tournament's helper invitations, newest first, each with its state
+    ("open", "used", "revoked", "expired"): the log the scorekeepers page shows."""
+    now = timezone.now()
+    rows = tournament.invites.select_related("by", "used_by", "revoked_by")
+    return [{"invite": i, "state": i.state(now)} for i in rows]

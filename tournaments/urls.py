@@ -45,6 +45,12 @@ organizer_patterns = [
         organizer.scorekeeper_remove,
         name="scorekeeper_remove",
     ),
+    path("scorekeepers/invites/<int:invite_id>/", organizer.helper_invite, name="helper_invite"),
+    path(
+        "scorekeepers/invites/<int:invite_id>/revoke/",
+        organizer.helper_invite_revoke,
+        name="helper_invite_revoke",
+    ),
     path("archive/", lifecycle.tournament_archive, name="tournament_archive"),
     path("delete/", lifecycle.tournament_delete, name="tournament_delete"),
     # players and teams
@@ -117,6 +123,7 @@ urlpatterns = [
     path("", public.home, name="home"),
     path("favicon.ico", public.favicon, name="favicon"),
     path("accounts/signup/", accounts.signup, name="signup"),
+    path("join/<int:tournament_id>/<str:token>/", accounts.helper_join, name="helper_join"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

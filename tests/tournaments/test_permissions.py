@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring.models import PrintJob
+from scoring.models import PrintJob, ScanPage, ScanPile
 from tests.factories import PlayerFactory, seated_round
 from tests.tournaments.mirror_helpers import approved_key
 from tournaments import services
@@ -56,6 +56,8 @@ PUBLIC = {
     "registration_check_in",
     "registration_leave",
     "seat_leave",
+    # a helper's one-time invitation (its secret is the key): test_helper_invites.py
+    "helper_join",
 }
 #: the organizer's own pages outside a tournament: the club roster and series
 OWN = {
@@ -115,6 +117,14 @@ def tournament_patterns():
     ]
 
 
+def _page_image() -> bytes:
+    """A straightened page's image as the pile keeps it (a JPEG)."""
+    import cv2
+    import numpy as np
+
+    return cv2.imencode(".jpg", np.full((400, 300), 255, np.uint8))[1].tobytes()
+
+
 @pytest.fixture
 def world(tournament, organizer, other_user, django_user_model):
     anna, *_others = (
@@ -130,6 +140,17 @@ def world(tournament, organizer, other_user, django_user_model):
     registration_services.announcement_save(tournament=tournament, by=organizer, cap=1)
     waiting = Registration.objects.create(
         tournament=tournament, token_hash="0" * 64, name="Wartend", status="waitlisted", position=1
+    )
+    # a scanned pile of the round with one page to review
+    pile = ScanPile.objects.create(round=rnd, name="scan.pdf", status=ScanPile.DONE, total=1)
+    page = ScanPage.objects.create(
+        pile=pile,
+        number=1,
+        outcome=ScanPage.REVIEW,
+        table=table,
+        fields={"s0_cards": {"status": "unsure", "box": [10, 10, 40, 30]}},
+        image=_page_image(),
+        straight=True,
     )
     return {
         "t": tournament,
@@ -149,6 +170,12 @@ def world(tournament, organizer, other_user, django_user_model):
             "position": 0,
             "registration_id": waiting.pk,
             "action": "up",
+            "pile_id": pile.pk,
+            "page_id": page.pk,
+            "name": "s0_cards",
+            "invite_id": services.invite_create(tournament=tournament, by=organizer, name="Moni")[
+                0
+            ].pk,
         },
     }
 
@@ -225,9 +252,16 @@ def test_users_of_other_tournaments_are_refused(client, world, other_user, metho
 NEEDS_A_COMPLETE_ROUND = {"print_final", "print_certificates"}
 
 
+#: views that answer a GET by sending on within the tournament (the scanned
+#: page's table picked: its entry form, or back to the pile without one)
+SENDS_ON = {"scan_page_table"}
+
+
 def reached(response, pattern, world) -> bool:
     if pattern.name in NEEDS_A_COMPLETE_ROUND and response.status_code == 302:
         return response.url == reverse("print_center", args=[world["t"].pk])
+    if pattern.name in SENDS_ON and response.status_code == 302:
+        return response.url.startswith(f"/tournaments/{world['t'].pk}/")
     return response.status_code in (200, 405)
 
 

@@ -23,13 +23,24 @@ from tournaments.services.players import (
     players_check_in,
     players_import,
 )
-from tournaments.services.scorekeepers import scorekeeper_add, scorekeeper_remove
+from tournaments.services.scorekeepers import (
+    invite_accept,
+    invite_check,
+    invite_create,
+    invite_revoke,
+    scorekeeper_add,
+    scorekeeper_remove,
+)
 from tournaments.services.teams import team_register
 from tournaments.services.tournaments import game_defaults, tournament_create
 
 __all__ = [
     "ServiceError",
     "game_defaults",
+    "invite_accept",
+    "invite_check",
+    "invite_create",
+    "invite_revoke",
     "player_add",
     "player_drop",
     "player_readd",

@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
+from tournaments import services
 from tournaments.addresses import client_address
+from tournaments.forms import JoinForm
 from tournaments.problems import problem
 from tournaments.views._helpers import AddressLimit
 
@@ -89,4 +94,54 @@ def locked_out(request, response=None, credentials=None):
         % {"time": when, "n": minutes},
         status=429,
         title=_("Please wait"),
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def helper_join(request, tournament_id: int, token: str):
+    """A helper opens his invitation: logged in, he joins with one press;
+    otherwise he creates his account here (name and password) or logs in first.
+    A used, withdrawn, expired or unknown link, or one for another tournament,
+    gets a page saying so (410 / 404) and changes nothing."""
+    try:
+        invite = services.invite_check(tournament_id=tournament_id, token=token)
+    except services.ServiceError as e:
+        return problem(request, str(e), status=410, title=_("Invitation not valid"))
+    user = request.user if request.user.is_authenticated else None
+    posted = request.method == "POST" and user is None
+    form = JoinForm(request.POST if posted else None, initial={"username": invite.name})
+    if request.method == "POST" and (user is not None or form.is_valid()):
+        try:
+            with transaction.atomic():
+                joined, invite = services.invite_accept(
+                    tournament_id=tournament_id,
+                    token=token,
+                    user=user,
+                    username="" if user else form.cleaned_data["username"],
+                    password="" if user else form.cleaned_data["password1"],
+                )
+                if user is None:
+                    login(request, joined, backend="django.contrib.auth.backends.ModelBackend")
+        except services.ServiceError as e:
+            if user is None:
+                form.add_error("username", str(e))
+            else:
+                messages.error(request, str(e))
+        else:
+            messages.success(
+                request,
+                _("Welcome, %(name)s: you are now a scorekeeper of %(tournament)s.")
+                % {"name": joined.get_username(), "tournament": invite.tournament.name},
+            )
+            return redirect(invite.tournament)
+    return render(
+        request,
+        "registration/helper_join.html",
+        {
+            "invite": invite,
+            "tournament": invite.tournament,
+            "form": form,
+            "joining_user": user,
+            "login_url": reverse("login") + "?" + urlencode({"next": request.get_full_path()}),
+        },
     )

@@ -1,16 +1,25 @@
 """The organizer's pages: his tournaments, creating and editing them, scorekeepers."""
 
+import logging
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.mail import send_mail
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments import limits, panels, selectors, services
-from tournaments.forms import ScorekeeperForm, TournamentForm
+from tournaments.forms import InviteForm, ScorekeeperForm, TournamentForm
 from tournaments.permissions import STAFF, tournament_view
 from tournaments.services import event
-from tournaments.views._helpers import service_error_as_message
+from tournaments.views._helpers import qr_svg, service_error_as_message
+
+log = logging.getLogger(__name__)
 
 
 @login_required
@@ -91,11 +100,52 @@ def tournament_finish(request, tournament):
     return redirect(tournament)
 
 
+def _invite_url(request, tournament, token: str) -> str:
+    return request.build_absolute_uri(reverse("helper_join", args=[tournament.pk, token]))
+
+
+def _mail_invite(*, email: str, url: str, tournament, by) -> None:
+    """After the commit, where the site sends mail: the link to the helper
+    (a mail that can't be sent is logged; the link is on the page anyway)."""
+    if not email or not getattr(settings, "REGISTRATION_MAIL", False):
+        return
+
+    subject = _("Help at %(tournament)s") % {"tournament": tournament.name}
+    body = _(
+        "%(by)s invites you to help at %(tournament)s as a scorekeeper.\n\n"
+        "Open this link to take part (it works once):\n%(url)s"
+    ) % {"by": by, "tournament": tournament.name, "url": url}
+
+    def send():
+        try:
+            send_mail(subject, body, None, [email])
+        except Exception:
+            log.exception("helper invitation mail not sent")
+
+    transaction.on_commit(send)
+
+
 @tournament_view("scorekeepers")
 @require_http_methods(["GET", "POST"])
 def scorekeepers(request, tournament):
-    form = ScorekeeperForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    mail = getattr(settings, "REGISTRATION_MAIL", False)
+    is_invite = request.method == "POST" and "invite" in request.POST
+    form = ScorekeeperForm(request.POST if request.method == "POST" and not is_invite else None)
+    invite_form = InviteForm(request.POST if is_invite else None, mail=mail)
+    if is_invite and invite_form.is_valid():
+        with service_error_as_message(request, form=invite_form, field="name"):
+            invite, token = services.invite_create(
+                tournament=tournament,
+                by=request.user,
+                name=invite_form.cleaned_data["name"],
+                email=invite_form.cleaned_data.get("email", ""),
+            )
+            url = _invite_url(request, tournament, token)
+            _mail_invite(email=invite.email, url=url, tournament=tournament, by=request.user)
+            # shown once, on the next page: only the secret's hash is stored
+            request.session[f"invite-{invite.pk}"] = token
+            return redirect("helper_invite", tournament.pk, invite.pk)
+    elif request.method == "POST" and not is_invite and form.is_valid():
         with service_error_as_message(request, form=form, field="username"):
             user = services.scorekeeper_add(
                 tournament=tournament, username=form.cleaned_data["username"]
@@ -105,8 +155,44 @@ def scorekeepers(request, tournament):
     return render(
         request,
         "tournaments/scorekeepers.html",
-        {"tournament": tournament, "form": form, "scorekeepers": tournament.scorekeepers.all()},
+        {
+            "tournament": tournament,
+            "form": form,
+            "invite_form": invite_form,
+            "scorekeepers": tournament.scorekeepers.all(),
+            "invites": selectors.helper_invites(tournament),
+        },
     )
+
+
+@tournament_view("scorekeepers")
+def helper_invite(request, tournament, invite_id):
+    """The invitation just made: its link and QR code, once (then only its log)."""
+    invite = get_object_or_404(tournament.invites, pk=invite_id)
+    token = request.session.pop(f"invite-{invite.pk}", None)
+    url = _invite_url(request, tournament, token) if token else ""
+    return render(
+        request,
+        "tournaments/helper_invite.html",
+        {
+            "tournament": tournament,
+            "invite": invite,
+            "url": url,
+            "qr": qr_svg(url) if url else "",
+            "state": invite.state(timezone.now()),
+        },
+    )
+
+
+@tournament_view("scorekeepers")
+@require_POST
+def helper_invite_revoke(request, tournament, invite_id):
+    with service_error_as_message(request):
+        invite = services.invite_revoke(tournament=tournament, by=request.user, invite_id=invite_id)
+        messages.success(
+            request, _("The invitation for %(name)s is withdrawn.") % {"name": invite.name}
+        )
+    return redirect("scorekeepers", tournament.pk)
 
 
 @tournament_view("scorekeepers")
