@@ -5,6 +5,7 @@ a reason starting "missing service" when it is not configured; with
 TURNIERLEITER_REQUIRE_SERVICES=1 (set by .ci/run) they fail instead.
 """
 
+import inspect
 import os
 import shutil
 
@@ -113,7 +114,77 @@ def _cost(item) -> tuple:
     return (0, -players, _LONG_GAMES.index(game))
 
 
+# Markers set here, so a new test is sorted by what it does, not by memory:
+# `browser` every test under tests/browser/; `server` a test that starts a
+# real server or any other process (its function, a fixture it uses or a
+# helper of their module calls subprocess, multiprocessing or
+# tests/serverproc.py), or uses pytest-django's live server; `conformance`
+# the long conformance cases. `make test-fast` leaves these (and `slow`) out.
+_BROWSER_DIR = os.path.join(os.path.dirname(__file__), "browser") + os.sep
+_PROCESS_MODULES = {"subprocess", "multiprocessing", "tests.serverproc"}
+
+
+def _code_names(code) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _code_names(const)
+    return names
+
+
+def _starts_processes(func, seen: set) -> bool:
+    """Whether ``func``, or a function of the tests' own it calls by name,
+    reaches for a process module."""
+    func = getattr(func, "__wrapped__", func)
+    code = getattr(func, "__code__", None)
+    if code is None or code in seen:
+        return False
+    seen.add(code)
+    module_globals = getattr(func, "__globals__", {})
+    for name in _code_names(code):
+        value = module_globals.get(name)
+        if value is None:
+            continue
+        owner = getattr(value, "__name__", None) if inspect.ismodule(value) else None
+        owner = owner or getattr(value, "__module__", None)
+        if owner in _PROCESS_MODULES:
+            return True
+        if (
+            inspect.isfunction(value)
+            and (value.__module__ or "").startswith("tests")
+            and _starts_processes(value, seen)
+        ):
+            return True
+    return False
+
+
+def _add_markers(item) -> None:
+    if str(item.fspath).startswith(_BROWSER_DIR):
+        item.add_marker(pytest.mark.browser)
+    if "test_conformance.py::test_conformance[" in item.nodeid:
+        item.add_marker(pytest.mark.conformance)
+    if item.get_closest_marker("server"):
+        return
+    seen: set = set()
+    fixturedefs = getattr(item, "_fixtureinfo", None)
+    funcs = [getattr(item, "function", None)]
+    if fixturedefs is not None:
+        if "live_server" in fixturedefs.names_closure:
+            item.add_marker(pytest.mark.server)
+            return
+        funcs += [
+            d.func
+            for defs in fixturedefs.name2fixturedefs.values()
+            for d in defs
+            if (getattr(d.func, "__module__", None) or "").startswith("tests")
+        ]
+    if any(_starts_processes(f, seen) for f in funcs if f is not None):
+        item.add_marker(pytest.mark.server)
+
+
 def pytest_collection_modifyitems(session, config, items):
+    for item in items:
+        _add_markers(item)
     items.sort(key=_cost)
 
 
