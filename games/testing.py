@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -219,18 +220,26 @@ def check_engine(
     first_seed: int = 1,
     options: dict | None = None,
     all_actions_games: int = 40,
+    time_call_every: int = 3,
 ) -> Stats:
-    """Run ``games`` random games with every check. Every third game calls time
-    at a random step. Checking every legal action is costly, so it is done for
-    the first ``all_actions_games`` games (which also check every seat's view
-    at every step); the rest apply only the chosen action and check the view
-    of the seat to act and the public view."""
+    """Run ``games`` random games with every check. Every
+    ``time_call_every``-th game calls time at a step spread over the whole
+    game (up to four fifths of the median game played so far: early, in the middle
+    and in the last tricks, where the rules for a called time differ most);
+    ``Stats.time_called`` counts the games where time was really called.
+    Checking every legal action is costly, so it is done for the first
+    ``all_actions_games`` games (which also check every seat's view at every
+    step); the rest apply only the chosen action and check the view of the
+    seat to act and the public view."""
     stats = Stats()
+    lengths: list[int] = []  # the games played to their end so far
     for i in range(games):
         seed = first_seed + i
         call_at = None
-        if i % 3 == 2:
-            call_at = 1 + (seed * 37) % 60
+        if i % time_call_every == time_call_every - 1:
+            # over four fifths of a game's usual length (a game may end early)
+            span = max(2, int(0.8 * statistics.median(lengths))) if lengths else 60
+            call_at = 1 + (seed * 37) % span
         s, record = play_one(
             engine,
             players,
@@ -241,7 +250,10 @@ def check_engine(
         )
         stats.games += 1
         stats.actions += len(record.actions)
-        stats.time_called += call_at is not None
+        called = TIME_CALLED in record.actions
+        stats.time_called += called
+        if call_at is None:
+            lengths.append(len(record.actions))
         res = engine.result(s)
         for seat, r in enumerate(res.ranks):
             if r == 1:
