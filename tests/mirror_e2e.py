@@ -1,5 +1,5 @@
 """Steps of the two-instance test of "follow from home"
-(``tests/tournaments/test_mirror_e2e.py``), each run in its instance's
+(``tests/mirror/test_mirror_e2e.py``), each run in its instance's
 environment as ``python -m tests.mirror_e2e <step> [args]``; each prints
 one JSON line.
 
@@ -126,7 +126,7 @@ def _tournament():
 
 
 def round_step(results: bool) -> dict:
-    from tests.tournaments.mirror_helpers import play_round
+    from tests.mirror.mirror_helpers import play_round
 
     t = _tournament()
     rnd = play_round(t, results_in=results, shift=t.round_set.count())
@@ -147,7 +147,7 @@ def clock_step() -> dict:
 def results_step(tables: int, end: bool) -> dict:
     from scoring import services as results
     from scoring.models import Submission
-    from tests.tournaments.mirror_helpers import sheet
+    from tests.mirror.mirror_helpers import sheet
     from tournaments.services import round_life
 
     t = _tournament()

@@ -1,5 +1,5 @@
 """Random games and a whole-word card finder for the public-replay tests
-(``tests/games/test_public_action.py``, ``tests/tournaments/test_public_replay.py``)
+(``tests/games/test_public_action.py``, ``tests/play/test_public_replay.py``)
 and ``tests/bench/bench_replay_leaks.py``.
 
 A game is played by the engine's own bots (seeded: "random" and "smart"

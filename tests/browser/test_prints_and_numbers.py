@@ -15,7 +15,7 @@ import pytest
 
 from tests.browser.sessions import logged_in_context
 from tests.factories import digital_table
-from tests.tournaments.test_deck_texts import deck
+from tests.play.test_deck_texts import deck
 from tournaments.models import Seat
 from tournaments.play.links import seat_token
 from tournaments.registrations import services as registrations

@@ -6,7 +6,7 @@ import pytest
 
 from scoring.season import services as series_services
 from scoring.season.models import Series
-from tests.scoring.test_season import play
+from tests.season.test_season import play
 from tournaments import services
 from tournaments.services import roster
 

@@ -103,7 +103,7 @@ def test_the_rating_chart_writes_values_with_the_pages_formatter():
 
 @pytest.mark.django_db
 def test_the_person_page_chart_says_what_the_page_says(client, organizer):
-    from tests.scoring.test_season import play
+    from tests.season.test_season import play
     from tournaments import services
     from tournaments.services import roster
 

@@ -8,7 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import PrintJob, ScanPage, ScanPile
 from tests.factories import PlayerFactory, seated_round
-from tests.tournaments.mirror_helpers import approved_key
+from tests.mirror.mirror_helpers import approved_key
 from tournaments import services
 from tournaments.permissions import may
 from tournaments.registrations import services as registration_services
@@ -215,7 +215,7 @@ def test_the_url_list_is_covered():
         - PASSWORD_RESET
         - {"tournament_list", "tournament_create", "password_change", "password_change_done"}
         - {"tournament_import"}
-        - {"mirror_confirm"}  # a signed link: tests/tournaments/test_mirror_confirm.py
+        - {"mirror_confirm"}  # a signed link: tests/mirror/test_mirror_confirm.py
         - OWN
         - KEY_API
     )

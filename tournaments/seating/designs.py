@@ -3,7 +3,7 @@
 A resolvable design is a plan of rounds in which nobody meets anybody twice.
 ``tournaments.seating.mixing`` builds most of them from finite fields; the ones here
 have no such construction and were found by search once and checked since (see
-``tests/tournaments/test_seating.py``). Pure data: no Django import.
+``tests/seating/test_seating.py``). Pure data: no Django import.
 
 32 players at tables of 4 for 10 rounds (the "social golfer" instance 8-4-10,
 a resolvable 4-GDD of type 2^16): each player meets 30 of the other 31 once and

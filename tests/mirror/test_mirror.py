@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from scoring import selectors as scoring_selectors
 from scoring.exchange.export import export_tournament
-from tests.tournaments.mirror_helpers import (
+from tests.mirror.mirror_helpers import (
     approved_key,
     body,
     clock_pause,

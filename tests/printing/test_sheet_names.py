@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from games import ENGINES
 from scoring.printing import fit, render_score_sheets
 from scoring.printing.fonts import register_fonts
+from tests.printing.test_print_layout import printed_in_full_or_cut
 from tests.scoring import pdf_layout
-from tests.scoring.test_print_layout import printed_in_full_or_cut
 
 ALIKE = [
     "Anna-Katharina von Übelacker-Schönbrunn-Lindenthal",

@@ -100,7 +100,7 @@ def test_round_one_seats_the_checked_in_players(tournament, organizer):
     assert {absent.pk, dropped.pk, late.pk}.isdisjoint(seated)
     assert list(seating) == [1, 2, 3, 4, 5, 6]
     # the seed seats; no table's cards follow from it (each draws its own
-    # secret when it is dealt: tests/tournaments/test_deal_secret.py)
+    # secret when it is dealt: tests/play/test_deal_secret.py)
     assert set(rnd.tables.values_list("seed", "secret")) == {(0, "")}
     change = SeatingChange.objects.get(round=rnd)
     assert change.kind == "seat" and change.by == organizer

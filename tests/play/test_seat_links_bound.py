@@ -16,8 +16,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Confirmation, Submission
+from tests.play.test_play import buttons, hand_ids, shown_cards
 from tests.scoring.test_result_entry import post_data
-from tests.tournaments.test_play import buttons, hand_ids, shown_cards
 from tournaments import services
 from tournaments.models import Round, Seat, TableAction
 from tournaments.play import links

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.exchange.export import export_json
-from tests.tournaments.mirror_helpers import (
+from tests.mirror.mirror_helpers import (
     approved_key,
     clock_pause,
     laptop_tournament,

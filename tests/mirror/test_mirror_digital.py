@@ -17,8 +17,8 @@ from games import ENGINES
 from scoring.exchange.export import export_tournament
 from scoring.models import Submission
 from tests.factories import TournamentFactory
-from tests.tournaments.mirror_helpers import approved_key, body, envelope, play_digital_round
-from tests.tournaments.test_mirror import post, public_state, standings_rows
+from tests.mirror.mirror_helpers import approved_key, body, envelope, play_digital_round
+from tests.mirror.test_mirror import post, public_state, standings_rows
 from tournaments.mirror import snapshot
 from tournaments.mirror.models import MirroredTournament
 from tournaments.models import Round, Table, Tournament
@@ -136,7 +136,7 @@ def test_an_outcome_of_a_table_played_on_paper_is_still_checked_by_its_sheet(
 ):
     """Told outcomes are for digital tables only: a paper table's result
     claiming the engine's source is refused."""
-    from tests.tournaments.mirror_helpers import laptop_tournament
+    from tests.mirror.mirror_helpers import laptop_tournament
 
     laptop = laptop_tournament(organizer)
     data = envelope(laptop, source=uuid.uuid4(), version=1)

@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from scoring import documents
-from tests.tournaments.test_bot_fill import mond
+from tests.play.test_bot_fill import mond
 from tournaments.services import seating
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("inline_bots")]

@@ -37,7 +37,7 @@ def read_csv(response):
     body = response.content
     assert body.startswith(b"\xef\xbb\xbf")  # BOM: Excel reads UTF-8
     assert b"\r\n" in body
-    # English: "," between fields and a decimal point (German: tests/scoring/test_csv_safety.py)
+    # English: "," between fields and a decimal point (German: tests/exchange/test_csv_safety.py)
     return list(csv.DictReader(io.StringIO(body.decode("utf-8-sig")), delimiter=","))
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from scoring.exchange.export import export_tournament
 from scoring.models import Submission
-from tests.tournaments.mirror_helpers import approved_key, body, envelope, laptop_tournament
-from tests.tournaments.test_mirror import post
-from tests.tournaments.test_mirror_digital import digital_tournament
+from tests.mirror.mirror_helpers import approved_key, body, envelope, laptop_tournament
+from tests.mirror.test_mirror import post
+from tests.mirror.test_mirror_digital import digital_tournament
 from tournaments.mirror import snapshot
 from tournaments.mirror.models import MirroredTournament
 from tournaments.models import Player, Round, Table, TableAction, Tournament

@@ -11,7 +11,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.test_seating_properties import _feasible, fields
+from tests.seating.test_seating_properties import _feasible, fields
 from tournaments.seating import (
     SeatingError,
     add_late_arrival,

@@ -56,7 +56,7 @@ def test_every_csv_export_escapes_formula_cells(client, organizer, evil, what, l
     delimiter = ";" if language == "de" else ","
     rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     assert len(rows) > 1
-    # the header row is in the file's language (tests/scoring/test_csv_headers.py)
+    # the header row is in the file's language (tests/exchange/test_csv_headers.py)
     header = HEADERS[what]
     assert len(rows[0]) == len(header)
     numeric = {"place", "points", "figures", "opponents", "rank", "figure", "rating", "games"}

@@ -10,7 +10,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from tests.scoring.test_final_prints import _semis_and_final
+from tests.printing.test_final_prints import _semis_and_final
 from tournaments.registrations import services
 from tournaments.registrations.services import Entry
 

@@ -12,8 +12,8 @@ import pytest
 from django.urls import resolve, reverse
 
 from scoring.models import Submission
+from tests.play.test_play import decode_qr_codes, make_table
 from tests.scoring.test_result_entry import post_data
-from tests.tournaments.test_play import decode_qr_codes, make_table
 from tournaments import services
 from tournaments.models import Seat, TableAction
 from tournaments.play import links

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from scoring.season import services as series_services
 from scoring.season.models import Series
-from tests.tournaments.mirror_helpers import approved_key, body, laptop_tournament
-from tests.tournaments.test_mirror import post
+from tests.mirror.mirror_helpers import approved_key, body, laptop_tournament
+from tests.mirror.test_mirror import post
 from tournaments.mirror import publish, snapshot
 from tournaments.mirror.models import MirroredTournament
 from tournaments.models import Tournament
@@ -88,7 +88,7 @@ def test_the_season_page_online_shows_the_laptops_season(client, organizer, onli
 def test_a_result_changes_the_season_online_with_the_next_publication(
     client, organizer, online_key
 ):
-    from tests.tournaments.mirror_helpers import play_round
+    from tests.mirror.mirror_helpers import play_round
 
     spring = laptop_tournament(organizer, rounds=1, name="Frühjahrsturnier")
     autumn = laptop_tournament(organizer, rounds=1, name="Herbstturnier")

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import sheet_links
-from tests.tournaments.test_play import make_table
+from tests.play.test_play import make_table
 from tournaments.models import Seat
 from tournaments.play import links
 

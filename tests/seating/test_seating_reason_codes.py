@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.test_seating_properties import _feasible, fields
+from tests.seating.test_seating_properties import _feasible, fields
 from tournaments.seating import SeatingError, add_late_arrival, reseat_after_drop, seat
 from tournaments.seating.reasons import CODES, PARAMS, problem
 from tournaments.seating.request import MODES

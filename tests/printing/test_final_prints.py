@@ -12,7 +12,7 @@ from django.utils import translation
 
 from scoring import documents
 from scoring.selectors import standings
-from tests.tournaments.test_finals import (
+from tests.finals.test_finals import (
     _pdf_text,
     end,
     enter,

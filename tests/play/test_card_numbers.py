@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import get_engine
-from tests.tournaments.test_deck_texts import quartett_table, seat_page
+from tests.play.test_deck_texts import quartett_table, seat_page
 from tournaments.play.quartett import _value
 
 DISTANCE = {"key": "distance", "unit": "light years", "direction": "higher"}

@@ -2,7 +2,7 @@
 joins it, it is discarded and seated again, a published one is taken back;
 counts stay true; the rounds can't be set below the rounds seated. These are
 service and page tests: loading and saving. The algorithm's choices are tested
-without a database in tests/tournaments/test_seating_changes.py."""
+without a database in tests/seating/test_seating_changes.py."""
 
 import pytest
 from django.urls import reverse

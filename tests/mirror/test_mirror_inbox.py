@@ -14,8 +14,8 @@ import zlib
 
 import pytest
 
-from tests.tournaments.mirror_helpers import approved_key, body, envelope, laptop_tournament
-from tests.tournaments.test_mirror import PUBLISH
+from tests.mirror.mirror_helpers import approved_key, body, envelope, laptop_tournament
+from tests.mirror.test_mirror import PUBLISH
 from tournaments import limits, safejson
 from tournaments.mirror import inbox
 from tournaments.mirror.models import MirroredTournament, ReceivedPublication

@@ -9,7 +9,7 @@ import pytest
 
 from scoring import services as results
 from scoring.exchange.export import export_tournament
-from tests.tournaments.mirror_helpers import approved_key, laptop_tournament, play_round, sheet
+from tests.mirror.mirror_helpers import approved_key, laptop_tournament, play_round, sheet
 from tournaments import services
 from tournaments.mirror import publish, snapshot
 from tournaments.models import Table
@@ -103,7 +103,7 @@ def test_the_published_keys_are_the_players_ids(organizer):
 
 
 def online_pair(organizer, other_user, rounds=2):
-    from tests.tournaments.mirror_helpers import body
+    from tests.mirror.mirror_helpers import body
     from tournaments.mirror import receive
 
     laptop = laptop_tournament(organizer, rounds=rounds)
@@ -132,7 +132,7 @@ def online_state(online):
 
 
 def test_a_player_added_or_renamed_online_is_updated_in_place(organizer, other_user):
-    from tests.tournaments.test_mirror import standings_rows
+    from tests.mirror.test_mirror import standings_rows
     from tournaments.models import Round, Tournament
 
     laptop, send = online_pair(organizer, other_user)

@@ -15,8 +15,8 @@ from django.utils import translation
 
 from scoring.exchange.export import export_tournament
 from scoring.exchange.importer import import_tournament
+from tests.exchange.test_import_doors import as_file, changed, refused
 from tests.scoring import played
-from tests.scoring.test_import_doors import as_file, changed, refused
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from django.utils import translation
 from scoring import listings
 from scoring.exchange.views import HEADERS
 from tests.scoring import handmade
-from tests.scoring.test_season import season  # noqa: F401 (a fixture: two tournaments of a series)
+from tests.season.test_season import season  # noqa: F401 (a fixture: two tournaments of a series)
 from tournaments.player_import import parse_players
 
 pytestmark = pytest.mark.django_db
