@@ -97,6 +97,26 @@ def _own_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_foreign_event_loop(request):
+    """Playwright's sync API, once a browser test of this worker started it,
+    keeps its event loop marked as running in this thread for the session: a
+    later test that runs its own loop (``asyncio.run``) would fail with
+    "cannot be called from a running event loop". Outside the browser tests
+    the mark is lifted for the test and put back after it."""
+    import asyncio
+
+    loop = asyncio._get_running_loop()
+    if loop is None or "browser" in request.keywords:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
