@@ -477,3 +477,29 @@ def test_the_tournament_form_sets_digital_tables_and_reporting(client, organizer
     client.post(url, data)
     tournament.refresh_from_db()
     assert tournament.grace_seconds == 90  # left empty: unchanged
+
+
+def test_a_move_on_a_table_removed_under_it_reloads_the_page_not_a_500(
+    client, organizer, monkeypatch
+):
+    """A re-seat may remove the table between the link's check and the move:
+    nothing is played, and the page is loaded anew (never a server error)."""
+    from tournaments.models import Table
+    from tournaments.play import links as seat_links
+    from tournaments.play.screen import seat_key
+
+    _rnd, table = make_table(organizer, "quartett", 2)
+    token = seat_token(Seat.objects.get(table=table, position=0))
+    access = seat_links.resolve_seat(token)
+    stale = access.seat
+    monkeypatch.setattr(seat_links, "resolve_seat", lambda t: access)
+    Table.objects.filter(pk=table.pk).delete()
+    assert stale.table_id == table.pk
+    url = reverse("seat_move", args=[token])
+    response = client.post(
+        url, {"action": "ask:x", "s": seat_key(table.pk, 0)}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200 and response["HX-Refresh"] == "true"
+    response = client.post(url, {"action": "ask:x", "s": seat_key(table.pk, 0)})
+    assert response.status_code in (200, 302)
+    assert not TableAction.objects.filter(table_id=table.pk).exists()

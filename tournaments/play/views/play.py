@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import live
-from tournaments.models import Seat
+from tournaments.models import Seat, Table
 from tournaments.play import links, poll_cache, screen
 from tournaments.play.views._refusal import seat_link_refused
 from tournaments.views._helpers import status_response
@@ -90,9 +90,15 @@ def seat_move(request, token):
     seat = access.seat
     if _shows_other_seat(request.POST.get("s"), seat):
         return _reload(request, token)
-    error = screen.move(seat, request.POST.get("action", ""), request.POST.get("seen"))
-    if request.htmx:
-        return _panel(request, seat, token, error=error)
+    try:
+        error = screen.move(seat, request.POST.get("action", ""), request.POST.get("seen"))
+        if request.htmx:
+            return _panel(request, seat, token, error=error)
+    except Table.DoesNotExist:
+        # the table went away under the move (the round re-seated between
+        # the link's check and the move): nothing was played, the page loads
+        # anew and shows where the link leads now
+        return _reload(request, token)
     if error:
         messages.error(request, error)
     return redirect("seat_link", token)
