@@ -255,7 +255,9 @@ if "postgresql" in DATABASES["default"]["ENGINE"]:
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024  # a form without its files
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024  # larger uploads go to a temp file
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 4000
-DATA_UPLOAD_MAX_NUMBER_FILES = 5
+# a form's files: above the scan upload's own limit (scoring/views/scans.py
+# MAX_FILES), so a few photos too many get its message, not a bare 400
+DATA_UPLOAD_MAX_NUMBER_FILES = 20
 
 # -- login throttling (django-axes) ----------------------------------------------
 # After AXES_FAILURE_LIMIT wrong passwords for one username from one address,

@@ -24,7 +24,8 @@ from tournaments.permissions import tournament_view
 from tournaments.selectors import round_or_404
 from tournaments.services.errors import ServiceError
 
-#: files of one upload (Django's DATA_UPLOAD_MAX_NUMBER_FILES bounds it too)
+#: files of one upload (Django's DATA_UPLOAD_MAX_NUMBER_FILES, above it,
+#: refuses a request with many more before any view)
 MAX_FILES = 5
 
 

@@ -102,7 +102,14 @@ def forge(data: dict, change) -> dict:
 
 
 def swap_first_two(counted):
-    counted["ranks"][0], counted["ranks"][1] = counted["ranks"][1], counted["ranks"][0]
+    """The first seat's rank swapped with the first seat of another rank (two
+    tied seats swapped would change nothing); all tied: the first one lower."""
+    ranks = counted["ranks"]
+    other = next((k for k in range(1, len(ranks)) if ranks[k] != ranks[0]), None)
+    if other is None:
+        ranks[0] += 1
+    else:
+        ranks[0], ranks[other] = ranks[other], ranks[0]
 
 
 @pytest.mark.parametrize(

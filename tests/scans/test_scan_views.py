@@ -160,6 +160,17 @@ def test_a_blank_page_is_refused_with_its_reason(
     assert "A blank page." in html.decode()
 
 
+def test_more_photos_than_one_upload_takes_say_so_and_store_nothing(staff, tournament, made):
+    """Six photos picked in a row: the upload's message (one PDF instead),
+    not Django's bare "Bad Request" for too many files."""
+    files = [SimpleUploadedFile(f"p{i}.png", b"\x89PNG\r\n\x1a\n") for i in range(6)]
+    url = reverse("scan_upload", args=[tournament.pk, 3])
+    response = staff.post(url, {"files": files}, follow=True)
+    assert response.status_code == 200
+    assert "At most 5 files at once: put the pages in one PDF." in response.content.decode()
+    assert not ScanPile.objects.exists()
+
+
 def test_no_file_chosen_says_so(staff, tournament, made):
     response = staff.post(reverse("scan_upload", args=[tournament.pk, 3]), follow=True)
     assert response.status_code == 200
