@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -74,6 +75,14 @@ class Child:
     stuck_seconds: int = 0
     spare: subprocess.Popen | None = None
     spare_started: float = -1e9  # monotonic
+
+
+def heartbeat_path(run_dir: Path, name: str) -> Path | None:
+    """Where the heartbeat of the worker ``name`` ("clock", "tasks") is kept
+    in ``run_dir``; ``None`` for a name that is not a plain worker name."""
+    if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", name or ""):
+        return None
+    return Path(run_dir) / f"heartbeat-{name}"
 
 
 def touch_heartbeat(path: Path) -> None:

@@ -11,8 +11,6 @@ sweep, every second, does the work again.
 
 from __future__ import annotations
 
-import re
-
 from celery import shared_task
 
 from tournaments.services import clock, round_life
@@ -48,17 +46,10 @@ def heartbeat(name: str) -> None:
     """On a laptop, runall sends this to each worker's queue every few
     seconds: the worker's heartbeat file, touched only when the worker takes
     and runs its tasks (tournaments/supervisor.py: a stale one is a stuck worker)."""
-    from tournaments.supervisor import touch_heartbeat
-
-    path = heartbeat_file(name)
-    if path is not None:
-        touch_heartbeat(path)
-
-
-def heartbeat_file(name: str):
-    """Where the heartbeat of the worker ``name`` ("clock", "tasks") is kept."""
     from django.conf import settings
 
-    if not re.fullmatch(r"[a-z][a-z0-9-]{0,30}", name or ""):
-        return None
-    return settings.RUN_DIR / f"heartbeat-{name}"
+    from tournaments.supervisor import heartbeat_path, touch_heartbeat
+
+    path = heartbeat_path(settings.RUN_DIR, name)
+    if path is not None:
+        touch_heartbeat(path)

@@ -152,3 +152,24 @@ def test_a_real_start_listens_and_prints_the_chosen_port(tmp_path):
     printed = log.read_text()
     assert f"Turnierleiter runs at http://127.0.0.1:{port}/" in printed
     assert "in use by another program" not in printed
+
+
+def test_benches_and_tests_can_build_runalls_command_lines_before_django_is_set_up():
+    """The benches (tests/bench/bench_heavy_doors.py and others) import runall's
+    command-line builders in a process that has not set up Django: runall must
+    not pull in models on import (it once did through the tasks module, and the
+    bench failed with "settings are not configured")."""
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from tournaments.management.commands.runall import web_command, laptop_env;"
+            "print(web_command('127.0.0.1:1')[0])",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]

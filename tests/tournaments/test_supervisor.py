@@ -239,7 +239,7 @@ def test_a_workers_heartbeat_task_touches_its_file(settings, tmp_path):
     settings.RUN_DIR = tmp_path
     tasks.heartbeat("clock")
     assert (tmp_path / "heartbeat-clock").exists()
-    assert tasks.heartbeat_file("clock") == runall.heartbeat_file("clock")
+    assert supervisor.heartbeat_path(tmp_path, "clock") == tmp_path / "heartbeat-clock"
     tasks.heartbeat("../escape")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["heartbeat-clock"]
 

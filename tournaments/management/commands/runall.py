@@ -32,7 +32,6 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments import supervisor
 from tournaments.addresses import lan_addresses
-from tournaments.tasks import heartbeat_file
 
 #: the web servers: the default, and Django's development server
 SERVERS = ("uvicorn", "runserver")
@@ -172,7 +171,7 @@ def process_specs(web: list[str]) -> list[supervisor.Spec]:
                 supervisor.Spec(
                     name,
                     command,
-                    heartbeat=heartbeat_file(worker),
+                    heartbeat=supervisor.heartbeat_path(settings.RUN_DIR, worker),
                     stale_after=WORKERS[worker][1],
                     # a copy loaded ahead takes over at once (tournaments/standby.py)
                     spare=[sys.executable, "-m", "tournaments.standby", *command[3:]],
