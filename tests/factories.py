@@ -236,6 +236,38 @@ def one_table(
     return rnd.tables.get(number=1)
 
 
+def time_called_round(
+    tournament: Tournament, tables: int, seats: int, *, published: bool = False
+) -> Round:
+    """Round 1 of ``tournament`` in bulk, as the load benches need it: ``tables``
+    tables of ``seats`` checked-in players each, waiting for their results, the
+    time already called (so the last result completes the round)."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    rnd = Round.objects.create(
+        tournament=tournament,
+        number=1,
+        status=Round.TIME_CALLED,
+        deadline=now,
+        time_called_at=now,
+        published=published,
+    )
+    seated = Player.objects.bulk_create(
+        Player(tournament=tournament, name=f"Spieler {i:04d}", checked_in=True)
+        for i in range(tables * seats)
+    )
+    rows = Table.objects.bulk_create(
+        Table(round=rnd, number=n, status=Table.WAITING) for n in range(1, tables + 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(table=t, player=seated[k * seats + p], position=p)
+        for k, t in enumerate(rows)
+        for p in range(seats)
+    )
+    return rnd
+
+
 def deal_secret(n: int) -> str:
     """A fixed deal secret for tests (``n`` as 64 hex digits): the same
     ``n`` deals the same game."""

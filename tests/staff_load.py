@@ -103,37 +103,17 @@ def _prepare(args) -> dict:
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
-    from django.utils import timezone
 
+    from tests.factories import time_called_round
     from tournaments import services
-    from tournaments.models import Player, Round, Seat, Table
+    from tournaments.models import Player
 
     call_command("migrate", "--noinput", verbosity=0)
     User = get_user_model()
     owner = User.objects.create_user("load-orga", password=PASSWORD)
     tournament = services.tournament_create(owner=owner, name="Staff load", game="quartett")
-    now = timezone.now()
-    rnd = Round.objects.create(
-        tournament=tournament,
-        number=1,
-        status=Round.TIME_CALLED,
-        deadline=now,
-        time_called_at=now,
-        published=True,
-    )
     n_tables = args.sessions * args.tables + 1  # the last one is never entered
-    seated = Player.objects.bulk_create(
-        Player(tournament=tournament, name=f"Spieler {i:04d}", checked_in=True)
-        for i in range(n_tables * SEATS)
-    )
-    rows = Table.objects.bulk_create(
-        Table(round=rnd, number=n, status=Table.WAITING) for n in range(1, n_tables + 1)
-    )
-    Seat.objects.bulk_create(
-        Seat(table=t, player=seated[k * SEATS + p], position=p)
-        for k, t in enumerate(rows)
-        for p in range(SEATS)
-    )
+    time_called_round(tournament, n_tables, SEATS, published=True)
     plan = {"tournament": tournament.pk, "round": 1, "sessions": [], "bots": None}
     for s in range(args.sessions):
         user = User.objects.create_user(f"staff{s:02d}", password=PASSWORD)

@@ -119,10 +119,9 @@ def seat_tournament(tables: int, keepers: int):
     """Users, a Quartett tournament and one round of ``tables`` tables (time
     called, so the last result completes the round)."""
     from django.contrib.auth import get_user_model
-    from django.utils import timezone
 
+    from tests.factories import time_called_round
     from tournaments import services
-    from tournaments.models import Player, Round, Seat, Table
 
     User = get_user_model()
     owner = User.objects.create_user("bench-orga", password=PASSWORD)
@@ -132,26 +131,7 @@ def seat_tournament(tables: int, keepers: int):
         user = User.objects.create_user(f"keeper{i:02d}", password=PASSWORD)
         tournament.scorekeepers.add(user)
         names.append(user.username)
-    now = timezone.now()
-    rnd = Round.objects.create(
-        tournament=tournament,
-        number=1,
-        status=Round.TIME_CALLED,
-        deadline=now,
-        time_called_at=now,
-    )
-    players = Player.objects.bulk_create(
-        Player(tournament=tournament, name=f"Spieler {i:04d}", checked_in=True)
-        for i in range(tables * PLAYERS)
-    )
-    table_rows = Table.objects.bulk_create(
-        Table(round=rnd, number=n, status=Table.WAITING) for n in range(1, tables + 1)
-    )
-    Seat.objects.bulk_create(
-        Seat(table=t, player=players[k * PLAYERS + p], position=p)
-        for k, t in enumerate(table_rows)
-        for p in range(PLAYERS)
-    )
+    rnd = time_called_round(tournament, tables, PLAYERS)
     return tournament, rnd, names
 
 

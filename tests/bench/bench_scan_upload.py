@@ -48,36 +48,15 @@ def _prepare(tables: int, out: Path) -> dict:
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
-    from django.utils import timezone
 
+    from tests.factories import time_called_round
     from tests.scans.filled import filled_pages, pdf, valid_values
     from tournaments import services
-    from tournaments.models import Player, Round, Seat, Table
 
     call_command("migrate", "--noinput", verbosity=0)
     owner = get_user_model().objects.create_user("scan-orga", password=PASSWORD)
     tournament = services.tournament_create(owner=owner, name="Scan bench", game="quartett")
-    now = timezone.now()
-    rnd = Round.objects.create(
-        tournament=tournament,
-        number=1,
-        status=Round.TIME_CALLED,
-        deadline=now,
-        time_called_at=now,
-        published=True,
-    )
-    seated = Player.objects.bulk_create(
-        Player(tournament=tournament, name=f"Spieler {i:04d}", checked_in=True)
-        for i in range(tables * SEATS)
-    )
-    rows = Table.objects.bulk_create(
-        Table(round=rnd, number=n, status=Table.WAITING) for n in range(1, tables + 1)
-    )
-    Seat.objects.bulk_create(
-        Seat(table=t, player=seated[k * SEATS + p], position=p)
-        for k, t in enumerate(rows)
-        for p in range(SEATS)
-    )
+    time_called_round(tournament, tables, SEATS, published=True)
     fill = {n: valid_values("quartett", SEATS, start=n * 3) for n in range(1, tables + 1)}
     out.write_bytes(pdf(filled_pages(tournament, 1, fill)))
     return {"tournament": tournament.pk, "round": 1, "username": owner.username}
