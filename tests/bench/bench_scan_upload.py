@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -135,59 +134,45 @@ def main() -> int:
     log = tmp / "runall.log"
     t, r = plan["tournament"], plan["round"]
     results = f"/tournaments/{t}/rounds/{r}/results/"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "runall", f"127.0.0.1:{port}"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            serverproc.wait_until_up(port, proc, path="/accounts/login/", seconds=60, log=log)
-            client = staff_load.Client(port)
-            client.login(plan["username"])
+    runall = [sys.executable, "manage.py", "runall", f"127.0.0.1:{port}"]
+    with serverproc.running(runall, env, port, log, path="/accounts/login/"):
+        client = staff_load.Client(port)
+        client.login(plan["username"])
+        status, _, page = client.request("GET", results)
+        match = FORM.search(page) or FORM2.search(page)
+        field = FILE_INPUT.search(page)
+        if status != 200 or not match or not field:
+            print(f"no upload form on the results page ({status})")
+            return 1
+        action = match[1].replace("&amp;", "&")
+        name = field[1] or field[2]
+        t0 = time.monotonic()
+        status, pile = _upload(client, action, name, data)
+        if status != 302 or "/scans/" not in pile:
+            print(f"upload answered {status} → {pile!r}")
+            return 1
+        page, read_at = "", None
+        while time.monotonic() - t0 < 300:
+            status, _, page = client.request("GET", pile)
+            if status == 200 and "<progress" not in page:
+                read_at = time.monotonic() - t0
+                break
+            time.sleep(1.0)
+        if read_at is None:
+            print("the pile was not read within 300 s")
+            return 1
+        confirm = CONFIRM.search(page)
+        if confirm:
+            client.request("POST", confirm[1], {})
+        shown_at = None
+        while time.monotonic() - t0 < 300:
             status, _, page = client.request("GET", results)
-            match = FORM.search(page) or FORM2.search(page)
-            field = FILE_INPUT.search(page)
-            if status != 200 or not match or not field:
-                print(f"no upload form on the results page ({status})")
-                return 1
-            action = match[1].replace("&amp;", "&")
-            name = field[1] or field[2]
-            t0 = time.monotonic()
-            status, pile = _upload(client, action, name, data)
-            if status != 302 or "/scans/" not in pile:
-                print(f"upload answered {status} → {pile!r}")
-                return 1
-            page, read_at = "", None
-            while time.monotonic() - t0 < 300:
-                status, _, page = client.request("GET", pile)
-                if status == 200 and "<progress" not in page:
-                    read_at = time.monotonic() - t0
-                    break
-                time.sleep(1.0)
-            if read_at is None:
-                print("the pile was not read within 300 s")
-                return 1
-            confirm = CONFIRM.search(page)
-            if confirm:
-                client.request("POST", confirm[1], {})
-            shown_at = None
-            while time.monotonic() - t0 < 300:
-                status, _, page = client.request("GET", results)
-                if "Every table has a confirmed result." in page or (
-                    "Jede" in page and "no-result" not in page
-                ):
-                    shown_at = time.monotonic() - t0
-                    break
-                time.sleep(0.5)
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            if "Every table has a confirmed result." in page or (
+                "Jede" in page and "no-result" not in page
+            ):
+                shown_at = time.monotonic() - t0
+                break
+            time.sleep(0.5)
     stored = serverproc.run_step(
         "tests.bench.bench_scan_upload_count", env, str(t), str(r), timeout=120
     )

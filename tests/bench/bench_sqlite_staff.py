@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -55,27 +53,13 @@ def main() -> int:
     plan = staff_load.prepare(env, sessions=args.sessions, bot_tables=args.bot_tables)
     port = free_port()
     log = tmp / "runall.log"
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "runall", f"127.0.0.1:{port}"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            serverproc.wait_until_up(port, proc, path="/accounts/login/", seconds=60, log=log)
-            before = staff_load.verify(env, plan)["bots"]
-            start = time.monotonic()
-            staff = staff_load.run_staff(port, plan, args.seconds)
-            elapsed = time.monotonic() - start
-            after = staff_load.verify(env, plan)["bots"]
-        finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    runall = [sys.executable, "manage.py", "runall", f"127.0.0.1:{port}"]
+    with serverproc.running(runall, env, port, log, path="/accounts/login/"):
+        before = staff_load.verify(env, plan)["bots"]
+        start = time.monotonic()
+        staff = staff_load.run_staff(port, plan, args.seconds)
+        elapsed = time.monotonic() - start
+        after = staff_load.verify(env, plan)["bots"]
     stored = staff_load.verify(env, plan)
     result = staff_load.compare(staff, stored)
     text = log.read_text(errors="replace")
