@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.models import ScanPage, ScanPile
+from scoring.scans import selectors as scan_selectors
 from scoring.scans import services as scans
 from tournaments.permissions import tournament_view
 from tournaments.selectors import round_or_404
@@ -77,7 +78,7 @@ def scan_upload(request, tournament, number):
     return redirect(back + "#scans")
 
 
-def _rows(pile: ScanPile, tournament, number) -> list[dict]:
+def _rows(pile: ScanPile, tournament, number, second=frozenset()) -> list[dict]:
     rows = []
     for page in pile.pages.select_related("table", "submission").defer("image"):
         entry_url = None
@@ -90,6 +91,7 @@ def _rows(pile: ScanPile, tournament, number) -> list[dict]:
                 "page": page,
                 "entry_url": entry_url,
                 "reason": scans.reason_text(page.reason) if page.reason else "",
+                "second": page.submission_id in second,
                 "pick_table": page.outcome == ScanPage.REVIEW and not page.table_id,
                 "unsure": [
                     {
@@ -115,19 +117,18 @@ def scan_pile(request, tournament, number, pile_id):
     results it read."""
     pile = _pile_or_404(tournament, number, pile_id)
     busy = pile.status in (ScanPile.QUEUED, ScanPile.RUNNING)
-    waiting = (
-        0
-        if busy
-        else pile.pages.filter(outcome=ScanPage.STORED, submission__status="pending").count()
-    )
+    waiting = {"waiting": 0, "second": 0, "second_ids": set(), "press": False}
+    if not busy:
+        waiting = scan_selectors.pile_waiting(pile, request.user)
     context = {
         "tournament": tournament,
         "role": request.tournament_role,
         "round": pile.round,
         "pile": pile,
         "busy": busy,
-        "rows": [] if busy else _rows(pile, tournament, number),
-        "waiting": waiting,
+        "rows": [] if busy else _rows(pile, tournament, number, waiting["second_ids"]),
+        "waiting": waiting["waiting"] if waiting["press"] else 0,
+        "second": waiting["second"],
         "pile_reason": scans.reason_text(pile.reason) if pile.reason else "",
         "tables": list(pile.round.tables.order_by("number").values_list("number", flat=True)),
     }
@@ -138,9 +139,16 @@ def scan_pile(request, tournament, number, pile_id):
 @tournament_view("enter_results")
 @require_POST
 def scan_pile_confirm(request, tournament, number, pile_id):
-    """The pile's one press: the results it read and stored count."""
+    """The pile's one press: the results it read and stored count — or,
+    where a second person must confirm, the uploader's press checks them
+    and another's confirms them."""
     pile = _pile_or_404(tournament, number, pile_id)
-    confirmed, problems = scans.pile_confirm(pile=pile, by=request.user)
+    try:
+        pressed = scans.pile_confirm(pile=pile, by=request.user)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("scan_pile", tournament.pk, number, pile.pk)
+    confirmed = pressed.confirmed
     if confirmed:
         messages.success(
             request,
@@ -151,7 +159,19 @@ def scan_pile_confirm(request, tournament, number, pile_id):
             )
             % {"n": confirmed},
         )
-    for problem in problems:
+    if pressed.checked:
+        messages.success(
+            request,
+            ngettext(
+                "%(n)s result read from the scans checked: it counts once a second "
+                "person confirms it.",
+                "%(n)s results read from the scans checked: they count once a second "
+                "person confirms them.",
+                pressed.checked,
+            )
+            % {"n": pressed.checked},
+        )
+    for problem in pressed.problems:
         messages.error(request, problem)
     return redirect("scan_pile", tournament.pk, number, pile.pk)
 
