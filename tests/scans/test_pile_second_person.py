@@ -204,6 +204,17 @@ def test_the_pile_page_says_it_waits_for_a_second_person(
     assert "waits for a second person" not in html
 
 
+def test_the_refusal_speaks_german(client, tournament, organizer, made):
+    setting(tournament, confirmation_required=True)
+    pile = read_pile(tournament, organizer, {2: valid_values("quartett", 4)})
+    scans.pile_confirm(pile=pile, by=organizer)
+    client.force_login(organizer)
+    url = reverse("scan_pile_confirm", args=[tournament.pk, 3, pile.pk])
+    html = client.post(url, follow=True, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Sie haben diese vom Scan gelesenen Ergebnisse selbst geprüft" in html
+    assert "wartet auf eine zweite Person" in html
+
+
 def test_the_settings_form_offers_confirm_at_once_and_says_it_keeps_the_second_person(
     client, organizer, tournament
 ):
