@@ -236,3 +236,23 @@ def test_the_settings_form_offers_confirm_at_once_and_says_it_keeps_the_second_p
     assert response.status_code == 302, response.content.decode()[:2000]
     tournament.refresh_from_db()
     assert tournament.scans_at_once
+
+
+def test_the_tables_confirm_press_by_the_uploader_does_not_say_confirmed(
+    client, tournament, organizer, made
+):
+    """The same press on the table's result page: the uploader's check is
+    not called a confirmation; his second press is refused."""
+    setting(tournament, confirmation_required=True)
+    pile = read_pile(tournament, organizer, {2: valid_values("quartett", 4)})
+    sub = pile.pages.get().submission
+    client.force_login(organizer)
+    url = reverse("result_confirm", args=[tournament.pk, 3, 2, sub.version])
+    html = client.post(url, follow=True).content.decode()
+    assert "it counts once someone else confirms it" in html
+    assert "version 1 confirmed" not in html.lower()
+    sub.refresh_from_db()
+    assert sub.status == Submission.PENDING
+    html = client.post(url, follow=True).content.decode()
+    assert "You checked this result read from the scan yourself" in html
+    assert sub.confirmations.count() == 1
