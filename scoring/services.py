@@ -524,7 +524,8 @@ def _confirm_one(submission, by, by_seat) -> Submission:
                     raise ServiceError(second_person_message())
                 Confirmation.objects.create(submission=sub, by=by)
                 return sub
-        Confirmation.objects.create(submission=sub, by=by)
+        # the uploader checked it while a second person was wanted: once
+        Confirmation.objects.get_or_create(submission=sub, by=by)
         _confirm(sub)
         return sub
     if not tournament.self_report:

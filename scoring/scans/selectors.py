@@ -73,17 +73,20 @@ def scan_page_for_entry(tournament, table, page_id: str | None) -> ScanPage | No
 def pile_waiting(pile: ScanPile, user) -> dict:
     """The results a pile stored that wait, for its press: ``waiting`` how
     many, ``second`` how many of them their author checked and now wait for
-    a second person (``second_ids``: their submissions), ``press`` whether ``user``'s press would do anything
+    a second person (``second_ids``: their submissions; only while the
+    tournament wants one), ``press`` whether ``user``'s press would do anything
     (not when every one is his own and checked by him already)."""
     pages = pile.pages.filter(
         outcome=ScanPage.STORED, submission__status=Submission.PENDING
     ).values_list("submission_id", "submission__by_id")
     subs = dict(pages)
-    checked = set(
-        Confirmation.objects.filter(submission_id__in=subs, by__isnull=False)
-        .filter(by_id=F("submission__by_id"))
-        .values_list("submission_id", flat=True)
-    )
+    checked = set()
+    if pile.round.tournament.confirmation_required:
+        checked = set(
+            Confirmation.objects.filter(submission_id__in=subs, by__isnull=False)
+            .filter(by_id=F("submission__by_id"))
+            .values_list("submission_id", flat=True)
+        )
     user_id = user.pk if user is not None and user.is_authenticated else None
     own_checked = {s for s in checked if subs[s] == user_id}
     return {

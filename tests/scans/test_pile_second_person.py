@@ -256,3 +256,28 @@ def test_the_tables_confirm_press_by_the_uploader_does_not_say_confirmed(
     html = client.post(url, follow=True).content.decode()
     assert "You checked this result read from the scan yourself" in html
     assert sub.confirmations.count() == 1
+
+
+def test_at_once_the_pile_page_shows_the_results_confirmed_and_no_press(
+    client, tournament, organizer, made
+):
+    setting(tournament, scans_at_once=True)
+    pile = read_pile(tournament, organizer, {2: valid_values("quartett", 4)})
+    client.force_login(organizer)
+    html = client.get(reverse("scan_pile", args=[tournament.pk, 3, pile.pk])).content.decode()
+    assert "read · confirmed" in html
+    assert "/confirm/" not in html and "second person" not in html
+
+
+def test_second_person_switched_off_meanwhile_the_uploader_may_press_again(
+    client, tournament, organizer, made
+):
+    setting(tournament, confirmation_required=True)
+    pile = read_pile(tournament, organizer, {2: valid_values("quartett", 4)})
+    scans.pile_confirm(pile=pile, by=organizer)
+    setting(tournament, confirmation_required=False)
+    client.force_login(organizer)
+    url = reverse("scan_pile", args=[tournament.pk, 3, pile.pk])
+    assert "Confirm 1 result read from the scan" in client.get(url).content.decode()
+    pile = ScanPile.objects.get(pk=pile.pk)  # as the next request reads it
+    assert scans.pile_confirm(pile=pile, by=organizer).confirmed == 1
