@@ -24,6 +24,7 @@ from scoring.scans import services as scans
 from tournaments.permissions import tournament_view
 from tournaments.selectors import round_or_404
 from tournaments.services.errors import ServiceError
+from tournaments.views._helpers import service_error_as_message
 
 #: files of one upload (Django's DATA_UPLOAD_MAX_NUMBER_FILES, above it,
 #: refuses a request with many more before any view)
@@ -143,21 +144,21 @@ def scan_pile_confirm(request, tournament, number, pile_id):
     where a second person must confirm, the uploader's press checks them
     and another's confirms them."""
     pile = _pile_or_404(tournament, number, pile_id)
-    try:
-        pressed = scans.pile_confirm(pile=pile, by=request.user)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
-        return redirect("scan_pile", tournament.pk, number, pile.pk)
-    confirmed = pressed.confirmed
-    if confirmed:
+    with service_error_as_message(request):
+        _pressed_messages(request, scans.pile_confirm(pile=pile, by=request.user))
+    return redirect("scan_pile", tournament.pk, number, pile.pk)
+
+
+def _pressed_messages(request, pressed: scans.Pressed) -> None:
+    if pressed.confirmed:
         messages.success(
             request,
             ngettext(
                 "%(n)s result read from the scans confirmed.",
                 "%(n)s results read from the scans confirmed.",
-                confirmed,
+                pressed.confirmed,
             )
-            % {"n": confirmed},
+            % {"n": pressed.confirmed},
         )
     if pressed.checked:
         messages.success(
@@ -173,7 +174,6 @@ def scan_pile_confirm(request, tournament, number, pile_id):
         )
     for problem in pressed.problems:
         messages.error(request, problem)
-    return redirect("scan_pile", tournament.pk, number, pile.pk)
 
 
 @tournament_view("enter_results")
