@@ -6,7 +6,10 @@ process.
 Each page fully read goes through the same path as a typed sheet:
 :func:`scoring.services.result_submit` (the engine's check, the versions,
 the conflicts), stored as a result "read from scan" that waits for the
-pile's one press (:func:`pile_confirm`). A page with a field the reader is
+pile's one press (:func:`pile_confirm`), or is confirmed as it is read
+where the tournament says so ("confirm read sheets at once"); where a
+second person must confirm, the uploader's press (or "at once") is only
+the author's check and another staff member's press confirms. A page with a field the reader is
 unsure of, one the engine refuses, one that differs from a result already
 there, or one whose code can't be read, waits for the staff: the entry form
 opens pre-filled with what was read, the crop of each doubtful field beside
