@@ -460,11 +460,21 @@ def _is_late(tournament, by_seat, deadline, now, handed_in_late) -> bool:
     return bool(handed_in_late)
 
 
+def second_person_message() -> str:
+    return _(
+        "You checked this result read from the scan yourself: another scorekeeper or "
+        "the Turnierleitung must confirm it."
+    )
+
+
 def result_confirm(*, submission: Submission, by=None, by_seat: int | None = None) -> Submission:
     """Agree with a submission waiting for confirmation.
 
     Staff (``by``): anyone but its author confirms it at once (also a player's
-    report). A player (``by_seat``, through his seat link) confirms a player's
+    report). A result read from a scan is confirmed by its uploader's press,
+    unless the tournament wants a second person: then that press is the
+    author's check (a :class:`Confirmation` by the author, the result still
+    waiting) and a second press by the author is refused. A player (``by_seat``, through his seat link) confirms a player's
     report; it counts when every seat of the table has confirmed it.
     """
     by = by if by is not None and by.is_authenticated else None
@@ -498,16 +508,24 @@ def _confirm_one(submission, by, by_seat) -> Submission:
             other,
         )
     if by_seat is None:
-        # a sheet read from a scan: the uploader's press is the check of what
-        # the machine read, not a second look at his own typing
-        if sub.by_id is not None and sub.by_id == by.pk and sub.source != SCAN_SOURCE:
-            raise ServiceError(
-                _(
-                    "You entered this result yourself: another scorekeeper or the "
-                    "Turnierleitung must confirm it."
+        if sub.by_id is not None and sub.by_id == by.pk:
+            if sub.source != SCAN_SOURCE:
+                raise ServiceError(
+                    _(
+                        "You entered this result yourself: another scorekeeper or the "
+                        "Turnierleitung must confirm it."
+                    )
                 )
-            )
-        Confirmation.objects.create(submission=sub, by=by)
+            # a sheet read from a scan: the uploader's press is the check of
+            # what the machine read; where a second person must confirm, that
+            # check is the author's entry and the result still waits
+            if tournament.confirmation_required:
+                if Confirmation.objects.filter(submission=sub, by=by).exists():
+                    raise ServiceError(second_person_message())
+                Confirmation.objects.create(submission=sub, by=by)
+                return sub
+        # the uploader checked it while a second person was wanted: once
+        Confirmation.objects.get_or_create(submission=sub, by=by)
         _confirm(sub)
         return sub
     if not tournament.self_report:

@@ -89,6 +89,7 @@ TOURNAMENT_SETTINGS = [
     "bot_fill",
     "grace_seconds",
     "confirmation_required",
+    "scans_at_once",
     "self_report",
     "close_when_done",
     "rounds_side_by_side",
@@ -164,6 +165,19 @@ class Tournament(models.Model):
         _("second-person confirmation"),
         default=False,
         help_text=_("A result counts once someone other than its author confirms it."),
+    )
+    #: a sheet read from a scan, fully and accepted by the game's rules, is
+    #: confirmed as it is read (the uploader's press, :mod:`scoring.scans`);
+    #: with ``confirmation_required`` it still waits for a second person
+    scans_at_once = models.BooleanField(
+        _("confirm read sheets at once"),
+        default=False,
+        help_text=_(
+            "A scanned sheet that was read completely and that the game's rules accept "
+            "counts as soon as it is read, as if its uploader had confirmed it; unclear or "
+            "refused sheets still wait for you. With second-person confirmation, it still "
+            "counts only once someone other than the uploader confirms it."
+        ),
     )
     self_report = models.BooleanField(
         _("players report results"),

@@ -26,6 +26,7 @@ import json
 import math
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import models
 from django.utils.translation import gettext as _
 
 from games import ENGINES
@@ -33,20 +34,18 @@ from games.sheets import display
 from scoring import services as results
 from tournaments import clock as pure_clock
 from tournaments.forms import UPLOADED, TournamentForm
-from tournaments.models import TIEBREAKS, Round, SeatingChange
+from tournaments.models import TIEBREAKS, TOURNAMENT_SETTINGS, Round, SeatingChange, Tournament
 from tournaments.seating import reasons
 from tournaments.seating.request import MODES, TEAM_MODES
 from tournaments.services import clock as clock_services
 from tournaments.services.errors import ServiceError
 
-#: the tournament's yes/no settings: a checkbox on the form
-FLAGS = (
-    "team_mode",
-    "public",
-    "digital_tables",
-    "bot_fill",
-    "confirmation_required",
-    "self_report",
+#: the tournament's yes/no settings: a checkbox on the form (every one of the
+#: settings list, so none is lost on the way through the form)
+FLAGS = tuple(
+    name
+    for name in TOURNAMENT_SETTINGS
+    if isinstance(Tournament._meta.get_field(name), models.BooleanField)
 )
 
 

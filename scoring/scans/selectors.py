@@ -4,11 +4,11 @@ sheet printer builds it (:func:`scoring.printing.sheets.sheet_layouts`)."""
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Q
 
 from games import get_engine
 from scoring import listings
-from scoring.models import ScanPage, ScanPile
+from scoring.models import Confirmation, ScanPage, ScanPile, Submission
 from scoring.printing import marks
 from tournaments.models import Tournament
 
@@ -68,3 +68,30 @@ def scan_page_for_entry(tournament, table, page_id: str | None) -> ScanPage | No
         .defer("image")
         .first()
     )
+
+
+def pile_waiting(pile: ScanPile, user) -> dict:
+    """The results a pile stored that wait, for its press: ``waiting`` how
+    many, ``second`` how many of them their author checked and now wait for
+    a second person (``second_ids``: their submissions; only while the
+    tournament wants one), ``press`` whether ``user``'s press would do anything
+    (not when every one is his own and checked by him already)."""
+    pages = pile.pages.filter(
+        outcome=ScanPage.STORED, submission__status=Submission.PENDING
+    ).values_list("submission_id", "submission__by_id")
+    subs = dict(pages)
+    checked = set()
+    if pile.round.tournament.confirmation_required:
+        checked = set(
+            Confirmation.objects.filter(submission_id__in=subs, by__isnull=False)
+            .filter(by_id=F("submission__by_id"))
+            .values_list("submission_id", flat=True)
+        )
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    own_checked = {s for s in checked if subs[s] == user_id}
+    return {
+        "waiting": len(subs),
+        "second": len(checked),
+        "second_ids": checked,
+        "press": len(subs) > len(own_checked),
+    }

@@ -6,7 +6,10 @@ process.
 Each page fully read goes through the same path as a typed sheet:
 :func:`scoring.services.result_submit` (the engine's check, the versions,
 the conflicts), stored as a result "read from scan" that waits for the
-pile's one press (:func:`pile_confirm`). A page with a field the reader is
+pile's one press (:func:`pile_confirm`), or is confirmed as it is read
+where the tournament says so ("confirm read sheets at once"); where a
+second person must confirm, the uploader's press (or "at once") is only
+the author's check and another staff member's press confirms. A page with a field the reader is
 unsure of, one the engine refuses, one that differs from a result already
 there, or one whose code can't be read, waits for the staff: the entry form
 opens pre-filled with what was read, the crop of each doubtful field beside
@@ -17,6 +20,7 @@ round is refused with its reason.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -27,7 +31,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from scoring import services
-from scoring.models import ScanPage, ScanPile, Submission
+from scoring.models import Confirmation, ScanPage, ScanPile, Submission
 from scoring.printing import marks
 from scoring.scans import reader
 from scoring.scans.reader import locate
@@ -288,25 +292,77 @@ def _outcome(row: ScanPage, page: reader.PageResult, pile: ScanPile) -> None:
         row.outcome, row.reason, row.problems = ScanPage.REVIEW, "refused_by_rules", [str(exc)]
     else:
         row.outcome, row.submission = ScanPage.STORED, sub
+        if pile.round.tournament.scans_at_once:
+            _at_once(sub, pile)
 
 
-def pile_confirm(*, pile: ScanPile, by) -> tuple[int, list[str]]:
+def _at_once(sub: Submission, pile: ScanPile) -> None:
+    """The tournament's setting "confirm read sheets at once": the uploader's
+    press, made for him as the page is read (the same service as the pile's
+    press, so the history names him). Where a second person must confirm,
+    the result still waits for one."""
+    try:
+        services.result_confirm(submission=sub, by=pile.by)
+    except ServiceError:  # an uploader gone, a result replaced meanwhile
+        log.info("scan page of pile %s left for the pile's press", pile.pk, exc_info=True)
+    sub.refresh_from_db(fields=["status"])
+
+
+@dataclass
+class Pressed:
+    """What the pile's press did: results confirmed, results checked by
+    their author that now wait for a second person, and why any could not."""
+
+    confirmed: int = 0
+    checked: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def pile_confirm(*, pile: ScanPile, by) -> Pressed:
     """The pile's one press: every result it stored that still waits is
-    confirmed. Returns how many, and why any could not be."""
-    confirmed, problems = 0, []
-    pages = pile.pages.filter(
-        outcome=ScanPage.STORED, submission__status=Submission.PENDING
-    ).select_related("submission", "table")
+    confirmed — or, where the tournament wants a second person, checked by
+    its uploader (it waits) and then confirmed by someone else. The
+    uploader's press on results he checked already is refused as a whole
+    (:class:`ServiceError`), nothing changes."""
+    pressed = Pressed()
+    pages = list(
+        pile.pages.filter(outcome=ScanPage.STORED, submission__status=Submission.PENDING)
+        .select_related("submission", "table")
+        .order_by("number")
+    )
+    by_id = by.pk if by is not None and by.is_authenticated else None
+    mine = [p for p in pages if by_id is not None and p.submission.by_id == by_id]
+    if (
+        pages
+        and len(mine) == len(pages)
+        and pile.round.tournament.confirmation_required
+        and Confirmation.objects.filter(
+            submission__in=[p.submission for p in mine], by_id=by_id
+        ).count()
+        == len(mine)
+    ):
+        raise ServiceError(second_person_text())
     for page in pages:
         try:
-            services.result_confirm(submission=page.submission, by=by)
-            confirmed += 1
+            sub = services.result_confirm(submission=page.submission, by=by)
         except ServiceError as exc:
-            problems.append(
+            pressed.problems.append(
                 _("Table %(table)s: %(why)s") % {"table": page.table.number, "why": exc}
             )
+            continue
+        if sub.status == Submission.CONFIRMED:
+            pressed.confirmed += 1
+        else:
+            pressed.checked += 1
     ScanPile.objects.filter(pk=pile.pk).update(confirmed_at=timezone.now())
-    return confirmed, problems
+    return pressed
+
+
+def second_person_text() -> str:
+    return _(
+        "You checked these results read from the scan yourself: another scorekeeper "
+        "or the Turnierleitung must confirm them."
+    )
 
 
 def page_fixed(*, page: ScanPage, submission: Submission) -> None:

@@ -216,12 +216,15 @@ def result_confirm(request, tournament, number, table, version):
     table = selectors.table_or_404(tournament, number, table)
     sub = get_object_or_404(Submission, table=table, version=version)
     with service_error_as_message(request):
-        services.result_confirm(submission=sub, by=request.user)
-        messages.success(
-            request,
-            _("Table %(table)s: version %(version)s confirmed.")
-            % {"table": table.number, "version": sub.version},
-        )
+        sub = services.result_confirm(submission=sub, by=request.user)
+        if sub.status == Submission.CONFIRMED:
+            msg = _("Table %(table)s: version %(version)s confirmed.")
+        else:  # a sheet read from a scan, checked by its uploader
+            msg = _(
+                "Table %(table)s: version %(version)s saved; it counts once someone else "
+                "confirms it."
+            )
+        messages.success(request, msg % {"table": table.number, "version": sub.version})
     return redirect("result_entry", tournament.pk, number, table.number)
 
 

@@ -19,10 +19,12 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.models import ScanPage, ScanPile
+from scoring.scans import selectors as scan_selectors
 from scoring.scans import services as scans
 from tournaments.permissions import tournament_view
 from tournaments.selectors import round_or_404
 from tournaments.services.errors import ServiceError
+from tournaments.views._helpers import service_error_as_message
 
 #: files of one upload (Django's DATA_UPLOAD_MAX_NUMBER_FILES, above it,
 #: refuses a request with many more before any view)
@@ -77,7 +79,7 @@ def scan_upload(request, tournament, number):
     return redirect(back + "#scans")
 
 
-def _rows(pile: ScanPile, tournament, number) -> list[dict]:
+def _rows(pile: ScanPile, tournament, number, second=frozenset()) -> list[dict]:
     rows = []
     for page in pile.pages.select_related("table", "submission").defer("image"):
         entry_url = None
@@ -90,6 +92,7 @@ def _rows(pile: ScanPile, tournament, number) -> list[dict]:
                 "page": page,
                 "entry_url": entry_url,
                 "reason": scans.reason_text(page.reason) if page.reason else "",
+                "second": page.submission_id in second,
                 "pick_table": page.outcome == ScanPage.REVIEW and not page.table_id,
                 "unsure": [
                     {
@@ -115,19 +118,18 @@ def scan_pile(request, tournament, number, pile_id):
     results it read."""
     pile = _pile_or_404(tournament, number, pile_id)
     busy = pile.status in (ScanPile.QUEUED, ScanPile.RUNNING)
-    waiting = (
-        0
-        if busy
-        else pile.pages.filter(outcome=ScanPage.STORED, submission__status="pending").count()
-    )
+    waiting = {"waiting": 0, "second": 0, "second_ids": set(), "press": False}
+    if not busy:
+        waiting = scan_selectors.pile_waiting(pile, request.user)
     context = {
         "tournament": tournament,
         "role": request.tournament_role,
         "round": pile.round,
         "pile": pile,
         "busy": busy,
-        "rows": [] if busy else _rows(pile, tournament, number),
-        "waiting": waiting,
+        "rows": [] if busy else _rows(pile, tournament, number, waiting["second_ids"]),
+        "waiting": waiting["waiting"] if waiting["press"] else 0,
+        "second": waiting["second"],
         "pile_reason": scans.reason_text(pile.reason) if pile.reason else "",
         "tables": list(pile.round.tables.order_by("number").values_list("number", flat=True)),
     }
@@ -138,22 +140,40 @@ def scan_pile(request, tournament, number, pile_id):
 @tournament_view("enter_results")
 @require_POST
 def scan_pile_confirm(request, tournament, number, pile_id):
-    """The pile's one press: the results it read and stored count."""
+    """The pile's one press: the results it read and stored count — or,
+    where a second person must confirm, the uploader's press checks them
+    and another's confirms them."""
     pile = _pile_or_404(tournament, number, pile_id)
-    confirmed, problems = scans.pile_confirm(pile=pile, by=request.user)
-    if confirmed:
+    with service_error_as_message(request):
+        _pressed_messages(request, scans.pile_confirm(pile=pile, by=request.user))
+    return redirect("scan_pile", tournament.pk, number, pile.pk)
+
+
+def _pressed_messages(request, pressed: scans.Pressed) -> None:
+    if pressed.confirmed:
         messages.success(
             request,
             ngettext(
                 "%(n)s result read from the scans confirmed.",
                 "%(n)s results read from the scans confirmed.",
-                confirmed,
+                pressed.confirmed,
             )
-            % {"n": confirmed},
+            % {"n": pressed.confirmed},
         )
-    for problem in problems:
+    if pressed.checked:
+        messages.success(
+            request,
+            ngettext(
+                "%(n)s result read from the scans checked: it counts once a second "
+                "person confirms it.",
+                "%(n)s results read from the scans checked: they count once a second "
+                "person confirms them.",
+                pressed.checked,
+            )
+            % {"n": pressed.checked},
+        )
+    for problem in pressed.problems:
         messages.error(request, problem)
-    return redirect("scan_pile", tournament.pk, number, pile.pk)
 
 
 @tournament_view("enter_results")

@@ -7,6 +7,10 @@ was read and the standings change. A phone photo of one sheet with a faint
 mark opens the result form pre-filled, the crop of the doubtful field
 beside it; the staff fix that field and save.
 
+With second-person confirmation, the organizer's press on the pile only
+checks what was read: the pile says it waits for a second person, and a
+scorekeeper's press on his own phone makes it count.
+
 The worker is the real task code (``scoring.scans.services.run``) in a
 thread of its own, as Celery's worker would run it."""
 
@@ -54,13 +58,27 @@ def worker(monkeypatch):
 
 
 @pytest.fixture
-def de_page(browser, live_server, organizer):
-    """The organizer's browser in German (logged in by its session cookie)."""
-    context = logged_in_context(browser, live_server, organizer, locale="de-DE", bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    yield page
-    context.close()
+def de_browser(browser, live_server):
+    """``open(user)``: a browser page of ``user``'s own, in German (logged in
+    by its session cookie)."""
+    contexts = []
+
+    def open_as(user):
+        context = logged_in_context(browser, live_server, user, locale="de-DE", bypass_csp=True)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def de_page(de_browser, organizer):
+    """The organizer's browser in German."""
+    return de_browser(organizer)
 
 
 def faint_photo(tournament, round_no: int, number: int, values: dict, field: str):
@@ -167,3 +185,47 @@ def test_a_phone_photo_with_a_faint_mark_is_fixed_beside_its_crop(
     assert sub.sheet == values
     scanned.refresh_from_db()
     assert scanned.outcome == ScanPage.FIXED
+
+
+def test_a_pile_counts_once_a_second_person_confirms_it(
+    de_browser, live_server, organizer, worker, tmp_path, django_user_model
+):
+    """German, 390×844: the organizer uploads and presses, the pile waits
+    for a second person; a scorekeeper on his phone confirms it."""
+    tables = make_tables(organizer, "quartett", players=4, count=2, confirmation_required=True)
+    tournament = tables[0].round.tournament
+    keeper = django_user_model.objects.create_user("zweite", password="pw-zweite-12345")
+    tournament.scorekeepers.add(keeper)
+    fill = {t.number: valid_values("quartett", 4, start=t.number * 5) for t in tables}
+    scan = tmp_path / "stapel.pdf"
+    scan.write_bytes(pdf(filled_pages(tournament, 1, fill)))
+    phone = {"width": 390, "height": 844}
+    page = de_browser(organizer)
+    page.set_viewport_size(phone)
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/rounds/1/results/")
+    page.locator("input[type=file]").set_input_files(str(scan))
+    page.locator("form[enctype='multipart/form-data'] button[type=submit]").click()
+    page.wait_for_url("**/scans/*/")
+    page.locator("table.scan-pages").wait_for()
+    pile_url = page.url
+    page.locator("form[action$='/confirm/'] button").click()
+    page.wait_for_load_state()
+    waits = page.locator("p.scan-second")
+    assert "zweite Person" in waits.inner_text(), waits.inner_text()
+    assert page.locator("form[action$='/confirm/']").count() == 0  # nothing left to press
+    assert page.locator("tr.scan-stored", has_text="zweite Person").count() == 2
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    page.screenshot(path="/tmp/scanweb-second-waits-phone.png", full_page=True)
+    assert points_of(tournament) == 0
+    other = de_browser(keeper)
+    other.set_viewport_size(phone)
+    other.goto(pile_url)
+    assert "zweite Person" in other.locator("p.scan-second").inner_text()
+    other.locator("form[action$='/confirm/'] button").click()
+    other.wait_for_load_state()
+    other.screenshot(path="/tmp/scanweb-second-confirmed-phone.png", full_page=True)
+    assert points_of(tournament) == 2
+    assert other.locator("p.scan-second").count() == 0
+    assert other.locator("tr.scan-stored", has_text="bestätigt").count() == 2

@@ -214,6 +214,21 @@ def test_a_valid_export_comes_back_as_it_left(paper, digital, other_user):
         assert {**again, "exported_at": None} == {**doc, "exported_at": None}
 
 
+@pytest.mark.parametrize(
+    "flag", ["scans_at_once", "confirmation_required", "close_when_done", "rounds_side_by_side"]
+)
+def test_every_yes_no_setting_comes_back_as_it_left(paper, other_user, flag):
+    """Each yes/no setting of the settings list, also "confirm read sheets
+    at once", goes out and in again; a value that is not true/false is
+    refused at its place."""
+    doc = changed(paper, ("tournament", flag), True)
+    new = import_tournament(data=as_file(doc), owner=other_user)
+    assert getattr(new, flag) is True
+    assert export_tournament(new)["tournament"][flag] is True
+    errors = refused(changed(paper, ("tournament", flag), "yes"), other_user)
+    assert any(e.startswith(f"tournament.{flag}") for e in errors), errors
+
+
 def test_every_seating_mode_round_trips(organizer, other_user):
     """What every seating mode writes (its figures, reasons and log) passes
     the import's checks: by rating (spread and Swiss), mixing, Swiss with

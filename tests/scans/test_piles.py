@@ -37,8 +37,8 @@ def test_a_read_sheet_waits_for_the_piles_press_then_counts(tournament, organize
     assert (sub.source, sub.status, sub.sheet) == ("scan", Submission.PENDING, values)
     assert bytes(page.image)[:3] == b"\xff\xd8\xff" and page.straight
     assert pile.data == b"" or bytes(pile.data) == b""
-    confirmed, problems = scans.pile_confirm(pile=pile, by=organizer)
-    assert (confirmed, problems) == (1, [])
+    pressed = scans.pile_confirm(pile=pile, by=organizer)
+    assert (pressed.confirmed, pressed.checked, pressed.problems) == (1, 0, [])
     sub.refresh_from_db()
     assert sub.status == Submission.CONFIRMED
 
