@@ -85,7 +85,7 @@ def person_detail(request, person_id):
             form.save()
             messages.success(request, _("Saved."))
             return redirect("person_detail", person.pk)
-    entries = person.entries.select_related("tournament").order_by("tournament__created_at")
+    entries = season.person_tournaments(person)
     ratings = []
     for game, rating in season.person_ratings(person).items():
         values = [v for _key, v in rating.history]

@@ -165,3 +165,45 @@ def person_ratings(person: Person) -> dict[str, Rating]:
         if rating is not None:
             out[game] = rating
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class PersonPlacing:
+    """A person's entry in one tournament, as the person page lists it: the
+    tournament's standings line of that entry (``place`` None while the
+    entry has no counted game), the field's size (players with a game)."""
+
+    tournament: Tournament
+    name: str
+    club: str
+    place: int | None
+    shared: bool
+    points: object
+    games: int
+    field: int
+
+
+def person_tournaments(person: Person) -> list[PersonPlacing]:
+    """Each tournament of ``person`` (oldest first) with the place and points
+    its standings give the person's entry — the same standings as the
+    tournament's pages (the final stage decides where there is one)."""
+    out = []
+    entries = person.entries.select_related("tournament").order_by(
+        "tournament__created_at", "tournament__pk"
+    )
+    for entry in entries:
+        rows = [r for r in results.standings(entry.tournament) if r.games > 0]
+        mine = next((r for r in rows if r.player_id == entry.pk), None)
+        out.append(
+            PersonPlacing(
+                tournament=entry.tournament,
+                name=entry.name,
+                club=entry.club,
+                place=mine.place if mine else None,
+                shared=mine.shared if mine else False,
+                points=mine.points if mine else None,
+                games=mine.games if mine else 0,
+                field=len(rows),
+            )
+        )
+    return out

@@ -135,3 +135,51 @@ def test_a_late_check_in_joins_the_draft_from_the_door(phone, live_server, organ
     )
     assert not phone.locator("#late-draft").is_visible()
     _shot(phone, "late-check-in-added")
+
+
+def test_a_persons_page_lists_each_tournaments_place_and_points_on_a_phone(
+    phone, live_server, organizer
+):
+    from tests.season.test_season import play
+
+    names = ["Anna Albers", "Bert Brandt", "Cora Claußen", "Dirk Dörr"]
+    people = {}
+    for title, order in (
+        ("Frühjahrsturnier des Skatclubs Lindenstraße", names),
+        ("Sommer-Quartett", names[1:] + names[:1]),
+    ):
+        t = services.tournament_create(owner=organizer, name=title, game="quartett")
+        players, _tables = play(t, organizer, names, [[order]] * 2)
+        for n in names:
+            if n in people:
+                roster.player_link(player=players[n], person=people[n], by=organizer)
+            else:
+                people[n] = roster.person_from_player(player=players[n], by=organizer)
+    phone.goto(live_server.url + reverse("person_detail", args=[people["Anna Albers"].pk]))
+    table = phone.locator("table.person-tournaments")
+    table.wait_for()
+    places = table.locator('td[data-label="Platz"]').all_inner_texts()
+    assert [p.strip() for p in places] == ["1 von 4", "4 von 4"]
+    _fits(phone)
+    _shot(phone, "person-page")
+
+
+def test_players_entered_one_after_another_with_save_and_add_another(
+    phone, live_server, organizer
+):
+    t = services.tournament_create(owner=organizer, name="Quartett-Abend", game="quartett")
+    phone.goto(live_server.url + reverse("player_add", args=[t.pk]))
+    for name in ("Zoe Zander", "Ömer Öztürk", "Anna Albers"):
+        # the name field has the focus: type and press the second button
+        phone.keyboard.type(name)
+        phone.get_by_role("button", name="Speichern und nächste Person").click()
+        phone.get_by_text(f"{name} gemeldet.").wait_for()
+        assert phone.evaluate("document.activeElement.name") == "name"
+        assert phone.locator('input[name="name"]').input_value() == ""
+    _fits(phone)
+    _shot(phone, "save-and-add-another")
+    assert sorted(t.players.values_list("name", flat=True)) == [
+        "Anna Albers",
+        "Zoe Zander",
+        "Ömer Öztürk",
+    ]

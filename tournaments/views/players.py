@@ -195,14 +195,25 @@ def players_rating_confirm(request, tournament):
 @tournament_view("manage_players")
 @require_http_methods(["GET", "POST"])
 def player_add(request, tournament):
+    """Enter a player by hand; "Save and add another" comes back to an empty
+    form (its first field focused) for the next one."""
     form = PlayerForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data.items())
         with service_error_as_message(request, form=form):
             player = services.player_add(tournament=tournament, by=request.user, **data)
             messages.success(request, _("%(name)s registered.") % {"name": player.name})
+            if request.POST.get("then") == "another":
+                return redirect("player_add", tournament.pk)
             return redirect("player_list", tournament.pk)
-    return render(request, "tournaments/player_form.html", {"tournament": tournament, "form": form})
+    first = next(iter(form.fields.values()), None)
+    if first is not None:
+        first.widget.attrs["autofocus"] = True
+    return render(
+        request,
+        "tournaments/player_form.html",
+        {"tournament": tournament, "form": form, "adding": True},
+    )
 
 
 @tournament_view("manage_players")

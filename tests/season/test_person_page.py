@@ -1,0 +1,120 @@
+"""A person's page (the club roster): each tournament with the place and
+points its standings give the person, in the page's language."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring import selectors as results
+from tests.season.test_season import play
+from tournaments import services
+from tournaments.services import roster
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Anna", "Bert", "Cora", "Dirk"]
+
+
+def _season(organizer, orders: list[list[str]], extra_empty: bool = False):
+    """One Quartett tournament per order (two rounds, one table, finishing
+    in that order), everybody linked to the roster; with ``extra_empty`` a
+    last tournament where Anna is entered but has no game yet."""
+    people, tournaments = {}, []
+    for i, order in enumerate(orders):
+        t = services.tournament_create(owner=organizer, name=f"Turnier {i + 1}", game="quartett")
+        players, _tables = play(t, organizer, NAMES, [[order]] * 2)
+        tournaments.append(t)
+        for n in NAMES:
+            if n in people:
+                roster.player_link(player=players[n], person=people[n], by=organizer)
+            else:
+                people[n] = roster.person_from_player(player=players[n], by=organizer)
+    if extra_empty:
+        t = services.tournament_create(owner=organizer, name="Noch offen", game="quartett")
+        anna = services.player_add(tournament=t, by=organizer, name="Anna")
+        roster.player_link(player=anna, person=people["Anna"], by=organizer)
+        tournaments.append(t)
+    return people, tournaments
+
+
+def _rows(html: str) -> list[list[str]]:
+    table = re.search(r'<table class="list stack person-tournaments">.*?</table>', html, re.S)
+    assert table, "no tournaments table on the person page"
+    rows = []
+    for tr in re.findall(r"<tr>(.*?)</tr>", table.group(0), re.S)[1:]:
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", tr, re.S)
+        rows.append([" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in cells])
+    return rows
+
+
+def test_the_person_page_shows_each_tournaments_place_and_points(client, organizer):
+    people, tournaments = _season(
+        organizer,
+        [NAMES, ["Bert", "Cora", "Dirk", "Anna"], ["Cora", "Anna", "Bert", "Dirk"]],
+        extra_empty=True,
+    )
+    client.force_login(organizer)
+    client.cookies["django_language"] = "de"
+    html = client.get(reverse("person_detail", args=[people["Anna"].pk])).content.decode()
+    assert "<th class=\"num\">Platz</th>" in html
+    rows = _rows(html)
+    assert [r[0] for r in rows] == ["Turnier 1", "Turnier 2", "Turnier 3", "Noch offen"]
+    assert [r[2] for r in rows[:3]] == ["1 von 4", "4 von 4", "2 von 4"]
+    for row, t in zip(rows, tournaments[:3], strict=False):
+        mine = next(r for r in results.standings(t) if r.name == "Anna")
+        # the same points as the tournament's own standings, written in German
+        assert row[3] == str(mine.points).replace(".", ","), row
+        assert row[4] == "2"
+    assert rows[3][2] == "noch kein Spiel" and rows[3][3] == "" and rows[3][4] == "0"
+
+
+def test_the_person_pages_queries_grow_with_its_tournaments_not_with_their_players(
+    client, organizer
+):
+    people, _t = _season(organizer, [NAMES] * 6)
+    client.force_login(organizer)
+    url = reverse("person_detail", args=[people["Anna"].pk])
+    client.get(url)
+    with CaptureQueriesContext(connection) as six:
+        assert client.get(url).status_code == 200
+    # four more tournaments, each with twice the players
+    for i in range(4):
+        t = services.tournament_create(owner=organizer, name=f"Groß {i}", game="quartett")
+        names = NAMES + [f"Gast {i}-{k}" for k in range(4)]
+        players, _tables = play(t, organizer, names, [[names[:4], names[4:]]] * 2)
+        roster.player_link(player=players["Anna"], person=people["Anna"], by=organizer)
+    with CaptureQueriesContext(connection) as ten:
+        assert client.get(url).status_code == 200
+    per_tournament = (len(ten) - len(six)) / 4
+    assert per_tournament <= 8, f"{per_tournament} queries per tournament"
+
+
+def test_save_and_add_another_comes_back_to_an_empty_form(client, organizer):
+    t = services.tournament_create(owner=organizer, name="Vereinsabend", game="quartett")
+    client.force_login(organizer)
+    client.cookies["django_language"] = "de"
+    url = reverse("player_add", args=[t.pk])
+    page = client.get(url).content.decode()
+    assert "Speichern und nächste Person" in page
+    assert re.search(r'<input[^>]*name="name"[^>]*autofocus', page)
+    answer = client.post(url, {"name": "Erika Mustermann", "then": "another"}, follow=True)
+    assert answer.redirect_chain[-1][0] == url
+    page = answer.content.decode()
+    assert "Erika Mustermann" in page  # the message names the player just added
+    assert not re.search(r'name="name"[^>]*value="Erika', page)  # the form is empty
+    answer = client.post(url, {"name": "Max Muster"})
+    assert answer["Location"] == reverse("player_list", args=[t.pk])
+    assert sorted(t.players.values_list("name", flat=True)) == ["Erika Mustermann", "Max Muster"]
+
+
+def test_save_and_add_another_with_a_bad_name_keeps_the_form_and_adds_nobody(client, organizer):
+    t = services.tournament_create(owner=organizer, name="Vereinsabend", game="quartett")
+    client.force_login(organizer)
+    answer = client.post(reverse("player_add", args=[t.pk]), {"name": "", "then": "another"})
+    assert answer.status_code == 200
+    assert t.players.count() == 0
