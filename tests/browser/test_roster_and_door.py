@@ -164,9 +164,7 @@ def test_a_persons_page_lists_each_tournaments_place_and_points_on_a_phone(
     _shot(phone, "person-page")
 
 
-def test_players_entered_one_after_another_with_save_and_add_another(
-    phone, live_server, organizer
-):
+def test_players_entered_one_after_another_with_save_and_add_another(phone, live_server, organizer):
     t = services.tournament_create(owner=organizer, name="Quartett-Abend", game="quartett")
     phone.goto(live_server.url + reverse("player_add", args=[t.pk]))
     for name in ("Zoe Zander", "Ömer Öztürk", "Anna Albers"):

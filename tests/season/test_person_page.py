@@ -61,7 +61,7 @@ def test_the_person_page_shows_each_tournaments_place_and_points(client, organiz
     client.force_login(organizer)
     client.cookies["django_language"] = "de"
     html = client.get(reverse("person_detail", args=[people["Anna"].pk])).content.decode()
-    assert "<th class=\"num\">Platz</th>" in html
+    assert '<th class="num">Platz</th>' in html
     rows = _rows(html)
     assert [r[0] for r in rows] == ["Turnier 1", "Turnier 2", "Turnier 3", "Noch offen"]
     assert [r[2] for r in rows[:3]] == ["1 von 4", "4 von 4", "2 von 4"]
