@@ -398,5 +398,28 @@ def test_the_spectator_view_fits_the_projector(browser, live_server, organizer, 
         assert box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], box
         width = sideways(page)
         assert width["scroll"] <= width["inner"], width
+        # no score or note cut off at the table's edge (the players' column)
+        assert clipped(page, "#watch .play-players td, #watch .play-players th") == []
     finally:
         page.context.close()
+
+
+def clipped(page, selector: str) -> list[str]:
+    """The cells whose text reaches past their own box, or past the box of
+    the first ancestor that hides what overflows it (or the window)."""
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].filter(el => {
+            const r = el.getBoundingClientRect();
+            let right = innerWidth, bottom = innerHeight;
+            for (let p = el.parentElement; p; p = p.parentElement) {
+              if (getComputedStyle(p).overflowX !== 'visible') {
+                const b = p.getBoundingClientRect();
+                right = Math.min(right, b.right); bottom = Math.min(bottom, b.bottom);
+                break;
+              }
+            }
+            return el.scrollWidth > el.clientWidth + 1 || r.right > right + 1
+              || r.bottom > bottom + 1;
+        }).map(el => el.textContent.trim().slice(0, 40))""",
+        selector,
+    )
