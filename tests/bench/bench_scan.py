@@ -127,6 +127,11 @@ def main():
             "complete_clean": round(sum(r["complete"] for r in clean) / max(len(clean), 1), 4),
             "refused": dict(Counter(r["reason"] for r in rs if r["status"] != "read")),
             "unsure_reasons_clean": dict(Counter(v for r in clean for v in r["unsure"].values())),
+            "incomplete_clean": [
+                [r["seed"], r["kind"], r["game"], r["players"], r["reason"] or r["unsure"]]
+                for r in clean
+                if not r["complete"]
+            ][:40],
         }
     for kind in ("scan300", "scan200", "scan150", "photo"):
         clean = [r for r in results if r["kind"] == kind and r["clean"]]

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES
-from scoring.scans.reader import Limits, read_file, read_image
+from scoring.scans.reader import Limits, read_as, read_file, read_image
 from tests.scans.corpus import Pen, as_scan, blank_sheet, layout_of, make_case, mark_sheet
 
 GAMES = sorted(ENGINES)
@@ -214,6 +214,70 @@ def test_a_sheet_whose_code_is_unreadable_says_so():
     ] = 30
     page = read_image(image, layout_for("trumpet", 3))
     assert (page.status, page.reason) == ("refused", "code_unreadable")
+
+
+@pytest.mark.parametrize(
+    ("seed", "game", "players", "kind"),
+    [
+        (40, "quartett", 4, "scan200"),
+        (41, "terra_trumpf", 6, "scan300"),
+        (42, "trumpet", 3, "scan150"),
+        (43, "altruismus", 2, "photo"),
+        (44, "monddaemmerung", 5, "photo"),
+    ],
+)
+def test_a_sheet_whose_code_is_blotted_out_is_read_once_its_layout_is_named(
+    seed, game, players, kind
+):
+    """The staff picked the table: its layout (the table's game and size)
+    is all the reader needs; the markers are found without the code."""
+    case = make_case(seed, game, players, kind, correction=False, stray=False, blotted=True)
+    assert read_case(case).reason == "code_unreadable"
+    page = read_as(case.image, case.layout)
+    assert (page.status, page.unsure) == ("read", {}), page.reason
+    assert {k: r.value for k, r in page.fields.items()} == {
+        f.name: case.truth.get(f.name) for f in case.layout.fields
+    }
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_a_blotted_sheet_fed_upside_down_or_sideways_is_read_the_right_way_up(turn):
+    case = make_case(45, "quartett", 5, "scan200", correction=False, stray=False, blotted=True)
+    image = np.ascontiguousarray(np.rot90(case.image, turn))
+    page = read_as(image, case.layout)
+    assert (page.status, page.unsure) == ("read", {}), page.reason
+    assert page.values() == {k: v for k, v in case.truth.items() if v is not None}
+
+
+def test_a_blotted_sheets_unsure_marks_stay_unsure():
+    case = make_case(46, "trumpet", 4, "scan200", correction=True, stray=False, blotted=True)
+    page = read_as(case.image, case.layout)
+    assert page.status == "read"
+    assert set(page.unsure) >= case.corrected and case.corrected
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "named"),
+    [
+        ("quartett", 4, ("quartett", 3)),  # a table of fewer players
+        ("quartett", 4, ("quartett", 5)),  # ... of more
+        ("trumpet", 5, ("trumpet", 4)),
+        ("terra_trumpf", 3, ("terra_trumpf", 4)),
+        ("altruismus", 3, ("monddaemmerung", 3)),  # another game
+        ("trumpet", 4, ("quartett", 4)),
+    ],
+)
+def test_a_blotted_sheet_named_as_another_game_or_size_is_refused_not_misread(game, players, named):
+    case = make_case(47, game, players, "scan200", correction=False, stray=False, blotted=True)
+    page = read_as(case.image, layout_of(*named))
+    assert (page.status, page.reason, page.fields) == ("refused", "layout_mismatch", {})
+
+
+def test_a_page_without_a_sheets_markers_is_refused_when_named():
+    rng = np.random.default_rng(3)
+    noise = rng.integers(200, 255, (1600, 1200)).astype(np.uint8)
+    page = read_as(noise, layout_of("quartett", 4))
+    assert (page.status, page.reason) == ("refused", "markers_not_found")
 
 
 def test_a_sheet_of_another_layout_or_unknown_is_refused_not_misread():
