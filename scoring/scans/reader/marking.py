@@ -36,6 +36,12 @@ from scoring.printing import marks
 DARK = 0.38
 #: a mark area is filled from this share of dark pixels inside it ...
 FILLED = 0.12
+#: ... or from this share when they are also this dark on average: a tick's
+#: thin stroke across a bubble covers 7-11 % of its inside at 150 dpi, mean
+#: 0.065-0.11 (a faint mark has no dark pixel at all, an empty bubble's
+#: outline seen a little off reaches 4 % at a mean of 0.03)
+TICK_FILL = 0.06
+TICK_MEAN = 0.05
 #: ... and empty below this share and this mean darkness
 EMPTY_FILL = 0.07
 EMPTY_MEAN = 0.14
@@ -482,6 +488,42 @@ def _fold(ink: np.ndarray, y: float | None, x: float | None, scale: float) -> bo
     return bool(margin.size) and float(margin.max(axis=1).mean()) >= 0.5
 
 
+#: a filled bubble is crossed out when ink shows in at least three quarters
+#: of the ring around it, this share of the ring dark
+CROSSED_HALO = 0.06
+#: a filled neighbour's own ink, for the ring of the bubble beside it: its
+#: outline's box widened this far (points; a scribble's corners spill past
+#: the oval, a cross's arms through the ring reach no nearer to it)
+NEIGHBOUR_PAD = (1.2, 1.0)
+
+
+def _crossed_apart(dark, printed, areas, state, crossed, scale: float) -> np.ndarray:
+    """``crossed`` checked again with the filled neighbours' own ink left
+    out of each ring: in a dense block a scribble in the next column or row
+    reaches into the ring and looks like the arms of a cross."""
+    out = crossed.copy()
+    filled = np.flatnonzero(state == 2)
+    for i in np.flatnonzero(crossed):
+        a = areas[i]
+        oy, ox, _inner, quads = _shape(a.w, a.h, a.shape, scale)
+        cx, cy = round(a.x * scale), round(a.y * scale)
+        ys = np.clip(cy + oy, 0, dark.shape[0] - 1)
+        xs = np.clip(cx + ox, 0, dark.shape[1] - 1)
+        keep = ~printed[ys, xs]
+        for j in filled:
+            b = areas[j]
+            if j == i or abs(b.x - a.x) > 3 * a.w or abs(b.y - a.y) > 3 * a.h:
+                continue
+            bx, by = b.x * scale - cx, b.y * scale - cy
+            hx = (b.w / 2 + NEIGHBOUR_PAD[0]) * scale
+            hy = (b.h / 2 + NEIGHBOUR_PAD[1]) * scale
+            keep &= ~((np.abs(ox - bx) <= hx) & (np.abs(oy - by) <= hy))
+        ring = (dark[ys, xs] >= DARK) & keep
+        qs = np.array([ring[q].sum() / max(int((q & keep).sum()), 1) for q in quads])
+        out[i] = (qs > 0.04).sum() >= 3 and qs.mean() > CROSSED_HALO
+    return out
+
+
 def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Reading]:
     """Every field of the straightened ``page`` (``scale`` px/pt)."""
     dark, _ink = darkness(page, layout, scale)
@@ -502,10 +544,13 @@ def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Rea
     for idx in groups.values():
         m = measure(dark, [areas[i] for i in idx], scale, printed)
         fill[idx], mean[idx], halo[idx], quads[idx] = m.fill, m.mean, m.halo, m.quads
+    filled = (fill >= FILLED) | ((fill >= TICK_FILL) & (mean >= TICK_MEAN))
     state = np.where(
-        fill >= FILLED, 2, np.where((fill < EMPTY_FILL) & (mean < EMPTY_MEAN), 0, 1)
+        filled, 2, np.where((fill < EMPTY_FILL) & (mean < EMPTY_MEAN), 0, 1)
     )  # 2 filled, 0 empty, 1 unsure
-    crossed = (state == 2) & (quads >= 3) & (halo > 0.06)
+    crossed = (state == 2) & (quads >= 3) & (halo > CROSSED_HALO)
+    if crossed.any():
+        crossed = _crossed_apart(dark, printed, areas, state, crossed, scale)
     ref = _Ref(layout)
     free = _free_masks(layout.fingerprint + str(len(areas)), scale, ref)
     print_ink = dark >= DARK
