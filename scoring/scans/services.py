@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring import services
 from scoring.models import Confirmation, ScanPage, ScanPile, Submission
@@ -186,11 +187,11 @@ class _Layouts:
         return layout
 
 
-def _jpeg(image: np.ndarray, straight: bool) -> bytes:
+def _jpeg(image: np.ndarray, straight: bool, quality: int = JPEG_QUALITY) -> bytes:
     if not straight and max(image.shape) > KEPT_EDGE:
         f = KEPT_EDGE / max(image.shape)
         image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return buf.tobytes() if ok else b""
 
 
@@ -223,8 +224,14 @@ def run(pile_id: int) -> str | None:
     return status
 
 
+#: a page whose code can't be read is kept finer: its marks are read from
+#: the kept image once the staff name its table
+PICK_QUALITY = 92
+
+
 def _store_page(pile: ScanPile, page: reader.PageResult, layouts: _Layouts) -> ScanPage:
-    image = _jpeg(page.image, page.straight) if page.image is not None else b""
+    quality = PICK_QUALITY if page.reason == "code_unreadable" else JPEG_QUALITY
+    image = _jpeg(page.image, page.straight, quality) if page.image is not None else b""
     row = ScanPage(
         pile=pile,
         number=page.page,
@@ -237,10 +244,7 @@ def _store_page(pile: ScanPile, page: reader.PageResult, layouts: _Layouts) -> S
     layout = layouts.layouts.get(page.code or "")
     if page.status == "read":
         row.table = table
-        row.fields = {k: r.to_json() for k, r in page.fields.items()}
-        for f in layout.fields:
-            if f.name in row.fields:
-                row.fields[f.name]["box"] = [round(v, 1) for v in f.block]
+        _read_fields(row, page, layout)
         _outcome(row, page, pile)
     elif page.reason == "unknown_sheet" and page.code in layouts.why:
         row.outcome, row.reason = ScanPage.REFUSED, layouts.why[page.code]
@@ -250,6 +254,70 @@ def _store_page(pile: ScanPile, page: reader.PageResult, layouts: _Layouts) -> S
         row.outcome, row.reason = ScanPage.REFUSED, page.reason or ""
     row.save()
     return row
+
+
+def _read_fields(row: ScanPage, page: reader.PageResult, layout: marks.Layout) -> None:
+    row.fields = {k: r.to_json() for k, r in page.fields.items()}
+    for f in layout.fields:
+        if f.name in row.fields:
+            row.fields[f.name]["box"] = [round(v, 1) for v in f.block]
+
+
+class NotThisSheet(ServiceError):
+    """The page picked for a table is not that table's sheet."""
+
+
+def page_pick_table(*, page: ScanPage, number: int) -> tuple[ScanPage, str]:
+    """A page whose code can't be read, its table named by the staff: its
+    marks are read as that table's sheet (the layout of the table's game and
+    size: :func:`reader.read_as`) and the page goes the way of a read one —
+    stored to wait for the pile's press, the same as the table's result, or
+    to check in the pre-filled form. Returns the page, and the reason when
+    its marks could not be read (the form opens with the page beside it, as
+    before). :class:`ServiceError` (nothing changed) for a table not of the
+    round or a page not waiting for its table; :class:`NotThisSheet` when
+    the page is not a sheet of that table's game and size."""
+    rnd = page.pile.round
+    table = Table.objects.filter(round=rnd, number=number).first()
+    if table is None:
+        raise ServiceError(_("Choose a table of this round."))
+    layouts = _Layouts(rnd)
+    n = Seat.objects.filter(table=table).count()
+    if not layouts.engine.min_players <= n <= layouts.engine.max_players:
+        raise ServiceError(_("Choose a table of this round."))
+    layout = layouts.of_players(n)
+    with transaction.atomic():
+        row = ScanPage.objects.select_for_update().select_related("pile").get(pk=page.pk)
+        if row.outcome != ScanPage.REVIEW or row.table_id or row.reason != "code_unreadable":
+            raise ServiceError(_("This page's table is known already."))
+        image = None
+        if row.image:
+            data = np.frombuffer(bytes(row.image), np.uint8)
+            image = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+        if image is None:
+            return row, "unreadable"
+        read = reader.read_as(image, layout, row.number, keep_image=True)
+        if read.reason == "layout_mismatch":
+            raise NotThisSheet(
+                ngettext(
+                    "This page is not the sheet of table %(table)s (%(game)s for %(n)s "
+                    "player): choose its table again.",
+                    "This page is not the sheet of table %(table)s (%(game)s for %(n)s "
+                    "players): choose its table again.",
+                    n,
+                )
+                % {"table": number, "game": layouts.engine.name, "n": n}
+            )
+        if read.status != "read":
+            return row, read.reason or "unreadable"
+        row.table = table
+        row.image = _jpeg(read.image, True)
+        row.straight = True
+        row.reason = ""
+        _read_fields(row, read, layout)
+        _outcome(row, read, row.pile)
+        row.save()
+    return row, ""
 
 
 def _outcome(row: ScanPage, page: reader.PageResult, pile: ScanPile) -> None:

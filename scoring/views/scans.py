@@ -177,19 +177,41 @@ def _pressed_messages(request, pressed: scans.Pressed) -> None:
 
 
 @tournament_view("enter_results")
-@require_GET
+@require_POST
 def scan_page_table(request, tournament, number, page_id):
-    """A page whose code can't be read: the staff name its table, its form
-    opens with the page beside it."""
+    """A page whose code can't be read: the staff name its table, its marks
+    are read as that table's sheet; a page left to check opens the table's
+    form pre-filled, the page beside it."""
     page = get_object_or_404(
-        ScanPage, pk=page_id, pile__round__tournament=tournament, pile__round__number=number
+        ScanPage.objects.select_related("pile__round"),
+        pk=page_id,
+        pile__round__tournament=tournament,
+        pile__round__number=number,
     )
     try:
-        table = int(request.GET.get("table", ""))
+        table = int(request.POST.get("table", ""))
     except ValueError:
         table = 0
-    if not page.pile.round.tables.filter(number=table).exists():
-        messages.error(request, _("Choose a table of this round."))
+    try:
+        page, unread = scans.page_pick_table(page=page, number=table)
+    except ServiceError as exc:
+        messages.error(request, str(exc))
+        return redirect("scan_pile", tournament.pk, number, page.pile_id)
+    if unread:
+        messages.warning(
+            request,
+            _("The marks of this page could not be read (%(why)s): enter them from the page.")
+            % {"why": scans.reason_text(unread)},
+        )
+    elif page.outcome == ScanPage.STORED:
+        messages.success(
+            request,
+            _("Table %(table)s read from the page: it counts with the pile's confirmation.")
+            % {"table": table},
+        )
+        return redirect("scan_pile", tournament.pk, number, page.pile_id)
+    elif page.outcome == ScanPage.SAME:
+        messages.info(request, _("Table %(table)s has this result already.") % {"table": table})
         return redirect("scan_pile", tournament.pk, number, page.pile_id)
     url = reverse("result_entry", args=[tournament.pk, number, table])
     return redirect(f"{url}?scan={page.pk}")

@@ -12,6 +12,11 @@ of reading 200 dpi scans on one core (reading only; one process, OpenCV and
 BLAS threads 1), with the load average.
 
     python tests/bench/bench_scan.py [--sheets 2000] [--workers 2] [--speed 100]
+        [--start 1] [--blotted 0]
+
+``--blotted N``: N sheets whose code is inked over, read once staff name
+their table (``read_as``), and named as another game's or size's table
+(refused, never read).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS
 import cv2
 
 from games import ENGINES, SheetError
-from scoring.scans.reader import read_image
+from scoring.scans.reader import read_as, read_image
 from tests.scans.corpus import layout_of, make_case
 
 cv2.setNumThreads(1)
@@ -85,6 +90,62 @@ def one(seed: int) -> dict:
     return out
 
 
+def blotted(seed: int) -> dict:
+    """A sheet whose code is inked over, read once staff name its table
+    (``read_as``: the layout of its game and size), and named as another
+    table size or game (it must be refused, never read)."""
+    cv2.setNumThreads(1)
+    game, n = COMBOS[seed % len(COMBOS)]
+    kind = KINDS[(seed // len(COMBOS)) % len(KINDS)]
+    case = make_case(seed, game, n, kind, blotted=True)
+    first = read_image(case.image, lambda code: layout_of(game, n))
+    page = read_as(case.image, case.layout)
+    misreads = [
+        name
+        for name, r in page.fields.items()
+        if r.status != "unsure" and r.value != case.truth.get(name)
+    ]
+    wrong = COMBOS[(seed * 7 + 3) % len(COMBOS)]
+    if wrong == (game, n):
+        wrong = COMBOS[(seed * 7 + 4) % len(COMBOS)]
+    other = read_as(case.image, layout_of(*wrong))
+    return {
+        "kind": kind,
+        "code_unreadable": first.reason == "code_unreadable",
+        "status": page.status,
+        "reason": page.reason,
+        "complete": page.complete,
+        "clean": not case.corrected and not case.stray,
+        "misreads": misreads,
+        "wrong_read": other.status == "read",
+        "wrong_reason": other.reason,
+        "seconds": page.seconds,
+    }
+
+
+def blotted_summary(count: int, start: int, workers: int) -> dict:
+    seeds = range(start, start + count)
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            rs = list(pool.map(blotted, seeds, chunksize=8))
+    else:
+        rs = [blotted(s) for s in seeds]
+    out = {"sheets": len(rs), "code_unreadable": sum(r["code_unreadable"] for r in rs)}
+    for family in ("scan", "photo"):
+        clean = [r for r in rs if r["kind"].startswith(family) and r["clean"]]
+        out[f"{family}_clean_complete"] = round(
+            sum(r["complete"] for r in clean) / max(len(clean), 1), 4
+        )
+        out[f"{family}_refused"] = dict(
+            Counter(r["reason"] for r in rs if r["kind"].startswith(family) and r["reason"])
+        )
+    out["silent_misreads_fields"] = sum(len(r["misreads"]) for r in rs)
+    out["named_wrong_table_read"] = sum(r["wrong_read"] for r in rs)
+    out["named_wrong_table_refused"] = dict(Counter(r["wrong_reason"] for r in rs))
+    out["seconds_per_sheet"] = round(sum(r["seconds"] for r in rs) / max(len(rs), 1), 3)
+    return out
+
+
 def speed(count: int) -> dict:
     """Reading 200 dpi scans in this process (threads 1): wall and CPU per sheet."""
     cases = [make_case(10_000 + s, *COMBOS[s % len(COMBOS)], "scan200") for s in range(count)]
@@ -103,6 +164,7 @@ def main():
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--speed", type=int, default=100)
     ap.add_argument("--start", type=int, default=1)
+    ap.add_argument("--blotted", type=int, default=0, help="sheets with the code inked over")
     args = ap.parse_args()
     load0 = os.getloadavg()
     t0 = time.perf_counter()
@@ -127,6 +189,11 @@ def main():
             "complete_clean": round(sum(r["complete"] for r in clean) / max(len(clean), 1), 4),
             "refused": dict(Counter(r["reason"] for r in rs if r["status"] != "read")),
             "unsure_reasons_clean": dict(Counter(v for r in clean for v in r["unsure"].values())),
+            "incomplete_clean": [
+                [r["seed"], r["kind"], r["game"], r["players"], r["reason"] or r["unsure"]]
+                for r in clean
+                if not r["complete"]
+            ][:40],
         }
     for kind in ("scan300", "scan200", "scan150", "photo"):
         clean = [r for r in results if r["kind"] == kind and r["clean"]]
@@ -143,6 +210,8 @@ def main():
     summary["silent_misreads_fields"] = len(misread_fields)
     summary["silent_misreads_engine_accepted"] = len(engine_misreads)
     summary["misread_examples"] = misread_fields[:10]
+    if args.blotted:
+        summary["blotted"] = blotted_summary(args.blotted, args.start, args.workers)
     if args.speed:
         summary["speed_200dpi"] = speed(args.speed)
         s = summary["speed_200dpi"]

@@ -5,6 +5,7 @@ photos. The ground truth is what was marked.
 
     case = make_case(seed, "quartett", 4, "scan200")
     case.image, case.truth, case.layout, case.code
+    make_case(seed, game, players, kind, blotted=True)  # its code inked over
 
 Pen marks: filled ovals (dark or light, sometimes only partly filled), ticks
 and crosses, boxes crossed or filled, the digits written in the boxes above;
@@ -333,6 +334,16 @@ def mark_sheet(image, dpi, layout, truth, rng, *, correction=False, stray=False,
     return corrected
 
 
+def blot_code(image: np.ndarray, dpi: float, layout: marks.Layout) -> None:
+    """Ink spilt over the sheet's code (a coffee ring, a thumb): no code
+    reader gets it back; the corner markers stay."""
+    k = dpi / 72
+    x, y, size = layout.code
+    image[
+        int((y + 3) * k) : int((y + size - 4) * k), int((x + 3) * k) : int((x + size - 4) * k)
+    ] = 30
+
+
 # -- scans and photos ---------------------------------------------------------------
 
 
@@ -445,6 +456,7 @@ def make_case(
     correction=None,
     stray=None,
     faint=False,
+    blotted=False,
 ) -> Case:
     rng = np.random.default_rng(seed)
     layout = layout_of(game, players)
@@ -465,6 +477,8 @@ def make_case(
     corrected = mark_sheet(
         image, dpi, layout, truth, rng, correction=correction, stray=stray, faint_field=faint_field
     )
+    if blotted:
+        blot_code(image, dpi, layout)
     image = as_photo(image, dpi, rng) if kind == "photo" else as_scan(image, rng)
     code = marks.code_text(TOURNAMENT_ID, ROUND, table, layout)
     return Case(

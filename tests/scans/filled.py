@@ -11,7 +11,7 @@ from PIL import Image
 
 from scoring import documents
 from scoring.scans.selectors import layout_of, table_size
-from tests.scans.corpus import as_scan, engine_values, mark_sheet
+from tests.scans.corpus import as_scan, blot_code, engine_values, mark_sheet
 
 DPI = 200
 
@@ -25,9 +25,12 @@ def valid_values(game: str, players: int, start: int = 0) -> dict:
     raise AssertionError("no engine sheet found")
 
 
-def filled_pages(tournament, round_no: int, fill: dict[int, dict], seed: int = 1) -> list:
+def filled_pages(
+    tournament, round_no: int, fill: dict[int, dict], seed: int = 1, blotted=(), corrected=()
+) -> list:
     """The round's sheets (grayscale arrays, table order) of the tables in
-    ``fill`` (table number -> values marked)."""
+    ``fill`` (table number -> values marked); the code of the tables in
+    ``blotted`` inked over, a crossed-out correction on those in ``corrected``."""
     import pypdfium2 as pdfium
 
     pdf = documents.render("sheets", tournament, round_no)
@@ -41,7 +44,11 @@ def filled_pages(tournament, round_no: int, fill: dict[int, dict], seed: int = 1
         image = doc[k].render(scale=DPI / 72, grayscale=True).to_numpy()
         image = np.ascontiguousarray(image[:, :, 0] if image.ndim == 3 else image)
         layout = layout_of(tournament, table_size(tournament, round_no, number))
-        mark_sheet(image, DPI, layout, fill[number], rng, correction=False, stray=False)
+        mark_sheet(
+            image, DPI, layout, fill[number], rng, correction=number in corrected, stray=False
+        )
+        if number in blotted:
+            blot_code(image, DPI, layout)
         pages.append(as_scan(image, rng))
     doc.close()
     return pages

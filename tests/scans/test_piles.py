@@ -11,6 +11,7 @@ from scoring.models import ScanPage, ScanPile, Submission
 from scoring.scans import services as scans
 from tests.scans.filled import filled_pages, pdf, png, valid_values
 from tests.scoring import handmade
+from tournaments.services.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +113,71 @@ def test_a_sheet_the_engine_refuses_waits_for_review_with_the_rules_reason(
     ).content.decode()
     assert f'name="sheet-{field}"' in form and f'value="{wrong[field]}"' in form
     assert escape(scans.reason_text("invalid")) in form and escape(page.problems[0]) in form
+
+
+def a_table_of_three(made) -> int:
+    """Round 3 gets a third table, of three players (the late ones)."""
+    from tournaments.models import Seat, Table
+
+    table = Table.objects.create(round=made["rounds"][3], number=3)
+    for pos, k in enumerate("ZOD"):
+        Seat.objects.create(table=table, player=made["players"][k], position=pos)
+    return table.number
+
+
+def test_a_sheet_whose_code_cant_be_read_is_read_once_staff_pick_its_table(
+    tournament, organizer, made
+):
+    values = valid_values("quartett", 4)
+    data = png(filled_pages(tournament, 3, {2: values}, blotted={2})[0])
+    pile = upload(tournament, organizer, data)
+    (page,) = pile.pages.all()
+    assert (page.outcome, page.reason, page.table) == (ScanPage.REVIEW, "code_unreadable", None)
+    page, unread = scans.page_pick_table(page=page, number=2)
+    assert unread == ""
+    page.refresh_from_db()
+    assert (page.outcome, page.table.number, page.values()) == (ScanPage.STORED, 2, values)
+    assert page.straight and scans.crop(page, next(iter(values)))  # a crop for the form
+    sub = page.submission
+    assert (sub.source, sub.status, sub.sheet) == ("scan", Submission.PENDING, values)
+    assert scans.pile_confirm(pile=pile, by=organizer) == (1, [])
+
+
+def test_a_picked_table_of_another_size_is_refused_with_its_reason_and_nothing_changes(
+    tournament, organizer, made
+):
+    three = a_table_of_three(made)
+    values = valid_values("quartett", 3)
+    data = png(filled_pages(tournament, 3, {three: values}, blotted={three})[0])
+    pile = upload(tournament, organizer, data)
+    (page,) = pile.pages.all()
+    assert page.reason == "code_unreadable"
+    with pytest.raises(scans.NotThisSheet) as refused:
+        scans.page_pick_table(page=page, number=2)
+    assert "not the sheet of table 2" in str(refused.value) and "4 players" in str(refused.value)
+    page.refresh_from_db()
+    assert (page.outcome, page.reason, page.table, page.fields) == (
+        ScanPage.REVIEW,
+        "code_unreadable",
+        None,
+        {},
+    )
+    assert not Submission.objects.filter(source="scan").exists()
+    page, unread = scans.page_pick_table(page=page, number=three)
+    assert (unread, page.outcome, page.values()) == ("", ScanPage.STORED, values)
+
+
+def test_a_picked_table_not_of_the_round_or_a_page_already_placed_is_refused(
+    tournament, organizer, made
+):
+    values = valid_values("quartett", 4)
+    pile = upload(tournament, organizer, png(filled_pages(tournament, 3, {2: values})[0]))
+    (read,) = pile.pages.all()
+    with pytest.raises(ServiceError):
+        scans.page_pick_table(page=read, number=1)  # its code named its table: 2
+    data = png(filled_pages(tournament, 3, {2: values}, blotted={2})[0])
+    (page,) = upload(tournament, organizer, data).pages.all()
+    with pytest.raises(ServiceError):
+        scans.page_pick_table(page=page, number=9)
+    page.refresh_from_db()
+    assert (page.outcome, page.table) == (ScanPage.REVIEW, None)

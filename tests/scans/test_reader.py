@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES
-from scoring.scans.reader import Limits, read_file, read_image
+from scoring.scans.reader import Limits, read_as, read_file, read_image
 from tests.scans.corpus import Pen, as_scan, blank_sheet, layout_of, make_case, mark_sheet
 
 GAMES = sorted(ENGINES)
@@ -124,6 +124,65 @@ def test_a_crossed_out_correction_makes_the_field_unsure():
     assert page.unsure == {"s2_cards": "crossed_out"}
 
 
+def pen_marked(game, players, values, style, dpi, seed=7, extra=None, level=None):
+    """``values`` marked digit by digit in ``style`` (a whole sheet of ticks,
+    of scribbles ...) by a pen of ``level``, then scanned at ``dpi``."""
+    rng = np.random.default_rng(seed)
+    layout = layout_of(game, players)
+    image = blank_sheet(game, players, 5, dpi).copy()
+    pen = Pen(image, dpi, rng)
+    pen.level = pen.level if level is None else level
+    for name, value in values.items():
+        f = layout.field(name)
+        text = str(value).rjust(f.digits, "0")
+        for a in f.areas:
+            if a.value == int(text[a.column]):
+                pen.fill(a, style)
+    if extra:
+        extra(pen, layout)
+    return read_image(as_scan(image, rng), layout_for(game, players)), layout
+
+
+@pytest.mark.parametrize("level", [40, 120])  # a felt-tip, a blue ballpoint
+@pytest.mark.parametrize("dpi", [150, 200])
+@pytest.mark.parametrize(("game", "players"), [("terra_trumpf", 6), ("altruismus", 4)])
+def test_a_sheet_marked_with_ticks_is_read_exactly_not_faint(game, players, dpi, level):
+    """A tick's thin stroke covers little of a bubble's inside (at 150 dpi
+    7-11 %): it is a mark, dark where it is, not a faint one."""
+    layout = layout_of(game, players)
+    rng = np.random.default_rng(level)
+    values = {
+        f.name: int(rng.integers(10 ** (f.digits - 1), min(f.max + 1, 10**f.digits)))
+        for f in layout.fields
+        if f.kind == "int"
+    }
+    page, _layout = pen_marked(game, players, values, "tick", dpi, level=level)
+    assert page.unsure == {}
+    assert {k: v for k, v in page.values().items() if k in values} == values
+
+
+DENSE = {"h1_s0_value": 444444, "h1_s1_value": 0, "h1_s2_value": 111111, "h1_s3_value": 304030}
+
+
+@pytest.mark.parametrize("dpi", [150, 200, 300])
+def test_scribbles_side_by_side_in_a_dense_block_are_not_taken_for_a_cross(dpi):
+    """Terra Trumpf's value blocks: a hurried scribble reaches past its oval
+    into the ring around the next one, where a cross's arms would show."""
+    page, _layout = pen_marked("terra_trumpf", 6, DENSE, "partial", dpi)
+    assert page.unsure == {}
+    assert {k: v for k, v in page.values().items() if k in DENSE} == DENSE
+
+
+@pytest.mark.parametrize("dpi", [150, 300])
+def test_a_crossed_out_mark_among_scribbles_is_still_crossed_out(dpi):
+    def correct(pen, layout):
+        below = next(a for a in layout.field("h1_s0_value").areas if (a.column, a.value) == (2, 5))
+        pen.cross_out(below)  # right under the scribbled 4 of its column
+
+    page, _layout = pen_marked("terra_trumpf", 6, DENSE, "partial", dpi, extra=correct)
+    assert page.unsure == {"h1_s0_value": "crossed_out"}
+
+
 def test_a_stray_line_through_a_field_makes_it_unsure():
     def between_rows(pen, layout):
         f = layout.field("s3_cards")
@@ -214,6 +273,70 @@ def test_a_sheet_whose_code_is_unreadable_says_so():
     ] = 30
     page = read_image(image, layout_for("trumpet", 3))
     assert (page.status, page.reason) == ("refused", "code_unreadable")
+
+
+@pytest.mark.parametrize(
+    ("seed", "game", "players", "kind"),
+    [
+        (40, "quartett", 4, "scan200"),
+        (41, "terra_trumpf", 6, "scan300"),
+        (42, "trumpet", 3, "scan150"),
+        (43, "altruismus", 2, "photo"),
+        (44, "monddaemmerung", 5, "photo"),
+    ],
+)
+def test_a_sheet_whose_code_is_blotted_out_is_read_once_its_layout_is_named(
+    seed, game, players, kind
+):
+    """The staff picked the table: its layout (the table's game and size)
+    is all the reader needs; the markers are found without the code."""
+    case = make_case(seed, game, players, kind, correction=False, stray=False, blotted=True)
+    assert read_case(case).reason == "code_unreadable"
+    page = read_as(case.image, case.layout)
+    assert (page.status, page.unsure) == ("read", {}), page.reason
+    assert {k: r.value for k, r in page.fields.items()} == {
+        f.name: case.truth.get(f.name) for f in case.layout.fields
+    }
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_a_blotted_sheet_fed_upside_down_or_sideways_is_read_the_right_way_up(turn):
+    case = make_case(45, "quartett", 5, "scan200", correction=False, stray=False, blotted=True)
+    image = np.ascontiguousarray(np.rot90(case.image, turn))
+    page = read_as(image, case.layout)
+    assert (page.status, page.unsure) == ("read", {}), page.reason
+    assert page.values() == {k: v for k, v in case.truth.items() if v is not None}
+
+
+def test_a_blotted_sheets_unsure_marks_stay_unsure():
+    case = make_case(46, "trumpet", 4, "scan200", correction=True, stray=False, blotted=True)
+    page = read_as(case.image, case.layout)
+    assert page.status == "read"
+    assert set(page.unsure) >= case.corrected and case.corrected
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "named"),
+    [
+        ("quartett", 4, ("quartett", 3)),  # a table of fewer players
+        ("quartett", 4, ("quartett", 5)),  # ... of more
+        ("trumpet", 5, ("trumpet", 4)),
+        ("terra_trumpf", 3, ("terra_trumpf", 4)),
+        ("altruismus", 3, ("monddaemmerung", 3)),  # another game
+        ("trumpet", 4, ("quartett", 4)),
+    ],
+)
+def test_a_blotted_sheet_named_as_another_game_or_size_is_refused_not_misread(game, players, named):
+    case = make_case(47, game, players, "scan200", correction=False, stray=False, blotted=True)
+    page = read_as(case.image, layout_of(*named))
+    assert (page.status, page.reason, page.fields) == ("refused", "layout_mismatch", {})
+
+
+def test_a_page_without_a_sheets_markers_is_refused_when_named():
+    rng = np.random.default_rng(3)
+    noise = rng.integers(200, 255, (1600, 1200)).astype(np.uint8)
+    page = read_as(noise, layout_of("quartett", 4))
+    assert (page.status, page.reason) == ("refused", "markers_not_found")
 
 
 def test_a_sheet_of_another_layout_or_unknown_is_refused_not_misread():

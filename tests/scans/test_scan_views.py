@@ -196,3 +196,79 @@ def test_an_upload_only_stores_the_file_and_no_page_waits_for_its_reading(
         assert staff.get(reverse(other, args=[tournament.pk, 3])).status_code in (200, 302)
     waiting = staff.get(response.url).content.decode()
     assert "<progress" in waiting and 'hx-trigger="every 1s"' in waiting
+
+
+def blotted_page(staff, tournament, capture, values, corrected=()) -> ScanPage:
+    """A sheet of table 2 whose code is inked over, uploaded and read."""
+    data = png(filled_pages(tournament, 3, {2: values}, blotted={2}, corrected=corrected)[0])
+    upload(staff, tournament, {"sheet.png": data}, capture)
+    page = ScanPage.objects.get()
+    assert (page.reason, page.table) == ("code_unreadable", None)
+    return page
+
+
+def test_a_page_whose_code_cant_be_read_is_read_for_the_table_staff_pick(
+    staff, tournament, made, django_capture_on_commit_callbacks
+):
+    values = valid_values("quartett", 4)
+    page = blotted_page(staff, tournament, django_capture_on_commit_callbacks, values)
+    pile_url = reverse("scan_pile", args=[tournament.pk, 3, page.pile_id])
+    listing = staff.get(pile_url).content.decode()
+    pick = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
+    assert f'action="{pick}"' in listing and "Read as this table" in listing
+    response = staff.post(pick, {"table": "2"}, follow=True)
+    assert response.redirect_chain[-1][0] == pile_url
+    assert "Table 2 read from the page" in response.content.decode()
+    page.refresh_from_db()
+    assert (page.outcome, page.table.number, page.values()) == (ScanPage.STORED, 2, values)
+    staff.post(reverse("scan_pile_confirm", args=[tournament.pk, 3, page.pile_id]))
+    sub = Submission.objects.get(table=page.table)
+    assert (sub.source, sub.status, sub.sheet) == ("scan", Submission.CONFIRMED, values)
+
+
+def test_a_picked_page_with_a_crossed_out_mark_opens_the_form_beside_its_crop(
+    staff, tournament, made, django_capture_on_commit_callbacks
+):
+    values = valid_values("quartett", 4)
+    page = blotted_page(staff, tournament, django_capture_on_commit_callbacks, values, {2})
+    pick = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
+    response = staff.post(pick, {"table": "2"})
+    entry = reverse("result_entry", args=[tournament.pk, 3, 2]) + f"?scan={page.pk}"
+    assert response.url == entry
+    page.refresh_from_db()
+    assert page.outcome == ScanPage.REVIEW and page.reason == "unsure"
+    (doubtful,) = page.unsure()
+    form = staff.get(entry).content.decode()
+    assert "a crossed-out mark" in form
+    crop = reverse("scan_crop", args=[tournament.pk, 3, page.pk, doubtful])
+    assert crop in form
+    shown = staff.get(crop)
+    assert shown.status_code == 200 and shown.content[:4] == b"\x89PNG"
+    other = next(k for k, v in values.items() if k != doubtful and type(v) is int)
+    assert f'value="{values[other]}"' in form  # what was read, pre-filled
+    assert not Submission.objects.filter(table=page.table, source="scan").exists()
+
+
+def test_a_picked_table_of_another_size_or_no_table_says_why_and_changes_nothing(
+    staff, tournament, made, django_capture_on_commit_callbacks
+):
+    from tournaments.models import Seat
+
+    three = Table.objects.create(round=tournament.round_set.get(number=3), number=3)
+    for pos, k in enumerate("ZOD"):
+        Seat.objects.create(table=three, player=made["players"][k], position=pos)
+    page = blotted_page(
+        staff, tournament, django_capture_on_commit_callbacks, valid_values("quartett", 4)
+    )
+    pick = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
+    for table, why in (
+        ("3", "This page is not the sheet of table 3 (Quartett for 3 players)"),
+        ("99", "Choose a table of this round."),
+        ("x", "Choose a table of this round."),
+    ):
+        response = staff.post(pick, {"table": table}, follow=True)
+        assert response.status_code == 200 and why in response.content.decode(), table
+        page.refresh_from_db()
+        assert (page.outcome, page.table, page.fields) == (ScanPage.REVIEW, None, {})
+    assert staff.get(pick + "?table=2").status_code == 405
+    assert not Submission.objects.filter(source="scan").exists()

@@ -252,9 +252,9 @@ def test_users_of_other_tournaments_are_refused(client, world, other_user, metho
 NEEDS_A_COMPLETE_ROUND = {"print_final", "print_certificates"}
 
 
-#: views that answer a GET by sending on within the tournament (the scanned
-#: page's table picked: its entry form, or back to the pile without one)
-SENDS_ON = {"scan_page_table"}
+#: views that answer a GET by sending on within the tournament (none now: the
+#: scanned page's table is picked by a POST, which reads its marks)
+SENDS_ON: set[str] = set()
 
 
 def reached(response, pattern, world) -> bool:

@@ -22,7 +22,9 @@ its reason) — or ``refused`` with a reason: ``blank_page``, ``not_a_sheet``,
 (the sheet was printed with another layout than the table's now),
 ``markers_not_found``, ``misaligned`` (the print is not where the markers
 put it), ``unreadable`` (too little contrast), ``too_large``,
-``decompression_bomb`` (a PDF page). Nothing is ever guessed: a page or a
+``decompression_bomb`` (a PDF page). A page whose code can't be read is read
+once its sheet is known (the staff name its table): :func:`read_as` finds
+its markers without the code. Nothing is ever guessed: a page or a
 field that is not clear says so.
 """
 
@@ -46,7 +48,14 @@ from scoring.scans.reader.inputs import (
     kind_of,
     pdf_pages,
 )
-from scoring.scans.reader.marking import Misaligned, Reading, Unreadable, judge
+from scoring.scans.reader.marking import (
+    Misaligned,
+    Reading,
+    Unreadable,
+    alignment,
+    grids_match,
+    judge,
+)
 
 __all__ = [
     "FileResult",
@@ -57,6 +66,7 @@ __all__ = [
     "page_count",
     "read_file",
     "read_image",
+    "read_as",
     "read_pages",
 ]
 
@@ -231,7 +241,13 @@ def _judge(gray: np.ndarray, layout_for: LayoutFor, page: int) -> PageResult:
         if _blank(gray):
             return PageResult(page, "refused", "blank_page")
         if _locate.sheet_like(gray) >= 4:
-            return PageResult(page, "refused", "code_unreadable")
+            result = PageResult(page, "refused", "code_unreadable")
+            # the markers need no code: the page is kept straightened, to be
+            # read once the staff name its table (:func:`read_as`)
+            found = _locate.find_markers(gray)
+            if found:
+                result.image, result.straight = _locate.straighten(gray, found[0]), True
+            return result
         return PageResult(page, "refused", "not_a_sheet")
     code, parsed = ours[0]
     sheet = asdict(parsed)
@@ -254,3 +270,60 @@ def _judge(gray: np.ndarray, layout_for: LayoutFor, page: int) -> PageResult:
     except Misaligned:
         return PageResult(page, "refused", "misaligned", code=code.text, sheet=sheet, **kept)
     return PageResult(page, "read", code=code.text, sheet=sheet, fields=readings, **kept)
+
+
+#: a page read as a named sheet (:func:`read_as`) is that sheet when at least
+#: this share of the layout's fields show their outlines where it puts them
+#: (a sheet of another game or table size shows far fewer)
+SAME_SHEET = 0.9
+
+
+def read_as(
+    image: np.ndarray, layout: marks.Layout, page: int = 1, *, keep_image: bool = False
+) -> PageResult:
+    """A page whose code can't be read, read as the sheet of ``layout`` (the
+    staff named its table: the layout of that table's game and size). The
+    four corner markers are found without the code, the page straightened
+    both ways up, and the way whose print matches ``layout`` is judged
+    like a read page. Refused: ``markers_not_found``, ``layout_mismatch``
+    (the page is not a sheet of this layout: another game or table size),
+    ``unreadable``, ``misaligned``. The result names no code or sheet."""
+    started, cpu = time.perf_counter(), time.process_time()
+    gray = _gray(image)
+    result = _judge_as(gray, layout, page)
+    if not keep_image:
+        result.image = None
+    elif result.image is None:
+        result.image = gray
+    result.seconds = time.perf_counter() - started
+    result.cpu_seconds = time.process_time() - cpu
+    return result
+
+
+def _judge_as(gray: np.ndarray, layout: marks.Layout, page: int) -> PageResult:
+    found = _locate.find_markers(gray, layout)
+    if not found:
+        return PageResult(page, "refused", "markers_not_found")
+    best, best_share = None, -1.0
+    for located in found:
+        straight = _locate.straighten(gray, located)
+        try:
+            share = alignment(straight, layout, _locate.SCALE)
+            if share >= SAME_SHEET and not grids_match(straight, layout, _locate.SCALE):
+                share = 0.0
+        except Unreadable:
+            return PageResult(page, "refused", "unreadable", image=straight, straight=True)
+        if share > best_share:
+            best, best_share = straight, share
+        if share >= SAME_SHEET:
+            break
+    kept = {"image": best, "straight": True}
+    if best_share < SAME_SHEET:
+        return PageResult(page, "refused", "layout_mismatch", **kept)
+    try:
+        readings = judge(best, layout, _locate.SCALE)
+    except Unreadable:
+        return PageResult(page, "refused", "unreadable", **kept)
+    except Misaligned:
+        return PageResult(page, "refused", "misaligned", **kept)
+    return PageResult(page, "read", fields=readings, **kept)

@@ -286,3 +286,134 @@ def sheet_like(gray: np.ndarray) -> int:
         mask, f = dark_mask(gray, px_per_pt)
         best = max(best, len(marker_candidates(mask, marks.MARKER * px_per_pt * f)))
     return best
+
+
+# -- without the code ------------------------------------------------------------------
+
+#: the corner markers' rectangle: its height over its width on the page
+MARKER_ASPECT = (marks.PAGE_H - 2 * (marks.MARKER_EDGE + marks.MARKER / 2)) / (
+    marks.PAGE_W - 2 * (marks.MARKER_EDGE + marks.MARKER / 2)
+)
+#: at most this many marker-like squares (the farthest from their middle)
+#: are tried as the four corners
+CORNER_CANDIDATES = 12
+
+
+def _cyclic(pts: np.ndarray) -> np.ndarray | None:
+    """Four points in clockwise order (image coordinates), the first two
+    joined by a short side of the quadrilateral; None when not convex."""
+    c = pts.mean(axis=0)
+    order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))
+    q = pts[order]
+    cross = []
+    for i in range(4):
+        a, b, d = q[i], q[(i + 1) % 4], q[(i + 2) % 4]
+        cross.append((b[0] - a[0]) * (d[1] - b[1]) - (b[1] - a[1]) * (d[0] - b[0]))
+    if not (all(x > 0 for x in cross) or all(x < 0 for x in cross)):
+        return None
+    if cross[0] < 0:  # counter-clockwise on the image: turn it round
+        q = q[::-1]
+    sides = [np.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    if sides[0] + sides[2] > sides[1] + sides[3]:
+        q = np.roll(q, -1, axis=0)
+    return q
+
+
+def _corners(pts: np.ndarray, sizes: np.ndarray) -> np.ndarray | None:
+    """The four squares that make the markers' rectangle (the largest such
+    quadrilateral: convex, of the page's proportions under a photo's
+    perspective, its squares of one size and of the size the rectangle
+    predicts), clockwise from a short side; or None."""
+    from itertools import combinations
+
+    if len(pts) > CORNER_CANDIDATES:
+        far = np.argsort(-np.hypot(*(pts - np.median(pts, axis=0)).T))[:CORNER_CANDIDATES]
+        pts, sizes = pts[far], sizes[far]
+    best, best_area = None, 0.0
+    for idx in combinations(range(len(pts)), 4):
+        s = sizes[list(idx)]
+        if s.max() > 2.5 * s.min():
+            continue
+        q = _cyclic(pts[list(idx)])
+        if q is None:
+            continue
+        sides = [np.hypot(*(q[(i + 1) % 4] - q[i])) for i in range(4)]
+        if max(sides[0], sides[2]) > 1.6 * min(sides[0], sides[2]):
+            continue
+        if max(sides[1], sides[3]) > 1.6 * min(sides[1], sides[3]):
+            continue
+        aspect = (sides[1] + sides[3]) / max(sides[0] + sides[2], 1e-6)
+        if not 0.7 * MARKER_ASPECT <= aspect <= 1.4 * MARKER_ASPECT:
+            continue
+        width_pt = marks.PAGE_W - 2 * (marks.MARKER_EDGE + marks.MARKER / 2)
+        px_per_pt = (sides[0] + sides[2]) / 2 / width_pt
+        side = float(np.sqrt(np.median(s)))
+        if not 0.55 * marks.MARKER * px_per_pt <= side <= 1.6 * marks.MARKER * px_per_pt:
+            continue
+        x, y = q[:, 0], q[:, 1]
+        area = 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+        if area > best_area:
+            best, best_area = q, area
+    return best
+
+
+def find_markers(gray: np.ndarray, layout: marks.Layout | None = None) -> list[Located]:
+    """The page's four corner markers found without its code (a sheet whose
+    code is blotted out or torn off): the largest rectangle of solid squares
+    of the page's proportions. The markers alone do not tell the page's top
+    from its bottom: both ways are returned (``[]`` when no such rectangle
+    is found), the one whose top band holds more print (the title, the
+    codes) first. ``layout`` only gives the markers' places on the page
+    (they are the same on every sheet)."""
+    page = np.array((layout.markers if layout is not None else _MARKERS), dtype=np.float64)
+    h, w = gray.shape
+    for frac in (0.011, 0.008, 0.014):  # a marker's side as a share of the longer edge
+        px_per_pt = frac * max(h, w) / marks.MARKER
+        mask, f = dark_mask(gray, px_per_pt)
+        cands = marker_candidates(mask, marks.MARKER * px_per_pt * f)
+        if len(cands) < 4:
+            continue
+        pts = np.array([(x / f, y / f) for x, y, _a in cands])
+        sizes = np.array([a / (f * f) for _x, _y, a in cands])
+        q = _corners(pts, sizes)
+        if q is None:
+            continue
+        found = []
+        for turn in (0, 2):
+            img = np.roll(q, -turn, axis=0).astype(np.float32)
+            hom = cv2.getPerspectiveTransform(page.astype(np.float32), img)
+            width = np.hypot(*(img[1] - img[0]))
+            scale = width / (page[1, 0] - page[0, 0])
+            found.append(Located(hom, img, float(scale), 0))
+        if _top_ink(gray, found[1]) > _top_ink(gray, found[0]):
+            found.reverse()
+        return found
+    return []
+
+
+_MARKERS = [
+    (marks.MARKER_EDGE + marks.MARKER / 2, marks.MARKER_EDGE + marks.MARKER / 2),
+    (marks.PAGE_W - marks.MARKER_EDGE - marks.MARKER / 2, marks.MARKER_EDGE + marks.MARKER / 2),
+    (
+        marks.PAGE_W - marks.MARKER_EDGE - marks.MARKER / 2,
+        marks.PAGE_H - marks.MARKER_EDGE - marks.MARKER / 2,
+    ),
+    (marks.MARKER_EDGE + marks.MARKER / 2, marks.PAGE_H - marks.MARKER_EDGE - marks.MARKER / 2),
+]
+
+
+def _top_ink(gray: np.ndarray, located: Located) -> float:
+    """The share of dark pixels in the page's header band (the title and
+    the codes), as ``located`` puts the page."""
+    scale = 1.0
+    to_canvas = np.diag([scale, scale, 1.0])
+    m = located.homography @ np.linalg.inv(to_canvas)
+    band = cv2.warpPerspective(
+        gray,
+        m,
+        (int(marks.PAGE_W), int(marks.HEADER_H + 16)),
+        flags=cv2.INTER_AREA | cv2.WARP_INVERSE_MAP,
+        borderValue=255,
+    )
+    band = band[16:, 40:-40]
+    return float((band < 0.6 * np.median(band)).mean())

@@ -36,6 +36,12 @@ from scoring.printing import marks
 DARK = 0.38
 #: a mark area is filled from this share of dark pixels inside it ...
 FILLED = 0.12
+#: ... or from this share when they are also this dark on average: a tick's
+#: thin stroke across a bubble covers 7-11 % of its inside at 150 dpi, mean
+#: 0.065-0.11 (a faint mark has no dark pixel at all, an empty bubble's
+#: outline seen a little off reaches 4 % at a mean of 0.03)
+TICK_FILL = 0.06
+TICK_MEAN = 0.05
 #: ... and empty below this share and this mean darkness
 EMPTY_FILL = 0.07
 EMPTY_MEAN = 0.14
@@ -384,6 +390,140 @@ class _Ref:
         return isinstance(other, _Ref) and hash(self) == hash(other)
 
 
+def alignment(page: np.ndarray, layout: marks.Layout, scale: float) -> float:
+    """The share of the layout's fields whose printed outlines the
+    straightened ``page`` shows where the layout puts them (1.0: every one;
+    a sheet of another layout shows few)."""
+    dark, _ink = darkness(page, layout, scale)
+    shifts = _register((dark >= OUTLINE).astype(np.float32), layout, scale)
+    return sum(ok for _dx, _dy, ok in shifts.values()) / max(len(shifts), 1)
+
+
+#: a ruled line shows as ink along at least this share of its length (the
+#: page's lines measured in a band this many points high, for a line a
+#: straightened photo shows a little slanted or bent) ...
+RULED = 0.6
+#: a rule the layout does not have counts from this share (a blurred photo's
+#: line of text may run together over more than ``RULED`` of the width)
+RULED_MORE = 0.9
+RULE_BAND = 2.5
+#: ink is a rule where it runs on this many points (no letter does)
+RULE_RUN = 16.0
+#: ... within this many points of where the layout puts it
+RULE_NEAR = 4.0
+
+
+def _lines(profile: np.ndarray, scale: float, level: float = RULED) -> list[float]:
+    """The centres (points) of the runs where ``profile`` shows a line."""
+    on = np.concatenate([[False], profile >= level, [False]])
+    edges = np.flatnonzero(on[1:] != on[:-1])
+    return [(a + b - 1) / 2 / scale for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def grids_match(page: np.ndarray, layout: marks.Layout, scale: float) -> bool:
+    """Whether the straightened ``page`` shows the ruled tables of
+    ``layout`` and no others: each table's full-width rules exactly where
+    the layout puts them (none missing, none more: a sheet of the same game
+    for more or fewer players has more or fewer rows), and its column rules
+    through the last row likewise (another game has other columns)."""
+    dark, _ink = darkness(page, layout, scale)
+    ink = (dark >= OUTLINE).astype(np.uint8)
+    band = max(1, int(round(RULE_BAND * scale)))
+    run = max(3, int(round(RULE_RUN * scale)))
+    across = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+    down = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8))
+    h, w = ink.shape
+    grids = [g for g in layout.grids if g.x and len(g.y) >= 2]
+    # every full-width print the layout has: its rules, and rows of write-in boxes
+    every_y = [y for g in layout.grids for y in g.y] + [
+        y for g in layout.grids for *_x, y in g.rules
+    ]
+    every_y += [y + d for f in layout.fields for _x, y, _w, bh in f.write_in for d in (0, bh)]
+    for g in grids:
+        x0, x1 = int(g.x[0] * scale), int(g.x[-1] * scale)
+        rows = np.diff(g.y)
+        # within the markers' rows: a photo's page edge is no rule
+        inside = marks.MARKER_EDGE + marks.MARKER
+        y0 = int(max(inside, g.y[0] - 1.5 * rows.max()) * scale)
+        y1 = int(min(marks.PAGE_H - inside, g.y[-1] + 1.5 * rows.max()) * scale)
+        region = cv2.dilate(across[y0:y1, x0:x1], np.ones((band, 1), np.uint8))
+        profile = region.mean(axis=1)
+        seen = [y + y0 / scale for y in _lines(profile, scale)]
+        if any(min(abs(y - s) for s in seen) > RULE_NEAR for y in g.y) if seen else True:
+            return False
+        seen = [y + y0 / scale for y in _lines(profile, scale, RULED_MORE)]
+        if any(
+            min(abs(s - y) for y in every_y) > RULE_NEAR and not _fold(ink, s, None, scale)
+            for s in seen
+        ):
+            return False
+        ya, yb = int(g.y[-2] * scale) + band, int(g.y[-1] * scale) - band
+        xa, xb = max(0, x0 - band), min(w, x1 + band)
+        if yb - ya < band:
+            continue
+        region = cv2.dilate(down[ya:yb, xa:xb], np.ones((1, band), np.uint8))
+        profile = region.mean(axis=0)
+        seen = [x + xa / scale for x in _lines(profile, scale)]
+        if not seen or any(min(abs(x - s) for s in seen) > RULE_NEAR for x in g.x):
+            return False
+        seen = [x + xa / scale for x in _lines(profile, scale, RULED_MORE)]
+        if any(
+            min(abs(s - x) for x in g.x) > RULE_NEAR and not _fold(ink, None, s, scale)
+            for s in seen
+        ):
+            return False
+    return True
+
+
+def _fold(ink: np.ndarray, y: float | None, x: float | None, scale: float) -> bool:
+    """Whether a line seen at ``y`` (across) or ``x`` (down) runs on into the
+    page's margin, where no rule is printed: a fold or a crease of the paper."""
+    b = max(1, int(round(RULE_BAND * scale)))
+    if y is not None:
+        c = int(round(y * scale))
+        margin = ink[max(0, c - b) : c + b + 1, int(4 * scale) : int(28 * scale)]
+        return bool(margin.size) and float(margin.max(axis=0).mean()) >= 0.5
+    c = int(round(x * scale))
+    margin = ink[int(4 * scale) : int(14 * scale), max(0, c - b) : c + b + 1]
+    return bool(margin.size) and float(margin.max(axis=1).mean()) >= 0.5
+
+
+#: a filled bubble is crossed out when ink shows in at least three quarters
+#: of the ring around it, this share of the ring dark
+CROSSED_HALO = 0.06
+#: a filled neighbour's own ink, for the ring of the bubble beside it: its
+#: outline's box widened this far (points; a scribble's corners spill past
+#: the oval, a cross's arms through the ring reach no nearer to it)
+NEIGHBOUR_PAD = (1.2, 1.0)
+
+
+def _crossed_apart(dark, printed, areas, state, crossed, scale: float) -> np.ndarray:
+    """``crossed`` checked again with the filled neighbours' own ink left
+    out of each ring: in a dense block a scribble in the next column or row
+    reaches into the ring and looks like the arms of a cross."""
+    out = crossed.copy()
+    filled = np.flatnonzero(state == 2)
+    for i in np.flatnonzero(crossed):
+        a = areas[i]
+        oy, ox, _inner, quads = _shape(a.w, a.h, a.shape, scale)
+        cx, cy = round(a.x * scale), round(a.y * scale)
+        ys = np.clip(cy + oy, 0, dark.shape[0] - 1)
+        xs = np.clip(cx + ox, 0, dark.shape[1] - 1)
+        keep = ~printed[ys, xs]
+        for j in filled:
+            b = areas[j]
+            if j == i or abs(b.x - a.x) > 3 * a.w or abs(b.y - a.y) > 3 * a.h:
+                continue
+            bx, by = b.x * scale - cx, b.y * scale - cy
+            hx = (b.w / 2 + NEIGHBOUR_PAD[0]) * scale
+            hy = (b.h / 2 + NEIGHBOUR_PAD[1]) * scale
+            keep &= ~((np.abs(ox - bx) <= hx) & (np.abs(oy - by) <= hy))
+        ring = (dark[ys, xs] >= DARK) & keep
+        qs = np.array([ring[q].sum() / max(int((q & keep).sum()), 1) for q in quads])
+        out[i] = (qs > 0.04).sum() >= 3 and qs.mean() > CROSSED_HALO
+    return out
+
+
 def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Reading]:
     """Every field of the straightened ``page`` (``scale`` px/pt)."""
     dark, _ink = darkness(page, layout, scale)
@@ -404,10 +544,13 @@ def judge(page: np.ndarray, layout: marks.Layout, scale: float) -> dict[str, Rea
     for idx in groups.values():
         m = measure(dark, [areas[i] for i in idx], scale, printed)
         fill[idx], mean[idx], halo[idx], quads[idx] = m.fill, m.mean, m.halo, m.quads
+    filled = (fill >= FILLED) | ((fill >= TICK_FILL) & (mean >= TICK_MEAN))
     state = np.where(
-        fill >= FILLED, 2, np.where((fill < EMPTY_FILL) & (mean < EMPTY_MEAN), 0, 1)
+        filled, 2, np.where((fill < EMPTY_FILL) & (mean < EMPTY_MEAN), 0, 1)
     )  # 2 filled, 0 empty, 1 unsure
-    crossed = (state == 2) & (quads >= 3) & (halo > 0.06)
+    crossed = (state == 2) & (quads >= 3) & (halo > CROSSED_HALO)
+    if crossed.any():
+        crossed = _crossed_apart(dark, printed, areas, state, crossed, scale)
     ref = _Ref(layout)
     free = _free_masks(layout.fingerprint + str(len(areas)), scale, ref)
     print_ink = dark >= DARK
