@@ -140,7 +140,8 @@ def test_a_sheet_whose_code_cant_be_read_is_read_once_staff_pick_its_table(
     assert page.straight and scans.crop(page, next(iter(values)))  # a crop for the form
     sub = page.submission
     assert (sub.source, sub.status, sub.sheet) == ("scan", Submission.PENDING, values)
-    assert scans.pile_confirm(pile=pile, by=organizer) == (1, [])
+    pressed = scans.pile_confirm(pile=pile, by=organizer)
+    assert (pressed.confirmed, pressed.problems) == (1, [])
 
 
 def test_a_picked_table_of_another_size_is_refused_with_its_reason_and_nothing_changes(
