@@ -152,3 +152,19 @@ def test_where_the_final_decides_the_person_page_shows_the_place_of_the_final(cl
     client.cookies["django_language"] = "de"
     rows = _rows(client.get(reverse("person_detail", args=[person.pk])).content.decode())
     assert rows[0][2] == f"{moved.place} von {len(final)}", (rows, qualifying[moved.player_id])
+
+
+def test_half_points_on_the_person_page_are_written_as_in_german(client, organizer):
+    # a table of three gives the second one and a half points (placement points scaled)
+    t = services.tournament_create(owner=organizer, name="Dreiertisch", game="quartett")
+    players, _tables = play(t, organizer, NAMES, [[["Bert", "Anna", "Cora"]]])
+    person = roster.person_from_player(player=players["Anna"], by=organizer)
+    mine = next(r for r in results.standings(t) if r.name == "Anna")
+    assert mine.points != int(mine.points)  # a fraction of a point
+    client.force_login(organizer)
+    client.cookies["django_language"] = "de"
+    rows = _rows(client.get(reverse("person_detail", args=[person.pk])).content.decode())
+    assert rows[0][3] == "1,5", rows
+    client.cookies["django_language"] = "en"
+    rows = _rows(client.get(reverse("person_detail", args=[person.pk])).content.decode())
+    assert rows[0][3] == "1.5", rows
