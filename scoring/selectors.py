@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from scoring.models import Confirmation, ScanPage, Submission, confirmed_result, has_result
 from scoring.standings import Row, compute_standings
 from tournaments import providers
-from tournaments.models import Bye, Round, Seat, Table, Tournament, empty_seat_name
+from tournaments.models import Bye, Player, Round, Seat, Table, Tournament, empty_seat_name
 from tournaments.selectors import with_result_flag
 
 
@@ -25,23 +25,40 @@ def players_data(tournament: Tournament) -> list[dict]:
     ``rating`` is the confirmed rating only (``Player.rating_confirmed``): a
     number a player typed on the registration form breaks no tie until the
     organizer has confirmed it."""
-    return [
-        {"id": pk, "name": name, "rating": rating if confirmed else None, "dropped": dropped}
-        for pk, name, rating, confirmed, dropped in tournament.players.order_by(
-            "name", "club"
-        ).values_list("pk", "name", "rating", "rating_confirmed", "dropped")
-    ]
+    return players_data_of([tournament.pk])[tournament.pk]
+
+
+def players_data_of(tournament_ids) -> dict[int, list[dict]]:
+    """:func:`players_data` of several tournaments in one query, by id."""
+    out: dict[int, list[dict]] = {pk: [] for pk in tournament_ids}
+    rows = (
+        Player.objects.filter(tournament_id__in=list(out))
+        .order_by("tournament_id", "name", "club")
+        .values_list("tournament_id", "pk", "name", "rating", "rating_confirmed", "dropped")
+    )
+    for tid, pk, name, rating, confirmed, dropped in rows:
+        out[tid].append(
+            {"id": pk, "name": name, "rating": rating if confirmed else None, "dropped": dropped}
+        )
+    return out
 
 
 def results_data(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:
     """The confirmed table results and the byes, round by round:
     ``{"round", "table", "seats", "ranks", "figures"}`` and ``{"round", "byes"}``.
     Three queries whatever the size of the tournament."""
+    return results_data_of([tournament.pk], up_to_round=up_to_round)[tournament.pk]
+
+
+def results_data_of(tournament_ids, *, up_to_round: int | None = None) -> dict[int, list[dict]]:
+    """:func:`results_data` of several tournaments in three queries, by id."""
+    out: dict[int, list[dict]] = {pk: [] for pk in tournament_ids}
+    ids = list(out)
     subs = Submission.objects.filter(
-        table__round__tournament=tournament, status=Submission.CONFIRMED
+        table__round__tournament_id__in=ids, status=Submission.CONFIRMED
     )
-    seats = Seat.objects.filter(table__round__tournament=tournament)
-    byes = Bye.objects.filter(round__tournament=tournament)
+    seats = Seat.objects.filter(table__round__tournament_id__in=ids)
+    byes = Bye.objects.filter(round__tournament_id__in=ids)
     if up_to_round is not None:
         subs = subs.filter(table__round__number__lte=up_to_round)
         seats = seats.filter(table__round__number__lte=up_to_round)
@@ -51,11 +68,15 @@ def results_data(tournament: Tournament, *, up_to_round: int | None = None) -> l
         "table_id", "player_id"
     ):
         seat_lists[table_id].append(player_id)
-    entries = []
-    for table_id, rnd, number, ranks, figures in subs.values_list(
-        "table_id", "table__round__number", "table__number", "ranks", "figures"
+    for tid, table_id, rnd, number, ranks, figures in subs.values_list(
+        "table__round__tournament_id",
+        "table_id",
+        "table__round__number",
+        "table__number",
+        "ranks",
+        "figures",
     ):
-        entries.append(
+        out[tid].append(
             {
                 "round": rnd,
                 "table": number,
@@ -64,12 +85,16 @@ def results_data(tournament: Tournament, *, up_to_round: int | None = None) -> l
                 "figures": figures,
             }
         )
-    bye_lists: dict[int, list] = defaultdict(list)
-    for rnd, player_id in byes.values_list("round__number", "player_id"):
-        bye_lists[rnd].append(player_id)
-    entries.extend({"round": rnd, "byes": ids} for rnd, ids in bye_lists.items())
-    entries.sort(key=lambda e: (e["round"], e.get("table", 0)))
-    return entries
+    bye_lists: dict[tuple[int, int], list] = defaultdict(list)
+    for tid, rnd, player_id in byes.values_list(
+        "round__tournament_id", "round__number", "player_id"
+    ):
+        bye_lists[tid, rnd].append(player_id)
+    for (tid, rnd), players in bye_lists.items():
+        out[tid].append({"round": rnd, "byes": players})
+    for entries in out.values():
+        entries.sort(key=lambda e: (e["round"], e.get("table", 0)))
+    return out
 
 
 def with_a_game(players: list[dict], results: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -104,21 +129,49 @@ def standings(
 
 
 def standings_of(
-    tournament: Tournament, players: list[dict], results: list[dict], *, up_to_round=None
+    tournament: Tournament,
+    players: list[dict],
+    results: list[dict],
+    *,
+    up_to_round=None,
+    stages: list | None = None,
 ) -> list[Row]:
     """The standings of these players and results (a correction's preview
     passes the results it would give), a final stage's order applied as in
-    :func:`standings`."""
+    :func:`standings`. ``stages``: the final stage's rounds as
+    ``(number, stage, tables)``, read here when not given."""
     options = {"scheme": tournament.points_scheme, "order": tournament.tiebreaks or None}
-    stages = Round.objects.filter(tournament=tournament).exclude(stage="")
-    if up_to_round is not None:
-        stages = stages.filter(number__lte=up_to_round)
-    stages = list(
-        stages.annotate(n_tables=Count("tables")).values_list("number", "stage", "n_tables")
-    )
+    if stages is None:
+        stages = _stage_rounds([tournament.pk], up_to_round)[tournament.pk]
     if not stages:
         return compute_standings(players, results, **options)
     return providers.final_standings(tournament, players, results, stages, options)
+
+
+def _stage_rounds(tournament_ids, up_to_round=None) -> dict[int, list]:
+    """The rounds of each tournament's final stage as ``(number, stage,
+    tables)``, in one query, by tournament id."""
+    out: dict[int, list] = {pk: [] for pk in tournament_ids}
+    rounds = Round.objects.filter(tournament_id__in=list(out)).exclude(stage="")
+    if up_to_round is not None:
+        rounds = rounds.filter(number__lte=up_to_round)
+    for tid, number, stage, n_tables in rounds.annotate(n_tables=Count("tables")).values_list(
+        "tournament_id", "number", "stage", "n_tables"
+    ):
+        out[tid].append((number, stage, n_tables))
+    return out
+
+
+def standings_of_many(tournaments: list[Tournament]) -> dict[int, list[Row]]:
+    """:func:`standings` of several tournaments, by id: the same rows, read
+    in a fixed number of queries (and one more per tournament that has a
+    final stage, for the stage's mode)."""
+    ids = [t.pk for t in tournaments]
+    players, results, stages = players_data_of(ids), results_data_of(ids), _stage_rounds(ids)
+    return {
+        t.pk: standings_of(t, players[t.pk], results[t.pk], stages=stages[t.pk])
+        for t in tournaments
+    }
 
 
 def author(submission: Submission, names: dict[int, str] | None = None) -> str:

@@ -188,11 +188,16 @@ def person_tournaments(person: Person) -> list[PersonPlacing]:
     its standings give the person's entry — the same standings as the
     tournament's pages (the final stage decides where there is one)."""
     out = []
-    entries = person.entries.select_related("tournament").order_by(
-        "tournament__created_at", "tournament__pk"
+    entries = list(
+        person.entries.select_related("tournament").order_by(
+            "tournament__created_at", "tournament__pk"
+        )
+    )
+    standings = results.standings_of_many(
+        list({e.tournament_id: e.tournament for e in entries}.values())
     )
     for entry in entries:
-        rows = [r for r in results.standings(entry.tournament) if r.games > 0]
+        rows = [r for r in standings[entry.tournament_id] if r.games > 0]
         mine = next((r for r in rows if r.player_id == entry.pk), None)
         out.append(
             PersonPlacing(

@@ -16,6 +16,7 @@ from functools import cached_property
 
 import pytest
 
+from games import get_engine
 from scoring import services as results
 from scoring.models import PrintJob
 from scoring.season import services as series_services
@@ -402,6 +403,63 @@ def test_the_spectator_view_fits_the_projector(browser, live_server, organizer, 
         assert clipped(page, "#watch .play-players td, #watch .play-players th") == []
     finally:
         page.context.close()
+
+
+#: every game at every size from two to six players that it allows
+GAME_SIZES = [
+    (game, n)
+    for game in GAMES
+    for n in range(2, 7)
+    if get_engine(game).min_players <= n <= get_engine(game).max_players
+]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_spectator_view_fits_the_projector_at_every_table_size_with_the_longest_names(
+    browser, live_server, organizer, game
+):
+    """Two to six players (as many as the game allows), each name and club
+    the longest allowed: every score and the note column stay whole."""
+    sizes = [n for g, n in GAME_SIZES if g == game]
+    page = open_page(browser, live_server, "anyone", organizer, viewport=PROJECTOR)
+    try:
+        for n in sizes:
+            names = [f"{k + 1} {LONGEST_NAME}"[:MAX_NAME] for k in range(n)]
+            table = digital_table(
+                organizer, game, n, name=TOURNAMENT, names=names, club=LONGEST_CLUB
+            )
+            play_on(table, 2 * n)  # a trick on the table, points and notes to show
+            page.goto(f"{live_server.url}/t/{table.round.tournament_id}/rounds/1/tables/1/")
+            page.wait_for_selector("#watch")
+            page.screenshot(path=f"/tmp/phones/watch-projector-{game}-{n}.png")
+            height = page.evaluate("document.documentElement.scrollHeight")
+            assert height <= PROJECTOR["height"], (n, height)
+            width = sideways(page)
+            assert width["scroll"] <= width["inner"], (n, width)
+            cut = clipped(page, "#watch .play-players td, #watch .play-players th")
+            assert cut == [], (n, cut)
+            # the long names above the cards leave room for the cards on the table
+            assert hidden_cards(page) == [], (n, hidden_cards(page))
+    finally:
+        page.context.close()
+
+
+def hidden_cards(page) -> list[str]:
+    """The headings of the card groups on the spectator's board (the trick,
+    the cards played) whose heading or first card is not wholly in view."""
+    return page.evaluate(
+        """() => {
+            const board = document.querySelector('#watch');
+            const bottom = Math.min(innerHeight, board.getBoundingClientRect().bottom);
+            return [...document.querySelectorAll('#watch .board-cards .play-cards')]
+              .filter(ul => {
+                const heading = ul.previousElementSibling || ul.parentElement;
+                const card = ul.querySelector('.play-card');
+                return [heading, card].some(el => el && el.getBoundingClientRect().bottom > bottom + 1);
+              })
+              .map(ul => (ul.previousElementSibling || ul).textContent.trim().slice(0, 40));
+        }"""
+    )
 
 
 def clipped(page, selector: str) -> list[str]:

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import selectors as results
+from tests.printing.test_final_prints import _semis_and_final
 from tests.season.test_season import play
 from tournaments import services
 from tournaments.services import roster
@@ -118,3 +119,52 @@ def test_save_and_add_another_with_a_bad_name_keeps_the_form_and_adds_nobody(cli
     answer = client.post(reverse("player_add", args=[t.pk]), {"name": "", "then": "another"})
     assert answer.status_code == 200
     assert t.players.count() == 0
+
+
+def test_the_person_page_reads_ten_tournaments_in_a_fixed_number_of_queries(
+    client, organizer, django_assert_max_num_queries
+):
+    people, _t = _season(organizer, [NAMES] * 10)
+    client.force_login(organizer)
+    client.cookies["django_language"] = "de"
+    url = reverse("person_detail", args=[people["Anna"].pk])
+    client.get(url)
+    # the page's own reads (session, person, ratings, series) and the
+    # standings of all ten tournaments at once, not ten times over
+    with django_assert_max_num_queries(QUERIES_FOR_ANY_NUMBER):
+        html = client.get(url).content.decode()
+    assert len(_rows(html)) == 10
+
+
+#: the person page's queries whatever the number of tournaments (ten
+#: tournaments: 61 before their standings were read at once, 16 after)
+QUERIES_FOR_ANY_NUMBER = 16
+
+
+def test_where_the_final_decides_the_person_page_shows_the_place_of_the_final(client, organizer):
+    t = _semis_and_final(organizer)
+    qualifying = {r.player_id: r.place for r in results.standings(t, up_to_round=1)}
+    final = results.standings(t)
+    # a finalist whom the final moved from the place the qualifying round gave
+    moved = next(r for r in final if r.stage and r.place != qualifying[r.player_id])
+    person = roster.person_from_player(player=t.players.get(pk=moved.player_id), by=organizer)
+    client.force_login(organizer)
+    client.cookies["django_language"] = "de"
+    rows = _rows(client.get(reverse("person_detail", args=[person.pk])).content.decode())
+    assert rows[0][2] == f"{moved.place} von {len(final)}", (rows, qualifying[moved.player_id])
+
+
+def test_half_points_on_the_person_page_are_written_as_in_german(client, organizer):
+    # a table of three gives the second one and a half points (placement points scaled)
+    t = services.tournament_create(owner=organizer, name="Dreiertisch", game="quartett")
+    players, _tables = play(t, organizer, NAMES, [[["Bert", "Anna", "Cora"]]])
+    person = roster.person_from_player(player=players["Anna"], by=organizer)
+    mine = next(r for r in results.standings(t) if r.name == "Anna")
+    assert mine.points != int(mine.points)  # a fraction of a point
+    client.force_login(organizer)
+    client.cookies["django_language"] = "de"
+    rows = _rows(client.get(reverse("person_detail", args=[person.pk])).content.decode())
+    assert rows[0][3] == "1,5", rows
+    client.cookies["django_language"] = "en"
+    rows = _rows(client.get(reverse("person_detail", args=[person.pk])).content.decode())
+    assert rows[0][3] == "1.5", rows
