@@ -121,3 +121,16 @@ def test_a_known_link_of_a_player_who_dropped_is_checked_again(client, organizer
     live.forget_local()
     answer = poll(client, table, 1, "x")
     assert 'data-seat="' not in answer.content.decode()
+
+
+def test_a_card_on_the_seat_screen_reads_as_the_card_template_draws_it():
+    from django.template.loader import render_to_string
+
+    from tournaments.play.templatetags.play_cards import card_face
+
+    for card in (
+        {"title": "Rot 7", "lines": ["Trumpf", "<b>& Co</b>"]},
+        {"title": "Ass <i>", "lines": []},
+        {"title": "Q", "lines": None},
+    ):
+        assert card_face(card) == render_to_string("play/card.html", {"card": card})
