@@ -59,22 +59,26 @@ def remember_seat_round(token: str, round_id: int) -> None:
         cache.set(f"live:seat:{token}", round_id, link_seconds(LINK_ROUND_SECONDS))
 
 
-def seat_table(token: str) -> tuple[int, int, str] | None:
-    """(table id, round id, seat key) of a seat link whose poll was answered,
-    as the cache knows it. The seat key (``screen.seat_key``: table and
-    position) is compared with the one the polling page shows: a page of a
-    seat the link no longer leads to never gets a "nothing new"."""
+def seat_table(token: str) -> tuple[int, int, str, int] | None:
+    """(table id, round id, seat key, player id) of a seat link whose poll
+    was answered, as the cache knows it. The seat key (``screen.seat_key``:
+    table and position) is compared with the one the polling page shows: a
+    page of a seat the link no longer leads to never gets a "nothing new";
+    the player is compared with the one the table's seat holds now before a
+    new screen is drawn without the link's query."""
     if not _TOKEN.fullmatch(token):
         return None
     known = live.shared_get(f"live:seat-table:{token}", live.LOCAL_STABLE_SECONDS)
-    if not isinstance(known, tuple | list) or len(known) != 3:
-        return None  # unknown, or an entry of the older form (no seat)
+    if not isinstance(known, tuple | list) or len(known) != 4:
+        return None  # unknown, or an entry of an older form (no seat, no player)
     return tuple(known)
 
 
-def remember_seat_table(token: str, table_id: int, round_id: int, seat: str) -> None:
+def remember_seat_table(
+    token: str, table_id: int, round_id: int, seat: str, player_id: int
+) -> None:
     if _TOKEN.fullmatch(token):
-        cache.set(f"live:seat-table:{token}", (table_id, round_id, seat), link_seconds())
+        cache.set(f"live:seat-table:{token}", (table_id, round_id, seat, player_id), link_seconds())
 
 
 def forget_seats(tokens) -> None:

@@ -273,6 +273,30 @@ def seat_screen(seat: Seat, *, error: str = "", version: str | None = None) -> d
     return seat_part(snapshot, seat.position, error=error, me=seat)
 
 
+def known_seat_screen(
+    table_id: int, shown_seat: str, player_id: int, version: str | None
+) -> dict | None:
+    """The screen of the seat ``shown_seat`` (:func:`seat_key`) for a seat
+    link the shared cache knows (its player ``player_id``), from the table's
+    snapshot at ``version``, without the link's query — or None when the
+    link must be checked against the database: the table is gone, its round
+    is a draft again or its tournament archived, or that seat no longer holds
+    the link's player (a re-seat), or the player dropped. A revoked link is
+    forgotten by the cache at once (``poll_cache.forget_seats``)."""
+    position = int(shown_seat.rpartition(".")[2])
+    snapshot = table_snapshot(table_id, version)
+    if snapshot is None or not snapshot.round.published:
+        return None
+    if snapshot.round.tournament.archived_at is not None:
+        return None
+    seat = next((s for s in snapshot.seats if s.position == position), None)
+    if seat is None or seat.player is None or seat.player_id != player_id:
+        return None
+    if seat.player.dropped:
+        return None
+    return seat_part(snapshot, position, me=seat)
+
+
 def seat_part(snapshot: TableSnapshot, position: int, *, error: str = "", me=None) -> dict:
     """One seat's screen from the table's snapshot: its own view of the game,
     its hand and its legal moves — nothing of another seat's hidden cards

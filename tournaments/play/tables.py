@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -39,8 +39,8 @@ from tournaments.selectors import seats_in_order
 from tournaments.services import deadlines
 from tournaments.services.deadlines import (
     TimeIsUp,
+    check_before_time,
     db_now,
-    lock_before_time,
     lock_round_shared,
 )
 from tournaments.services.errors import ServiceError
@@ -245,20 +245,38 @@ def table_move(*, table: Table, seat: int, action: str, seen: int | None = None)
     locked = _lock_for_move(table)
     if not locked.digital or locked.state is None:
         raise ServiceError(_("Table %(table)s is not a digital table.") % {"table": locked.number})
-    if locked.seats.filter(position=seat, bot=True).exists():
+    # the bot seats and the log's figures in two queries for the whole move
+    # (the refusals below, the action's number and the bots' wake-up)
+    bots = set(locked.seats.filter(bot=True).values_list("position", flat=True))
+    if seat in bots:
         raise ServiceError(_("The bot plays this seat now; ask the organizer to hand it back."))
-    if seen is not None and _moved_since(locked, seat, seen):
+    log_figures = _log_figures(locked, seat, seen)
+    if seen is not None and _moved_since(log_figures, seen):
         raise StaleMove(_("Your move was already played. Choose again on the new screen."))
     engine = locked.round.tournament.engine
-    state = apply_move(locked, engine, engine.load(locked.state), seat, action)
-    wake_bots(locked, engine, state)
+    state = apply_move(
+        locked, engine, engine.load(locked.state), seat, action, number=log_figures["next"]
+    )
+    wake_bots(locked, engine, state, bots)
     return locked
 
 
-def _moved_since(table: Table, seat: int, seen: int) -> bool:
-    if seen < 0 or seen > table.actions.count():
+def _log_figures(table: Table, seat: int, seen: int | None) -> dict:
+    """In one query: the table's moves so far, the number its next action
+    gets, and whether ``seat`` moved at or after move ``seen``."""
+    figures = table.actions.aggregate(
+        count=Count("pk"),
+        last=Max("number"),
+        mine=Count("pk", filter=Q(seat=seat, number__gte=seen if seen is not None else 0)),
+    )
+    figures["next"] = 0 if figures["last"] is None else figures["last"] + 1
+    return figures
+
+
+def _moved_since(figures: dict, seen: int) -> bool:
+    if seen < 0 or seen > figures["count"]:
         return True  # not a screen this table ever showed
-    return table.actions.filter(number__gte=seen, seat=seat).exists()
+    return figures["mine"] > 0
 
 
 class StaleMove(ServiceError):
@@ -329,13 +347,12 @@ def send_bot_task(table_id: int, delay: float) -> None:
 def _lock_for_move(table: Table) -> Table:
     """The round shared (other tables' moves go on), the table exclusively."""
     rnd = lock_round_shared(table.round_id)
-    current = Table.objects.get(pk=table.pk)
-    if current.time_called_at is None:
-        locked = lock_before_time(current, rnd)
-        locked.round = rnd
-        return locked
+    # locked at once: whether time was called is read under the lock
     locked = Table.objects.select_for_update().get(pk=table.pk)
     locked.round = rnd
+    if locked.time_called_at is None:
+        check_before_time(locked, rnd)
+        return locked
     grace_end = locked.time_called_at + timedelta(seconds=rnd.tournament.grace_seconds)
     if locked.status == Table.DONE or db_now() >= grace_end:
         raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})

@@ -88,6 +88,13 @@ def lock_before_time(table: Table, rnd: Round | None = None) -> Table:
         rnd = lock_round_shared(table.round_id)
     locked = Table.objects.select_for_update().get(pk=table.pk)
     locked.round = rnd
+    check_before_time(locked, rnd)
+    return locked
+
+
+def check_before_time(locked: Table, rnd: Round) -> None:
+    """:func:`lock_before_time`'s refusals for a table the caller has locked
+    already (with its round held by :func:`lock_round_shared`)."""
     if locked.time_called_at is not None:
         raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
     deadline = playing_deadline(locked, rnd)
@@ -95,7 +102,6 @@ def lock_before_time(table: Table, rnd: Round | None = None) -> Table:
         raise TimeIsUp(_("The round is not running."))
     if db_now() >= deadline:
         raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
-    return locked
 
 
 def schedule(task: str, object_id: int, eta: datetime | None = None) -> None:

@@ -52,19 +52,22 @@ def seat_play(request, token):
         # "anything new?" from the shared cache while this link's table is
         # known: no query for most polls (a 204 shows nothing)
         known = poll_cache.seat_table(token)
-        if (
-            known is not None
-            and shown_seat == known[2]
-            and shown == poll_cache.table_version(known[0], known[1], screen.round_table_versions)
-        ):
-            return HttpResponse(status=204)
+        if known is not None and shown_seat == known[2]:
+            version = poll_cache.table_version(known[0], known[1], screen.round_table_versions)
+            if shown == version:
+                return HttpResponse(status=204)
+            # a new screen for a link the cache knows: drawn without the
+            # link's query when the table's seat still holds its player
+            panel = screen.known_seat_screen(known[0], known[2], known[3], version)
+            if panel is not None:
+                return _drawn(request, panel, token)
     access = links.resolve_seat(token)
     if not access.ok:
         return seat_link_refused(request, access)
     seat = access.seat
     table_id, round_id = seat.table_id, seat.table.round_id
     poll_cache.remember_seat_table(
-        token, table_id, round_id, screen.seat_key(table_id, seat.position)
+        token, table_id, round_id, screen.seat_key(table_id, seat.position), seat.player_id
     )
     if _shows_other_seat(shown_seat, seat):
         return _reload(request, token)
@@ -73,6 +76,10 @@ def seat_play(request, token):
         return HttpResponse(status=204)
     # what the table's seats share is built once per version in this process
     panel = screen.seat_screen(seat, version=version)
+    return _drawn(request, panel, token)
+
+
+def _drawn(request, panel: dict, token: str):
     response = render(request, "play/panel.html", {"play": panel, "play_token": token})
     if not panel.get("polling"):
         response.status_code = 286  # game over: htmx stops polling
