@@ -261,7 +261,7 @@ def _link_to_roster(tournament, owner, series):
             if person is None:
                 person = roster.person_from_player(player=player, by=owner)
             else:
-                roster.player_link(player=player, person=person, by=owner)
+                roster.player_attach_person(player=player, person=person, by=owner)
         except ServiceError:
             continue
     with contextlib.suppress(ServiceError):

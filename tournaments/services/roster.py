@@ -55,7 +55,7 @@ def person_from_player(*, player: Player, by) -> Person:
         club=player.club,
         birth_year=player.birth_year,
     )
-    return player_link(player=player, person=person, by=by).person
+    return player_attach_person(player=player, person=person, by=by).person
 
 
 def new_to_roster(tournament, players) -> list[Player]:
@@ -75,7 +75,7 @@ def players_add_to_roster(*, tournament, by) -> list[Person]:
     """Add all: every player of the tournament not linked whom the roster
     (the tournament owner's) does not know becomes a new roster person,
     linked to the entry — in one transaction. Players with an exact or a
-    near match are left for a press each (:func:`player_link`, or
+    near match are left for a press each (:func:`player_attach_person`, or
     :func:`person_from_player` when the near match is someone else). Two
     presses at once add each player once."""
     # the unlinked entries, locked: a second press waits, then finds them linked
@@ -97,8 +97,8 @@ def players_add_to_roster(*, tournament, by) -> list[Person]:
 
 
 @transaction.atomic
-def player_link(*, player: Player, person: Person | None, by) -> Player:
-    """Link a tournament entry to a roster person (None: unlink)."""
+def player_attach_person(*, player: Player, person: Person | None, by) -> Player:
+    """Attach a roster person to a tournament entry (None: detach the one it has)."""
     player = Player.objects.select_for_update().select_related("tournament").get(pk=player.pk)
     if person is not None:
         _check_owner(person, player.tournament.owner)
@@ -213,5 +213,5 @@ def players_import_linked(*, tournament, rows, choices: dict, by) -> list[Player
         if choice == NEW_PERSON:
             person_from_player(player=player, by=by)
         elif isinstance(choice, Person):
-            player_link(player=player, person=choice, by=by)
+            player_attach_person(player=player, person=choice, by=by)
     return created
