@@ -184,15 +184,15 @@ def person_merge_undo(*, merge: PersonMerge, by) -> Person:
     return merged
 
 
-#: a preview row's roster choice: don't link, a new roster person, or an existing one
-NO_LINK, NEW_PERSON = "", "new"
+#: a preview row's roster choice: no roster person, a new one, or an existing one
+NO_PERSON, NEW_PERSON = "", "new"
 
 
 def person_choice(value: str, owner) -> Person | str:
-    """A preview row's choice as NO_LINK, NEW_PERSON or the chosen person;
+    """A preview row's choice as NO_PERSON, NEW_PERSON or the chosen person;
     anything else is refused."""
     value = (value or "").strip()
-    if value in (NO_LINK, NEW_PERSON):
+    if value in (NO_PERSON, NEW_PERSON):
         return value
     if value.startswith("p") and value[1:].isascii() and value[1:].isdigit() and len(value) < 12:
         person = Person.objects.filter(pk=int(value[1:]), owner=owner, merged_into=None).first()
@@ -202,14 +202,16 @@ def person_choice(value: str, owner) -> Person | str:
 
 
 @transaction.atomic
-def players_import_linked(*, tournament, rows, choices: dict, by) -> list[Player]:
+def players_import_with_people(*, tournament, rows, choices: dict, by) -> list[Player]:
     """Import the players and, as the organizer chose in the preview for each
-    line, link them to roster people or add them to the roster: all or
+    line, attach roster people to them or add them to the roster: all or
     nothing."""
-    picked = {line: person_choice(choices.get(line, NO_LINK), tournament.owner) for line in choices}
+    picked = {
+        line: person_choice(choices.get(line, NO_PERSON), tournament.owner) for line in choices
+    }
     created = players_import(tournament=tournament, rows=rows, by=by)
     for row, player in zip(rows, created, strict=True):
-        choice = picked.get(row.line, NO_LINK)
+        choice = picked.get(row.line, NO_PERSON)
         if choice == NEW_PERSON:
             person_from_player(player=player, by=by)
         elif isinstance(choice, Person):
