@@ -127,7 +127,20 @@ def _fast_password_hashing(settings):
 _LONG_GAMES = ["trumpet", "terra_trumpf", "quartett", "altruismus", "monddaemmerung"]
 
 
+# the longest tests `make test-fast` runs (each tens of seconds), started right
+# after the conformance cases, so that none of them begins at a worker's tail
+_LONG_FAST = [
+    "test_import_doors.py::test_any_broken_export_is_refused_or_every_page_shows_it",
+    "test_club_import_doors.py::test_any_broken_club_export_is_refused_or_every_page_shows_it",
+    "test_fuzz_urls.py::test_sweep_every_url_parameter_and_field",
+    "test_fuzz_urls.py::test_hypothesis_over_the_url_list",
+]
+
+
 def _cost(item) -> tuple:
+    for i, name in enumerate(_LONG_FAST):
+        if item.nodeid.endswith(name):
+            return (0, 1, i)
     if "test_conformance.py::test_conformance[" not in item.nodeid:
         return (1, 0, 0)
     game, players = item.callspec.params["engine_id"], item.callspec.params["players"]

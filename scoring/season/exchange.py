@@ -25,7 +25,7 @@ every value's type (a list where a key belongs is refused with its place),
 merges that end at a kept entry (no link to a missing entry, no circle:
 ``tournaments.roster.resolve_merges``), a kept name and club once, a roster
 person linked to one entry per tournament and never a merged one (as
-``player_link``), each tournament as :func:`scoring.exchange.import_tournament`
+``player_attach_person``), each tournament as :func:`scoring.exchange.import_tournament`
 checks it, and each series through the series form.
 """
 
@@ -316,7 +316,7 @@ def _roster(doc, owner, problems) -> tuple[dict, dict]:
 
 def _person_links(t: dict, path: str, entries_merged: dict, problems) -> tuple[dict, list]:
     """The tournament document without the roster links, and the links
-    ``(name, club, roster key)``: each checked as ``player_link`` checks it."""
+    ``(name, club, roster key)``: each checked as ``player_attach_person`` checks it."""
     players = t.get("players", [])
     if not isinstance(players, list):
         return t, []

@@ -142,7 +142,7 @@ def person_merge_undo(request, merge_id):
 
 @tournament_view("manage_players")
 @require_http_methods(["GET", "POST"])
-def roster_links(request, tournament):
+def roster_people(request, tournament):
     """A tournament's entries beside the roster: each with its exact or near
     matches to confirm, or a new roster person to create. Nothing is linked
     without a press."""
@@ -152,7 +152,7 @@ def roster_links(request, tournament):
     exact = sum(1 for r in rows if r["kind"] == EXACT and len(r["suggestions"]) == 1)
     return render(
         request,
-        "tournaments/roster/links.html",
+        "tournaments/roster/people.html",
         {
             "tournament": tournament,
             "rows": rows,
@@ -168,20 +168,20 @@ def roster_links(request, tournament):
 def _roster_people_post(request, tournament):
     action = request.POST.get("action", "")
     with service_error_as_message(request):
-        if action == "link_exact":
+        if action == "attach_exact":
             players = list(tournament.players.filter(person=None))
             found = selectors.roster_matches(request.user, [(p.name, p.club) for p in players])
-            linked = 0
+            attached = 0
             for player, (kind, people) in zip(players, found, strict=True):
                 if kind == EXACT and len(people) == 1:
-                    services.player_link(player=player, person=people[0], by=request.user)
-                    linked += 1
+                    services.player_attach_person(player=player, person=people[0], by=request.user)
+                    attached += 1
             messages.success(
                 request,
-                ngettext("%(count)d entry linked.", "%(count)d entries linked.", linked)
-                % {"count": linked},
+                ngettext("%(count)d entry linked.", "%(count)d entries linked.", attached)
+                % {"count": attached},
             )
-            return redirect("roster_links", tournament.pk)
+            return redirect("roster_people", tournament.pk)
         if action == "add_all":
             added = services.players_add_to_roster(tournament=tournament, by=request.user)
             if added:
@@ -199,15 +199,15 @@ def _roster_people_post(request, tournament):
                     request,
                     _("Nobody to add: every player is linked or has a match to choose."),
                 )
-            return redirect("roster_links", tournament.pk)
+            return redirect("roster_people", tournament.pk)
         player = get_object_or_404(
             Player, pk=_int(request.POST.get("player")), tournament=tournament
         )
-        if action == "link":
+        if action == "attach":
             person = get_object_or_404(
                 Person, pk=_int(request.POST.get("person")), owner=request.user
             )
-            services.player_link(player=player, person=person, by=request.user)
+            services.player_attach_person(player=player, person=person, by=request.user)
             messages.success(
                 request,
                 _("%(player)s linked to %(person)s.") % {"player": player, "person": person},
@@ -215,12 +215,12 @@ def _roster_people_post(request, tournament):
         elif action == "create":
             person = services.person_from_player(player=player, by=request.user)
             messages.success(request, _("%(name)s added to the roster.") % {"name": person})
-        elif action == "unlink":
-            services.player_link(player=player, person=None, by=request.user)
+        elif action == "detach":
+            services.player_attach_person(player=player, person=None, by=request.user)
             messages.success(request, _("%(player)s unlinked.") % {"player": player})
         else:
             messages.error(request, _("Unknown action."))
-    return redirect("roster_links", tournament.pk)
+    return redirect("roster_people", tournament.pk)
 
 
 def _int(value) -> int:

@@ -135,7 +135,7 @@ def link_and_series(user) -> None:
                 if person is None:
                     roster.person_from_player(player=player, by=user)
                 else:
-                    roster.player_link(player=player, person=person, by=user)
+                    roster.player_attach_person(player=player, person=person, by=user)
             except ServiceError:
                 pass
         if t.game == series.game:

@@ -204,7 +204,7 @@ PAGES = {
         "organizer",
         lambda v: f"/tournaments/{v.event.pk}/players/{v.players[-1].pk}/history/",
     ),
-    "roster-links": ("organizer", _event("players/roster/")),
+    "roster-people": ("organizer", _event("players/roster/")),
     "rounds": ("organizer", _event("rounds/")),
     "seating": ("organizer", _event("rounds/3/seating/")),
     "seating-draft": (

@@ -53,8 +53,8 @@ def test_roster_and_its_tournament_tab_in_german_order(phone, live_server, organ
     assert names == GERMAN
     _fits(phone)
     _shot(phone, "roster")
-    phone.goto(live_server.url + reverse("roster_links", args=[t.pk]))
-    rows = phone.locator("table.roster-links tbody tr td:first-child").all_inner_texts()
+    phone.goto(live_server.url + reverse("roster_people", args=[t.pk]))
+    rows = phone.locator("table.roster-people tbody tr td:first-child").all_inner_texts()
     assert [r.split(" (")[0] for r in rows] == GERMAN
     _shot(phone, "roster-tab")
 
@@ -65,7 +65,7 @@ def test_add_all_links_seventy_new_players_in_one_press(phone, live_server, orga
     services.player_add(tournament=t, by=organizer, name="Juergen Gross", club="SK Nord")
     for k in range(70):
         services.player_add(tournament=t, by=organizer, name=f"Neu Spieler {k:02d}", club="TV")
-    phone.goto(live_server.url + reverse("roster_links", args=[t.pk]))
+    phone.goto(live_server.url + reverse("roster_people", args=[t.pk]))
     phone.get_by_text("1 Spieler hat einen ähnlichen Namen in der Kartei").wait_for()
     button = phone.get_by_role(
         "button", name="Alle 70 Spieler ohne Karteieintrag in die Kartei aufnehmen"

@@ -31,9 +31,24 @@ INTERNALS = ("relation", "column", "null value", "constraint", "IntegrityError",
 
 
 @pytest.fixture
-def club(organizer):
+def club_played(organizer):
+    """The organizer's club in the database (roster, two tournaments, a series) and its export."""
     series = played.club(organizer)
     return {"series": series, "doc": json.loads(json.dumps(export_club(organizer)))}
+
+
+# the club's export, built once per worker: playing its tournaments through the
+# services is the expensive part, and most tests only break and import the file
+_EXPORT: dict[str, str] = {}
+
+
+@pytest.fixture
+def club(organizer):
+    """Only the club's export (a fresh copy per test), for tests that import it elsewhere."""
+    if "club" not in _EXPORT:
+        played.club(organizer)
+        _EXPORT["club"] = json.dumps(export_club(organizer))
+    return {"doc": json.loads(_EXPORT["club"])}
 
 
 def stored(owner):
@@ -96,11 +111,11 @@ def test_a_dangling_or_self_merge_is_refused(club, other_user):
     assert errors == ["roster[2].merged_into: an entry can't be merged into itself"], errors
 
 
-def test_a_merged_entry_imports_and_counts_as_its_kept_person(club, other_user):
+def test_a_merged_entry_imports_and_counts_as_its_kept_person(club_played, other_user):
     """The club's merge comes along: the merged entry points to its kept
     one, and the season is the same."""
-    doc = club["doc"]
-    before = season.series_standings(club["series"])[0]
+    doc = club_played["doc"]
+    before = season.series_standings(club_played["series"])[0]
     merged = next(p for p in doc["roster"] if p["merged_into"] is not None)
     assert import_club(data=json.dumps(doc), owner=other_user)["series"] == 1
     mine = Series.objects.get(owner=other_user)
@@ -218,11 +233,11 @@ def test_the_walk_along_merges_ends_and_agrees_with_itself(links):
             assert links[target] is None or links[target] not in links
 
 
-def test_a_cycle_in_the_database_still_shows_every_page(client, organizer, club):
+def test_a_cycle_in_the_database_still_shows_every_page(client, organizer, club_played):
     """A cycle no import makes (a hand edit, a restored old file) ends every
     walk: the season, the ratings and the person pages answer, and a merged
     person's page leads to one page, not round in a circle."""
-    series = club["series"]
+    series = club_played["series"]
     linked = Person.objects.filter(owner=organizer, merged_into=None, entries__isnull=False)
     a, b = linked.distinct().order_by("name")[:2]
     Person.objects.filter(pk=a.pk).update(merged_into=b)

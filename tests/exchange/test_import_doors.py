@@ -59,14 +59,26 @@ def refused(doc, owner) -> list[str]:
     return errors
 
 
+# the played tournaments' exports, built once per worker: playing a tournament
+# through the services is the expensive part of these tests, and only the file is
+# used (imported into another organizer's account); each test gets its own copy
+_EXPORTS: dict[str, bytes] = {}
+
+
+def _export_once(build, organizer) -> dict:
+    if build.__name__ not in _EXPORTS:
+        _EXPORTS[build.__name__] = as_file(export_tournament(build(organizer)))
+    return json.loads(_EXPORTS[build.__name__])
+
+
 @pytest.fixture
 def paper(organizer):
-    return json.loads(as_file(export_tournament(played.paper_tournament(organizer))))
+    return _export_once(played.paper_tournament, organizer)
 
 
 @pytest.fixture
 def digital(organizer):
-    return json.loads(as_file(export_tournament(played.digital_tournament(organizer))))
+    return _export_once(played.digital_tournament, organizer)
 
 
 def changed(doc, path, value):
@@ -276,7 +288,7 @@ def _link_to_roster(tournament, owner, series):
             if person is None:
                 person = roster.person_from_player(player=player, by=owner)
             else:
-                roster.player_link(player=player, person=person, by=owner)
+                roster.player_attach_person(player=player, person=person, by=owner)
         except ServiceError:
             continue
     with contextlib.suppress(ServiceError):

@@ -162,7 +162,7 @@ def club(owner) -> Series:
         if person is None:
             person = roster.person_from_player(player=player, by=owner)
         else:
-            roster.player_link(player=player, person=person, by=owner)
+            roster.player_attach_person(player=player, person=person, by=owner)
     twin = roster.person_create(owner=owner, name="Spieler 1 Ø (alt)")
     roster.person_merge(kept=people["Spieler 1 Ø"], merged=twin, by=owner)
     series = series_services.series_save(
@@ -204,7 +204,7 @@ def tournament_urls(t: Tournament, rounds=None) -> list[str]:
             "tournament_edit",
             "scorekeepers",
             "player_list",
-            "roster_links",
+            "roster_people",
             "round_list",
             "standings",
             "export_center",

@@ -86,7 +86,7 @@ def season(organizer):
     people = {}
     for n in names:
         people[n] = roster.person_from_player(player=p1[n], by=organizer)
-        roster.player_link(player=p2[n], person=people[n], by=organizer)
+        roster.player_attach_person(player=p2[n], person=people[n], by=organizer)
     series = series_services.series_save(
         series=Series(
             owner=organizer,
@@ -146,7 +146,7 @@ def test_unlinked_entries_are_shown_apart_until_linked(season, organizer):
     rows, _ = selectors.series_standings(season["series"])
     annas = [r for r in rows if r.person.name == "Anna"]
     assert len(annas) == 2 and sum(r.person.linked for r in annas) == 1
-    roster.player_link(player=p3["Anna"], person=season["people"]["Anna"], by=organizer)
+    roster.player_attach_person(player=p3["Anna"], person=season["people"]["Anna"], by=organizer)
     rows, _ = selectors.series_standings(season["series"])
     assert [r.played for r in rows if r.person.name == "Anna"] == [3]
 
@@ -215,19 +215,20 @@ def test_roster_links_page_suggests_and_links_only_on_a_press(client, organizer)
     roster.person_create(owner=organizer, name="Jürgen Groß", club="")
     t = services.tournament_create(owner=organizer, name="Juli", game="quartett")
     players, _ = play(t, organizer, ["Juergen Gross", "Neu Ling"], [])
-    page = client.get(reverse("roster_links", args=[t.pk]))
+    page = client.get(reverse("roster_people", args=[t.pk]))
     assert page.status_code == 200
     text = page.content.decode()
     assert "Jürgen Groß" in text and "similar name" in text
     assert Player.objects.filter(tournament=t, person__isnull=False).count() == 0
     person = Person.objects.get(name="Jürgen Groß")
     client.post(
-        reverse("roster_links", args=[t.pk]),
-        {"action": "link", "player": players["Juergen Gross"].pk, "person": person.pk},
+        reverse("roster_people", args=[t.pk]),
+        {"action": "attach", "player": players["Juergen Gross"].pk, "person": person.pk},
     )
     assert Player.objects.get(pk=players["Juergen Gross"].pk).person == person
     client.post(
-        reverse("roster_links", args=[t.pk]), {"action": "create", "player": players["Neu Ling"].pk}
+        reverse("roster_people", args=[t.pk]),
+        {"action": "create", "player": players["Neu Ling"].pk},
     )
     assert Person.objects.filter(owner=organizer, name="Neu Ling").exists()
 
@@ -238,7 +239,8 @@ def test_roster_links_bad_ids_change_nothing(client, organizer, value):
     t = services.tournament_create(owner=organizer, name="Aug", game="quartett")
     play(t, organizer, ["A"], [])
     response = client.post(
-        reverse("roster_links", args=[t.pk]), {"action": "link", "player": value, "person": value}
+        reverse("roster_people", args=[t.pk]),
+        {"action": "attach", "player": value, "person": value},
     )
     assert response.status_code == 404
     assert not Player.objects.filter(person__isnull=False).exists()

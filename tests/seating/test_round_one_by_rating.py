@@ -202,7 +202,7 @@ def test_club_ratings_seat_round_one_when_players_are_linked_to_the_roster(organ
         seated = [PlayerFactory(tournament=t, name=name) for name in names]
         for p in seated:
             if p.name in people:
-                roster.player_link(player=p, person=people[p.name], by=organizer)
+                roster.player_attach_person(player=p, person=people[p.name], by=organizer)
             else:
                 people[p.name] = roster.person_from_player(player=p, by=organizer)
         rnd = seated_round(t, order=[seated], time_called=True)
@@ -224,7 +224,7 @@ def test_club_ratings_seat_round_one_when_players_are_linked_to_the_roster(organ
     for name in [*names, "Emil", "Fritz", "Gerd", "Hanna"]:
         players[name] = PlayerFactory(tournament=t, name=name, rating=entered.get(name, 2000))
         if name in people:
-            roster.player_link(player=players[name], person=people[name], by=organizer)
+            roster.player_attach_person(player=players[name], person=people[name], by=organizer)
     ratings = seating_selectors.round1_ratings(t)
     assert ratings[players["Anna"].pk] > ratings[players["Dora"].pk]
     assert ratings[players["Emil"].pk] is None  # not in the roster: unrated, seated last

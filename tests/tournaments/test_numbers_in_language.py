@@ -114,7 +114,7 @@ def test_the_person_page_chart_says_what_the_page_says(client, organizer):
         players, _tables = play(t, organizer, names, [[names]] * 2)
         for n in names:
             if n in people:
-                roster.player_link(player=players[n], person=people[n], by=organizer)
+                roster.player_attach_person(player=players[n], person=people[n], by=organizer)
             else:
                 people[n] = roster.person_from_player(player=players[n], by=organizer)
     person = people["Anna"]

@@ -62,7 +62,7 @@ def test_the_roster_page_lists_people_in_german_order(client, organizer):
 
 def test_the_tournament_roster_tab_lists_players_in_german_order(client, organizer, field):
     client.force_login(organizer)
-    html = client.get(reverse("roster_links", args=[field[0].tournament_id])).content.decode()
+    html = client.get(reverse("roster_people", args=[field[0].tournament_id])).content.decode()
     table = html[html.index("<tbody>") : html.index("</tbody>")]
     assert order_in(table, NAMES) == GERMAN
 
@@ -107,7 +107,7 @@ def test_add_all_adds_only_players_the_roster_does_not_know(client, organizer, t
     for name in ["Juergen Gross", "Iris Täubner", *NAMES]:
         PlayerFactory(tournament=tournament, name=name, club="SK Nord")
     client.force_login(organizer)
-    url = reverse("roster_links", args=[tournament.pk])
+    url = reverse("roster_people", args=[tournament.pk])
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
     # the preview: how many the press adds, and the near match left to choose
     assert "Alle 6 Spieler ohne Karteieintrag in die Kartei aufnehmen" in page
@@ -173,7 +173,7 @@ def test_add_all_twice_adds_nobody_twice(client, organizer, field):
     assert len(first) == len(NAMES) and again == []
     assert Person.objects.filter(owner=organizer).count() == len(NAMES)
     client.force_login(organizer)
-    url = reverse("roster_links", args=[tournament.pk])
+    url = reverse("roster_people", args=[tournament.pk])
     page = client.get(url).content.decode()
     assert "not in the roster</button>" not in page
     response = client.post(url, {"action": "add_all"}, follow=True)
@@ -191,7 +191,7 @@ def test_add_all_keeps_two_players_of_one_name_apart(organizer, tournament):
 def test_a_scorekeeper_cannot_add_all(client, organizer, tournament, other_user, field):
     scorekeeper_add(tournament=tournament, username=other_user.username)
     client.force_login(other_user)
-    response = client.post(reverse("roster_links", args=[tournament.pk]), {"action": "add_all"})
+    response = client.post(reverse("roster_people", args=[tournament.pk]), {"action": "add_all"})
     assert response.status_code == 403
     assert not Person.objects.exists()
 

@@ -55,7 +55,7 @@ def person_from_player(*, player: Player, by) -> Person:
         club=player.club,
         birth_year=player.birth_year,
     )
-    return player_link(player=player, person=person, by=by).person
+    return player_attach_person(player=player, person=person, by=by).person
 
 
 def new_to_roster(tournament, players) -> list[Player]:
@@ -75,7 +75,7 @@ def players_add_to_roster(*, tournament, by) -> list[Person]:
     """Add all: every player of the tournament not linked whom the roster
     (the tournament owner's) does not know becomes a new roster person,
     linked to the entry — in one transaction. Players with an exact or a
-    near match are left for a press each (:func:`player_link`, or
+    near match are left for a press each (:func:`player_attach_person`, or
     :func:`person_from_player` when the near match is someone else). Two
     presses at once add each player once."""
     # the unlinked entries, locked: a second press waits, then finds them linked
@@ -97,8 +97,8 @@ def players_add_to_roster(*, tournament, by) -> list[Person]:
 
 
 @transaction.atomic
-def player_link(*, player: Player, person: Person | None, by) -> Player:
-    """Link a tournament entry to a roster person (None: unlink)."""
+def player_attach_person(*, player: Player, person: Person | None, by) -> Player:
+    """Attach a roster person to a tournament entry (None: detach the one it has)."""
     player = Player.objects.select_for_update().select_related("tournament").get(pk=player.pk)
     if person is not None:
         _check_owner(person, player.tournament.owner)
@@ -184,15 +184,15 @@ def person_merge_undo(*, merge: PersonMerge, by) -> Person:
     return merged
 
 
-#: a preview row's roster choice: don't link, a new roster person, or an existing one
-NO_LINK, NEW_PERSON = "", "new"
+#: a preview row's roster choice: no roster person, a new one, or an existing one
+NO_PERSON, NEW_PERSON = "", "new"
 
 
 def person_choice(value: str, owner) -> Person | str:
-    """A preview row's choice as NO_LINK, NEW_PERSON or the chosen person;
+    """A preview row's choice as NO_PERSON, NEW_PERSON or the chosen person;
     anything else is refused."""
     value = (value or "").strip()
-    if value in (NO_LINK, NEW_PERSON):
+    if value in (NO_PERSON, NEW_PERSON):
         return value
     if value.startswith("p") and value[1:].isascii() and value[1:].isdigit() and len(value) < 12:
         person = Person.objects.filter(pk=int(value[1:]), owner=owner, merged_into=None).first()
@@ -202,16 +202,18 @@ def person_choice(value: str, owner) -> Person | str:
 
 
 @transaction.atomic
-def players_import_linked(*, tournament, rows, choices: dict, by) -> list[Player]:
+def players_import_with_people(*, tournament, rows, choices: dict, by) -> list[Player]:
     """Import the players and, as the organizer chose in the preview for each
-    line, link them to roster people or add them to the roster: all or
+    line, attach roster people to them or add them to the roster: all or
     nothing."""
-    picked = {line: person_choice(choices.get(line, NO_LINK), tournament.owner) for line in choices}
+    picked = {
+        line: person_choice(choices.get(line, NO_PERSON), tournament.owner) for line in choices
+    }
     created = players_import(tournament=tournament, rows=rows, by=by)
     for row, player in zip(rows, created, strict=True):
-        choice = picked.get(row.line, NO_LINK)
+        choice = picked.get(row.line, NO_PERSON)
         if choice == NEW_PERSON:
             person_from_player(player=player, by=by)
         elif isinstance(choice, Person):
-            player_link(player=player, person=choice, by=by)
+            player_attach_person(player=player, person=choice, by=by)
     return created

@@ -263,7 +263,7 @@ def player_import(request, tournament):
         if not errors and request.POST.get("confirm"):
             choices = {r.line: request.POST.get(f"roster-{r.line}", "") for r in rows}
             try:
-                created = roster_services.players_import_linked(
+                created = roster_services.players_import_with_people(
                     tournament=tournament, rows=rows, choices=choices, by=request.user
                 )
             except services.ServiceError as exc:
