@@ -152,7 +152,7 @@ def test_a_persons_page_lists_each_tournaments_place_and_points_on_a_phone(
         players, _tables = play(t, organizer, names, [[order]] * 2)
         for n in names:
             if n in people:
-                roster.player_link(player=players[n], person=people[n], by=organizer)
+                roster.player_attach_person(player=players[n], person=people[n], by=organizer)
             else:
                 people[n] = roster.person_from_player(player=players[n], by=organizer)
     phone.goto(live_server.url + reverse("person_detail", args=[people["Anna Albers"].pk]))

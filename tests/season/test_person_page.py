@@ -32,13 +32,13 @@ def _season(organizer, orders: list[list[str]], extra_empty: bool = False):
         tournaments.append(t)
         for n in NAMES:
             if n in people:
-                roster.player_link(player=players[n], person=people[n], by=organizer)
+                roster.player_attach_person(player=players[n], person=people[n], by=organizer)
             else:
                 people[n] = roster.person_from_player(player=players[n], by=organizer)
     if extra_empty:
         t = services.tournament_create(owner=organizer, name="Noch offen", game="quartett")
         anna = services.player_add(tournament=t, by=organizer, name="Anna")
-        roster.player_link(player=anna, person=people["Anna"], by=organizer)
+        roster.player_attach_person(player=anna, person=people["Anna"], by=organizer)
         tournaments.append(t)
     return people, tournaments
 
@@ -88,7 +88,7 @@ def test_the_person_pages_queries_grow_with_its_tournaments_not_with_their_playe
         t = services.tournament_create(owner=organizer, name=f"Groß {i}", game="quartett")
         names = NAMES + [f"Gast {i}-{k}" for k in range(4)]
         players, _tables = play(t, organizer, names, [[names[:4], names[4:]]] * 2)
-        roster.player_link(player=players["Anna"], person=people["Anna"], by=organizer)
+        roster.player_attach_person(player=players["Anna"], person=people["Anna"], by=organizer)
     with CaptureQueriesContext(connection) as ten:
         assert client.get(url).status_code == 200
     per_tournament = (len(ten) - len(six)) / 4
