@@ -47,6 +47,7 @@ FLAGS = (
     "bot_fill",
     "confirmation_required",
     "self_report",
+    "clubs_apart",
 )
 
 
