@@ -315,6 +315,15 @@ def _next_step(tournament, current, missing, players, *, closable=None) -> NextS
     if stage:
         text = _("Seat the semi-finals.") if stage == "semi" else _("Seat the final.")
         return NextStep("seat_final", text, reverse("final_stage", args=[tid]))
+    if not tournament.finished and providers.final_stage_possible(tournament):
+        return NextStep(
+            "final_possible",
+            _(
+                "Every round is complete: choose a final stage and seat the final, "
+                "or finish the tournament."
+            ),
+            reverse("final_stage", args=[tid]),
+        )
     return NextStep(
         "finish",
         _("Every round is complete: finish the tournament and print the final standings."),
