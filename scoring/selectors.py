@@ -210,6 +210,19 @@ class NextStep:
     text: str
     url: str | None = None
     action: str = ""
+    #: documents to print for the step: (label, url)
+    links: tuple = ()
+
+
+def round_prints(tournament_id: int, number: int) -> tuple:
+    """A seated round's prints, as on the print page: its score sheets and
+    its seating by table."""
+    from scoring.documents import KINDS  # the documents read this module
+
+    return tuple(
+        (KINDS[kind], reverse("print_round", args=[tournament_id, number, kind]))
+        for kind in ("sheets", "seating")
+    )
 
 
 def event_overview(tournament: Tournament) -> dict:
@@ -287,6 +300,7 @@ def _next_step(tournament, current, missing, players, *, closable=None) -> NextS
             "start",
             _("Print the sheets and start the clock of round %(n)s.") % {"n": n},
             reverse("round_detail", args=[tid, n]),
+            links=round_prints(tid, n),
         )
     if current.status in (Round.RUNNING, Round.PAUSED, Round.TIME_CALLED):
         running = current.status != Round.TIME_CALLED
