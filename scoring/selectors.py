@@ -216,12 +216,10 @@ class NextStep:
 
 def round_prints(tournament_id: int, number: int) -> tuple:
     """A seated round's prints, as on the print page: its score sheets and
-    its seating by table."""
-    from scoring.documents import KINDS  # the documents read this module
-
-    return tuple(
-        (KINDS[kind], reverse("print_round", args=[tournament_id, number, kind]))
-        for kind in ("sheets", "seating")
+    its seating by table (the documents' names)."""
+    return (
+        (_("Score sheets"), reverse("print_round", args=[tournament_id, number, "sheets"])),
+        (_("Seating by table"), reverse("print_round", args=[tournament_id, number, "seating"])),
     )
 
 
