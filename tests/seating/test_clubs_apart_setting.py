@@ -22,8 +22,11 @@ def _box(page: str) -> str:
     return page[page.rindex("<input", 0, start) : page.index(">", start)]
 
 
-def test_the_settings_form_offers_clubs_apart():
+def test_the_settings_form_offers_clubs_apart(client, tournament, organizer):
     assert "clubs_apart" in TournamentForm().fields
+    client.force_login(organizer)
+    page = client.get(reverse("tournament_edit", args=[tournament.pk])).content.decode()
+    assert 'name="clubs_apart"' in page
 
 
 def test_the_round_form_starts_from_the_tournaments_setting(client, tournament, organizer):
