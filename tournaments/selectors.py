@@ -181,9 +181,12 @@ def default_seating_mode(tournament: Tournament, number: int) -> str:
 
 def rounds_not_played(tournament: Tournament) -> list[int]:
     """The planned rounds (qualifying and final stage) not seated yet: what
-    finishing now leaves out."""
-    seated = Round.objects.filter(tournament=tournament).count()
-    return list(range(seated + 1, tournament.planned_rounds + 1))
+    finishing now leaves out. Empty while a seated round is not complete:
+    finishing is refused then anyway, saying which."""
+    rounds = Round.objects.filter(tournament=tournament)
+    if rounds.exclude(status=Round.COMPLETE).exists():
+        return []
+    return list(range(rounds.count() + 1, tournament.planned_rounds + 1))
 
 
 def rounds_of(tournament: Tournament):
