@@ -263,6 +263,17 @@ class NextStep:
     text: str
     url: str | None = None
     action: str = ""
+    #: documents to print for the step: (label, url)
+    links: tuple = ()
+
+
+def round_prints(tournament_id: int, number: int) -> tuple:
+    """A seated round's prints, as on the print page: its score sheets and
+    its seating by table (the documents' names)."""
+    return (
+        (_("Score sheets"), reverse("print_round", args=[tournament_id, number, "sheets"])),
+        (_("Seating by table"), reverse("print_round", args=[tournament_id, number, "seating"])),
+    )
 
 
 def event_overview(tournament: Tournament) -> dict:
@@ -340,6 +351,7 @@ def _next_step(tournament, current, missing, players, *, closable=None) -> NextS
             "start",
             _("Print the sheets and start the clock of round %(n)s.") % {"n": n},
             reverse("round_detail", args=[tid, n]),
+            links=round_prints(tid, n),
         )
     if current.status in (Round.RUNNING, Round.PAUSED, Round.TIME_CALLED):
         running = current.status != Round.TIME_CALLED
@@ -368,6 +380,15 @@ def _next_step(tournament, current, missing, players, *, closable=None) -> NextS
     if stage:
         text = _("Seat the semi-finals.") if stage == "semi" else _("Seat the final.")
         return NextStep("seat_final", text, reverse("final_stage", args=[tid]))
+    if not tournament.finished and providers.final_stage_possible(tournament):
+        return NextStep(
+            "final_possible",
+            _(
+                "Every round is complete: choose a final stage and seat the final, "
+                "or finish the tournament."
+            ),
+            reverse("final_stage", args=[tid]),
+        )
     return NextStep(
         "finish",
         _("Every round is complete: finish the tournament and print the final standings."),

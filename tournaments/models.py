@@ -93,6 +93,7 @@ TOURNAMENT_SETTINGS = [
     "self_report",
     "close_when_done",
     "rounds_side_by_side",
+    "clubs_apart",
 ]
 
 

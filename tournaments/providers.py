@@ -66,6 +66,11 @@ def final_stage_to_seat(tournament) -> str:
     return _reader("final_stage_to_seat")(tournament)
 
 
+def final_stage_possible(tournament) -> bool:
+    """No final stage chosen yet, and a final table would fit."""
+    return _reader("final_stage_possible")(tournament)
+
+
 def final_decides(tournament) -> bool:
     """The final stage's results decide the finalists' places (its mode
     "replace"); False without a final stage."""

@@ -179,6 +179,16 @@ def default_seating_mode(tournament: Tournament, number: int) -> str:
     return "swiss"
 
 
+def rounds_not_played(tournament: Tournament) -> list[int]:
+    """The planned rounds (qualifying and final stage) not seated yet: what
+    finishing now leaves out. Empty while a seated round is not complete:
+    finishing is refused then anyway, saying which."""
+    rounds = Round.objects.filter(tournament=tournament)
+    if rounds.exclude(status=Round.COMPLETE).exists():
+        return []
+    return list(range(rounds.count() + 1, tournament.planned_rounds + 1))
+
+
 def rounds_of(tournament: Tournament):
     """The tournament's rounds with their table and bye counts."""
     return tournament.round_set.annotate(

@@ -149,6 +149,30 @@ def test_without_a_final_stage_nothing_is_seated(organizer):
         services.final_seat(tournament=t, by=organizer)
 
 
+def test_after_the_last_round_the_overview_offers_a_possible_final_beside_finishing(
+    client, organizer
+):
+    t = quartett(organizer, rounds=1)
+    play_round(t)
+    step = event_overview(t)["next"]
+    assert (step.code, step.url) == ("final_possible", reverse("final_stage", args=[t.pk]))
+    client.force_login(organizer)
+    page = client.get(reverse("tournament_detail", args=[t.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    text = page.content.decode()
+    assert "choose a final stage and seat the final" in text
+    assert reverse("final_stage", args=[t.pk]) in text
+    assert "Finish tournament" in text  # the alternative
+    # the organizer chose no final: finishing is the next step
+    final_of(t, format=FinalStage.NONE)
+    assert event_overview(t)["next"].code == "finish"
+
+
+def test_no_final_is_offered_when_the_field_is_too_small_for_one(organizer):
+    t = quartett(organizer, players=4, rounds=1)
+    play_round(t)
+    assert event_overview(t)["next"].code == "finish"
+
+
 # -- one final table -----------------------------------------------------------------
 
 

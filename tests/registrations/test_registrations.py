@@ -336,6 +336,42 @@ def test_self_check_in_only_while_open_and_no_shows_make_room_for_those_waiting_
     assert PlayerEvent.objects.filter(player__name="S1", kind="drop", by=organizer).exists()
 
 
+def test_closing_check_in_asks_once_naming_who_is_dropped_and_closes_registration(
+    client, announced, organizer
+):
+    for n in range(3):
+        token_of(register_post(client, announced, form(f"S{n}")))
+    Player.objects.filter(name="S0").update(checked_in=True)
+    client.force_login(organizer)
+    url = reverse("no_shows_drop", args=[announced.pk])
+    # the first press only asks, naming the two who will be dropped
+    page = client.post(url).content.decode()
+    assert "2 players have not checked in and will be dropped" in page
+    assert "S1" in page and "S2" in page and "S0" not in page
+    assert not Player.objects.filter(dropped=True).exists()
+    assert selectors.announcement_of(announced).open
+    response = client.post(url, {"sure": "1"}, follow=True)
+    assert "Check-in and registration are closed: 2 players" in response.content.decode()
+    assert sorted(Player.objects.filter(dropped=True).values_list("name", flat=True)) == [
+        "S1",
+        "S2",
+    ]
+    announcement = selectors.announcement_of(announced)
+    assert not announcement.open and not announcement.check_in_open
+    # registration is closed: the public page takes nobody more
+    register_post(client, announced, form("Late"))
+    assert not Registration.objects.filter(name="Late").exists()
+
+
+def test_closing_check_in_with_everybody_here_says_so_and_just_closes(client, announced, organizer):
+    token_of(register_post(client, announced, form("S0")))
+    Player.objects.update(checked_in=True)
+    client.force_login(organizer)
+    response = client.post(reverse("no_shows_drop", args=[announced.pk]), follow=True)
+    assert "Everybody has checked in: nobody is dropped" in response.content.decode()
+    assert not selectors.announcement_of(announced).open
+
+
 def test_leaving_between_rounds_from_the_personal_and_the_seat_link(client, announced, organizer):
     tokens = [token_of(register_post(client, announced, form(f"S{n}"))) for n in range(3)]
     Player.objects.update(checked_in=True)

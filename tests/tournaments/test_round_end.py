@@ -273,13 +273,15 @@ def test_the_overview_offers_to_end_the_round_then_names_the_next_step(
     assert refreshed(rnd).status == Round.COMPLETE
     assert event_overview(tournament)["next"].code == "seat"
     assert "Seat round 2." in overview_text(client, tournament)
-    # the last round: the next step is to finish the tournament
+    # the last round: a final fits this field, so the next step names it,
+    # finishing beside it (issue 36)
     rnd2 = seated(tournament, start=True)
     enter_all(rnd2, organizer)
     client.post(reverse("round_end", args=[tournament.pk, 2]))
-    assert event_overview(tournament)["next"].code == "finish"
+    assert event_overview(tournament)["next"].code == "final_possible"
     with translation.override("de"):
-        assert "Turnier beenden" in overview_text(client, tournament, "de")
+        text = overview_text(client, tournament, "de")
+    assert "teilen Sie das Finale ein" in text and "Turnier beenden" in text
 
 
 def test_the_round_page_offers_the_press_to_its_owner_only(

@@ -17,6 +17,7 @@ class FinalsConfig(AppConfig):
         providers.provide(
             final_standings=selectors.final_standings,
             final_stage_to_seat=selectors.stage_to_seat,
+            final_stage_possible=selectors.stage_possible,
             final_decides=selectors.final_decides,
             correction_impact=selectors.correction_impact,
             final_replace_dropped=services.final_replace_dropped,

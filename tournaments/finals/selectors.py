@@ -338,6 +338,18 @@ def stage_to_seat(tournament: Tournament) -> str:
     return next((s for s in stages if s not in seated), "")
 
 
+def stage_possible(tournament: Tournament) -> bool:
+    """True when the organizer has not chosen a final stage (nor chosen none)
+    yet, and a final table of the best would fit this tournament: its
+    default settings as a final table have no problem."""
+    if FinalStage.objects.filter(tournament=tournament).exists():
+        return False
+    config = replace(config_of(stage_settings(tournament)), format=formats.TABLE)
+    return not formats.problems(
+        config, sizes=stage_sizes(tournament), field=field_size(tournament)
+    ) and config.final_size < field_size(tournament)
+
+
 def final_decides(tournament: Tournament) -> bool:
     """True when the final stage's results decide the finalists' places (its
     mode "replace"), so a finalist's qualifying points say nothing about the

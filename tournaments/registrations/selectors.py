@@ -8,7 +8,8 @@ import re
 from django.db.models import Count, Q
 
 from tournaments import roster
-from tournaments.models import PlayerEvent, Round, Tournament
+from tournaments.collation import sort_by_name
+from tournaments.models import Player, PlayerEvent, Round, Tournament
 from tournaments.registrations import rules
 from tournaments.registrations.models import (
     Announcement,
@@ -161,3 +162,13 @@ def entries_for_laptop(tournament: Tournament) -> list[dict]:
         .order_by("position")
         .values_list("key", "name", "club", "birth_year", "rating", "status", "position")
     ]
+
+
+def no_show_players(tournament: Tournament):
+    """The players closing check-in drops: not checked in, not dropped."""
+    return Player.objects.filter(tournament_id=tournament.pk, checked_in=False, dropped=False)
+
+
+def no_shows(tournament: Tournament) -> list[Player]:
+    """Who closing check-in would drop, in order of name."""
+    return sort_by_name(no_show_players(tournament), lambda p: p.name)

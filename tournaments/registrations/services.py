@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from tournaments import limits, roster
 from tournaments.authors import author
 from tournaments.models import Player, Round, Seat, Tournament
-from tournaments.registrations import rules
+from tournaments.registrations import rules, selectors
 from tournaments.registrations.models import (
     Announcement,
     Registration,
@@ -645,18 +645,16 @@ def self_check_in(*, registration: Registration) -> Registration:
 
 @transaction.atomic
 def drop_no_shows(*, tournament: Tournament, by) -> tuple[list[Player], list[Registration]]:
-    """Close check-in: every player not checked in is dropped (their
-    registrations marked "did not come"), and the waiting players present
-    take the free places in order, checked in. Returns (dropped, moved up)."""
+    """Close check-in, and with it registration: every player not checked
+    in is dropped (their registrations marked "did not come"), and the
+    waiting players present take the free places in order, checked in.
+    Returns (dropped, moved up)."""
     announcement = _locked(tournament)
     announcement.tournament = tournament
     announcement.check_in_open = False
-    announcement.save(update_fields=["check_in_open"])
-    absent = list(
-        Player.objects.select_for_update().filter(
-            tournament_id=tournament.pk, checked_in=False, dropped=False
-        )
-    )
+    announcement.open = False  # nobody registers once the door has closed
+    announcement.save(update_fields=["check_in_open", "open"])
+    absent = list(selectors.no_show_players(tournament).select_for_update())
     regs = {r.player_id: r for r in Registration.objects.filter(player__in=absent)}
     for player in absent:
         player_services.player_drop(player=player, by=by)

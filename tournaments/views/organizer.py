@@ -92,6 +92,19 @@ def tournament_finish(request, tournament):
             event.tournament_reopen(tournament=tournament)
             messages.success(request, _("The tournament is open again: results can be changed."))
         else:
+            missing = selectors.rounds_not_played(tournament)
+            if missing and request.POST.get("sure") != "1" and not tournament.finished:
+                return render(
+                    request,
+                    "tournaments/finish_confirm.html",
+                    {
+                        "tournament": tournament,
+                        "role": request.tournament_role,
+                        "missing": ", ".join(str(n) for n in missing),
+                        "count": len(missing),
+                        "played": tournament.planned_rounds - len(missing),
+                    },
+                )
             event.tournament_finish(tournament=tournament)
             messages.success(
                 request,

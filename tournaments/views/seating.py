@@ -85,7 +85,10 @@ class MoveForm(forms.Form):
 @tournament_view(STAFF)
 def round_list(request, tournament):
     nxt = selectors.next_round(tournament)
-    form = SeatRoundForm(initial={"mode": nxt["mode"]}, tournament=tournament)
+    form = SeatRoundForm(
+        initial={"mode": nxt["mode"], "clubs_apart": tournament.clubs_apart},
+        tournament=tournament,
+    )
     return render(
         request,
         "tournaments/rounds.html",

@@ -169,24 +169,35 @@ def self_check_in_switch(request, tournament):
 @tournament_view("drop_players")
 @require_POST
 def no_shows_drop(request, tournament):
+    """Asks once, naming who will be dropped; nobody to drop: just closes."""
+    absent = selectors.no_shows(tournament)
+    if absent and request.POST.get("sure") != "1":
+        return render(
+            request,
+            "registrations/no_shows_confirm.html",
+            {"tournament": tournament, "role": request.tournament_role, "absent": absent},
+        )
     with service_error_as_message(request):
         dropped, moved = services.drop_no_shows(tournament=tournament, by=request.user)
-        messages.success(
-            request,
-            ngettext(
-                "Check-in is closed: %(n)s player who did not check in is dropped.",
-                "Check-in is closed: %(n)s players who did not check in are dropped.",
-                len(dropped),
+        if not dropped:
+            text = _(
+                "Check-in and registration are closed. Everybody has checked in: nobody is dropped."
             )
-            % {"n": len(dropped)}
-            + " "
-            + ngettext(
+        else:
+            text = ngettext(
+                "Check-in and registration are closed: %(n)s player who did not check in "
+                "is dropped.",
+                "Check-in and registration are closed: %(n)s players who did not check in "
+                "are dropped.",
+                len(dropped),
+            ) % {"n": len(dropped)}
+        if moved:
+            text += " " + ngettext(
                 "%(n)s waiting player takes a free place.",
                 "%(n)s waiting players take free places.",
                 len(moved),
-            )
-            % {"n": len(moved)},
-        )
+            ) % {"n": len(moved)}
+        messages.success(request, text)
     return _list(tournament)
 
 
