@@ -192,11 +192,12 @@ def scan_page_table(request, tournament, number, page_id):
         table = int(request.POST.get("table", ""))
     except ValueError:
         table = 0
-    try:
-        page, unread = scans.page_pick_table(page=page, number=table)
-    except ServiceError as exc:
-        messages.error(request, str(exc))
+    picked = None
+    with service_error_as_message(request):
+        picked = scans.page_pick_table(page=page, number=table)
+    if picked is None:
         return redirect("scan_pile", tournament.pk, number, page.pile_id)
+    page, unread = picked
     if unread:
         messages.warning(
             request,
