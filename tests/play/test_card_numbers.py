@@ -57,3 +57,30 @@ def test_the_german_seat_page_shows_the_top_cards_numbers_in_german(client, orga
             assert shown in html, (key, value)
             if isinstance(value, float) and not value.is_integer():
                 assert "," in shown
+
+
+@pytest.mark.parametrize(
+    ("language", "score", "note"),
+    [("de", "25.110", "in diesem Durchgang gesammelt: 39.290"), ("en", "25,110", "39,290")],
+)
+def test_a_digital_tables_scores_and_notes_write_numbers_in_the_pages_language(
+    language, score, note
+):
+    """The players' table of a digital table (seat page and spectator view):
+    Terra Trumpf's scores and this hand's collected values reach tens of
+    thousands — "39.290" in German, never "39290"."""
+    from tournaments.play.base import Ctx
+    from tournaments.play.screen import presentation
+
+    ctx = Ctx(
+        engine=get_engine("terra_trumpf"),
+        view={"scores": [25110, 0], "collected": [39290, 0], "hand_sizes": [3, 3]},
+        legal=[],
+        seat=0,
+        names=["Anna", "Bert"],
+        cards={},
+    )
+    with translation.override(language):
+        rows = presentation("terra_trumpf").player_rows(ctx)
+    assert rows[0]["score"] == score and rows[1]["score"] == "0"
+    assert note in rows[0]["note"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tournaments.play.deck_texts import deck_text
+from tournaments.play.deck_texts import as_number, deck_text, number_text
 
 #: colour names of the games' decks (unknown colours print as they are)
 COLOURS = {
@@ -191,7 +191,9 @@ class Presentation:
         return rows
 
     def score_text(self, ctx: Ctx, seat: int, score) -> str:
-        return str(score)
+        """A seat's score as the reader's language writes a number ("25.110")."""
+        number = as_number(score)
+        return str(score) if number is None else number_text(number)
 
     def player_note(self, ctx: Ctx, seat: int) -> str:
         return ""

@@ -108,7 +108,11 @@ class TerraTrumpf(Presentation):
     def player_note(self, ctx: Ctx, seat: int) -> str:
         collected = ctx.view.get("collected") or []
         if seat < len(collected):
-            return _("collected this hand: %(value)s") % {"value": collected[seat]}
+            value = collected[seat]
+            number = as_number(value)
+            return _("collected this hand: %(value)s") % {
+                "value": value if number is None else number_text(number)
+            }
         return ""
 
     def trick(self, ctx: Ctx) -> dict | None:
