@@ -1,8 +1,12 @@
 """Playwright driving Debian's Chromium against pytest-django's live server."""
 
 import os
+from pathlib import Path
 
 import pytest
+
+#: axe-core, installed by `make axe` from tests/browser/axe's lock file
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -55,3 +59,13 @@ def live_server(django_db_setup, live_server):
     thread's connection would otherwise still be open when the database is
     dropped ("database ... is being accessed by other users")."""
     return live_server
+
+
+@pytest.fixture(scope="module")
+def axe_source() -> str:
+    """axe-core's script, for a test that checks a page by its rules."""
+    from tests.conftest import missing_service
+
+    if not AXE.exists():
+        missing_service("axe-core (npm ci --prefix tests/browser/axe)")
+    return AXE.read_text(encoding="utf-8")

@@ -34,7 +34,7 @@ from tournaments.services import deadlines
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 MODULES = Path(__file__).parent / "axe" / "node_modules"
-AXE = MODULES / "axe-core" / "axe.min.js"
+
 VNU = MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 VIEWPORTS = {
     "phone": {"width": 390, "height": 844},
@@ -75,13 +75,6 @@ RUN = """async () => {
       ' — ' + n.failureSummary.split('\\n').slice(1).join(' ').trim() : '')),
   }));
 }"""
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.exists():
-        missing_service("axe-core (npm ci --prefix tests/browser/axe)")
-    return AXE.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")

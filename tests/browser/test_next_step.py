@@ -12,6 +12,7 @@ import pytest
 from django.urls import reverse
 
 from tests.browser.sessions import logged_in_context
+from tests.browser.test_axe import ALSO, BLOCKING, violations
 from tests.factories import seated_round
 from tests.finals.test_finals import play_round, quartett
 from tournaments.registrations import services as registrations
@@ -32,7 +33,14 @@ def fits(page):
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def test_next_steps_and_confirmations_on_the_phone(browser, live_server, organizer):
+def accessible(page, axe_source):
+    """The confirmation pages answer a POST, so the page walk of test_axe
+    (GET only) does not reach them: axe checks them here by its rules."""
+    found = [v for v in violations(page, axe_source) if v["impact"] in BLOCKING or v["id"] in ALSO]
+    assert found == [], found
+
+
+def test_next_steps_and_confirmations_on_the_phone(browser, live_server, organizer, axe_source):
     from playwright.sync_api import expect
 
     context = logged_in_context(browser, live_server, organizer, locale="de-DE", viewport=PHONE)
@@ -77,6 +85,7 @@ def test_next_steps_and_confirmations_on_the_phone(browser, live_server, organiz
     expect(confirm).to_contain_text("2 Personen haben nicht eingecheckt")
     expect(confirm.locator("li")).to_have_text(["Bernd Brandt", "Clara Christ"])
     fits(page)
+    accessible(page, axe_source)
     shot(page, "close-check-in")
     confirm.get_by_role("button", name="Ja, Check-in schließen und streichen").click()
     expect(page.locator("body")).to_contain_text("Check-in und Anmeldung sind geschlossen")
@@ -90,6 +99,7 @@ def test_next_steps_and_confirmations_on_the_phone(browser, live_server, organiz
     ask = page.locator("#finish-confirm")
     expect(ask).to_contain_text("Die Runden 2, 3 wurden nicht gespielt")
     fits(page)
+    accessible(page, axe_source)
     shot(page, "finish-early")
     ask.get_by_role("button", name="Ja, Turnier beenden").click()
     expect(page.locator("#next-step")).to_contain_text("Beendet")
