@@ -226,6 +226,9 @@ class ScanPage(models.Model):
     table = models.ForeignKey(
         "tournaments.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    #: a page whose code could not be read: the table the staff named for
+    #: it, while the worker reads its marks as that table's sheet
+    picked_table = models.PositiveIntegerField(null=True, blank=True)
     #: field -> {"status": value|blank|unsure, "value", "reason"}
     fields = models.JSONField(default=dict, blank=True)
     submission = models.ForeignKey(

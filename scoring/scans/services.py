@@ -76,6 +76,9 @@ def reason_text(reason: str) -> str:
         "not_a_sheet": _("No score sheet found on this page."),
         "two_sheets": _("More than one sheet on one page or photo: scan them one by one."),
         "code_unreadable": _("The sheet's code can't be read: choose its table."),
+        "not_this_sheet": _(
+            "This page is not the sheet of the table chosen for it: choose its table again."
+        ),
         "unknown_sheet": _("This sheet names no table of this round."),
         "other_tournament": _("This sheet belongs to another tournament."),
         "other_round": _("This sheet belongs to another round."),
@@ -267,6 +270,82 @@ class NotThisSheet(ServiceError):
     """The page picked for a table is not that table's sheet."""
 
 
+#: a page waiting for its table: its code unread, or the table named for it
+#: before was not its sheet's
+PICKABLE = ("code_unreadable", "not_this_sheet")
+
+
+def _picked_table(rnd, number: int) -> Table:
+    """The round's table ``number`` of a size the game allows, else the reason."""
+    table = Table.objects.filter(round=rnd, number=number).first()
+    engine = rnd.tournament.engine
+    if table is None or not (
+        engine.min_players <= Seat.objects.filter(table=table).count() <= engine.max_players
+    ):
+        raise ServiceError(_("Choose a table of this round."))
+    return table
+
+
+def page_pick(*, page: ScanPage, number: int) -> ScanPage:
+    """The staff name the table of a page whose code can't be read: the
+    page is handed to the worker, which reads its marks as that table's
+    sheet (:func:`run_pick`); the pile's page shows it being read. A table
+    not of the round, or a page not waiting for its table, is refused
+    (:class:`ServiceError`) and nothing changes."""
+    _picked_table(page.pile.round, number)
+    with transaction.atomic():
+        row = ScanPage.objects.select_for_update().get(pk=page.pk)
+        if (
+            row.outcome != ScanPage.REVIEW
+            or row.table_id
+            or row.reason not in PICKABLE
+            or row.picked_table is not None
+        ):
+            raise ServiceError(_("This page's table is known already."))
+        row.picked_table = number
+        row.save(update_fields=["picked_table"])
+        transaction.on_commit(lambda: hand_out_pick(row.pk))
+    return row
+
+
+def hand_out_pick(page_id: int) -> None:
+    """The task ``scoring.read_picked_page``; a broker away leaves the page
+    waiting for its table again (the staff may pick once more)."""
+    try:
+        current_app.send_task("scoring.read_picked_page", args=[page_id], expires=3600)
+    except Exception:
+        log.exception("picked scan page %s not handed to the worker", page_id)
+        ScanPage.objects.filter(pk=page_id).update(picked_table=None)
+
+
+def run_pick(page_id: int) -> str:
+    """The worker's part of :func:`page_pick`: the page read as the sheet of
+    the table named for it (:func:`page_pick_table`). Not that table's sheet:
+    the page waits for its table again, saying so; marks that can't be read:
+    the page is that table's, to enter from the page beside the form."""
+    row = (
+        ScanPage.objects.select_related("pile__round")
+        .filter(pk=page_id, picked_table__isnull=False)
+        .first()
+    )
+    if row is None:
+        return "gone"
+    number = row.picked_table
+    try:
+        _row, unread = page_pick_table(page=row, number=number)
+    except NotThisSheet:
+        ScanPage.objects.filter(pk=page_id).update(picked_table=None, reason="not_this_sheet")
+        return "not_this_sheet"
+    except ServiceError:
+        ScanPage.objects.filter(pk=page_id).update(picked_table=None)
+        return "refused"
+    if unread:
+        table = Table.objects.get(round=row.pile.round, number=number)
+        ScanPage.objects.filter(pk=page_id).update(picked_table=None, table=table, reason=unread)
+        return unread
+    return "read"
+
+
 def page_pick_table(*, page: ScanPage, number: int) -> tuple[ScanPage, str]:
     """A page whose code can't be read, its table named by the staff: its
     marks are read as that table's sheet (the layout of the table's game and
@@ -278,17 +357,13 @@ def page_pick_table(*, page: ScanPage, number: int) -> tuple[ScanPage, str]:
     round or a page not waiting for its table; :class:`NotThisSheet` when
     the page is not a sheet of that table's game and size."""
     rnd = page.pile.round
-    table = Table.objects.filter(round=rnd, number=number).first()
-    if table is None:
-        raise ServiceError(_("Choose a table of this round."))
+    table = _picked_table(rnd, number)
     layouts = _Layouts(rnd)
     n = Seat.objects.filter(table=table).count()
-    if not layouts.engine.min_players <= n <= layouts.engine.max_players:
-        raise ServiceError(_("Choose a table of this round."))
     layout = layouts.of_players(n)
     with transaction.atomic():
         row = ScanPage.objects.select_for_update().select_related("pile").get(pk=page.pk)
-        if row.outcome != ScanPage.REVIEW or row.table_id or row.reason != "code_unreadable":
+        if row.outcome != ScanPage.REVIEW or row.table_id or row.reason not in PICKABLE:
             raise ServiceError(_("This page's table is known already."))
         image = None
         if row.image:
@@ -311,6 +386,7 @@ def page_pick_table(*, page: ScanPage, number: int) -> tuple[ScanPage, str]:
         if read.status != "read":
             return row, read.reason or "unreadable"
         row.table = table
+        row.picked_table = None
         row.image = _jpeg(read.image, True)
         row.straight = True
         row.reason = ""

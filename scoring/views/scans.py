@@ -93,7 +93,9 @@ def _rows(pile: ScanPile, tournament, number, second=frozenset()) -> list[dict]:
                 "entry_url": entry_url,
                 "reason": scans.reason_text(page.reason) if page.reason else "",
                 "second": page.submission_id in second,
-                "pick_table": page.outcome == ScanPage.REVIEW and not page.table_id,
+                "pick_table": page.outcome == ScanPage.REVIEW
+                and not page.table_id
+                and page.picked_table is None,
                 "unsure": [
                     {
                         "field": name,
@@ -127,6 +129,8 @@ def scan_pile(request, tournament, number, pile_id):
         "round": pile.round,
         "pile": pile,
         "busy": busy,
+        # a page read as the table the staff named: the page asks again
+        "picking": not busy and pile.pages.filter(picked_table__isnull=False).exists(),
         "rows": [] if busy else _rows(pile, tournament, number, waiting["second_ids"]),
         "waiting": waiting["waiting"] if waiting["press"] else 0,
         "second": waiting["second"],
@@ -179,9 +183,10 @@ def _pressed_messages(request, pressed: scans.Pressed) -> None:
 @tournament_view("enter_results")
 @require_POST
 def scan_page_table(request, tournament, number, page_id):
-    """A page whose code can't be read: the staff name its table, its marks
-    are read as that table's sheet; a page left to check opens the table's
-    form pre-filled, the page beside it."""
+    """A page whose code can't be read: the staff name its table, and the
+    worker reads its marks as that table's sheet while the pile's page
+    shows it being read (then stored, the same, or to check in the form
+    beside the page)."""
     page = get_object_or_404(
         ScanPage.objects.select_related("pile__round"),
         pk=page_id,
@@ -192,30 +197,14 @@ def scan_page_table(request, tournament, number, page_id):
         table = int(request.POST.get("table", ""))
     except ValueError:
         table = 0
-    picked = None
     with service_error_as_message(request):
-        picked = scans.page_pick_table(page=page, number=table)
-    if picked is None:
-        return redirect("scan_pile", tournament.pk, number, page.pile_id)
-    page, unread = picked
-    if unread:
-        messages.warning(
+        scans.page_pick(page=page, number=table)
+        messages.info(
             request,
-            _("The marks of this page could not be read (%(why)s): enter them from the page.")
-            % {"why": scans.reason_text(unread)},
+            _("Page %(page)s is being read as the sheet of table %(table)s.")
+            % {"page": page.number, "table": table},
         )
-    elif page.outcome == ScanPage.STORED:
-        messages.success(
-            request,
-            _("Table %(table)s read from the page: it counts with the pile's confirmation.")
-            % {"table": table},
-        )
-        return redirect("scan_pile", tournament.pk, number, page.pile_id)
-    elif page.outcome == ScanPage.SAME:
-        messages.info(request, _("Table %(table)s has this result already.") % {"table": table})
-        return redirect("scan_pile", tournament.pk, number, page.pile_id)
-    url = reverse("result_entry", args=[tournament.pk, number, table])
-    return redirect(f"{url}?scan={page.pk}")
+    return redirect("scan_pile", tournament.pk, number, page.pile_id)
 
 
 def _page_or_404(tournament, number, page_id) -> ScanPage:

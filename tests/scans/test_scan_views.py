@@ -207,6 +207,14 @@ def blotted_page(staff, tournament, capture, values, corrected=()) -> ScanPage:
     return page
 
 
+def pick(staff, tournament, page, table):
+    """Name the page's table on the pile's page; the worker's part runs after
+    (as the upload's does): the answer and what the worker returned."""
+    url = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
+    response = staff.post(url, {"table": table}, follow=True)
+    return response, scans.run_pick(page.pk)
+
+
 def test_a_page_whose_code_cant_be_read_is_read_for_the_table_staff_pick(
     staff, tournament, made, django_capture_on_commit_callbacks
 ):
@@ -214,13 +222,21 @@ def test_a_page_whose_code_cant_be_read_is_read_for_the_table_staff_pick(
     page = blotted_page(staff, tournament, django_capture_on_commit_callbacks, values)
     pile_url = reverse("scan_pile", args=[tournament.pk, 3, page.pile_id])
     listing = staff.get(pile_url).content.decode()
-    pick = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
-    assert f'action="{pick}"' in listing and "Read as this table" in listing
-    response = staff.post(pick, {"table": "2"}, follow=True)
+    url = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
+    assert f'action="{url}"' in listing and "Read as this table" in listing
+    with django_capture_on_commit_callbacks(execute=False) as handed:
+        response = staff.post(url, {"table": "2"}, follow=True)
+    assert len(handed) == 1  # the reading is the worker's, not the request's
     assert response.redirect_chain[-1][0] == pile_url
-    assert "Table 2 read from the page" in response.content.decode()
+    shown = response.content.decode()
+    assert "being read as the sheet of table 2" in shown and 'hx-trigger="every 1s"' in shown
+    page.refresh_from_db()
+    assert (page.picked_table, page.table, page.fields) == (2, None, {})
+    assert scans.run_pick(page.pk) == "read"
     page.refresh_from_db()
     assert (page.outcome, page.table.number, page.values()) == (ScanPage.STORED, 2, values)
+    assert page.picked_table is None
+    assert 'hx-trigger="every 1s"' not in staff.get(pile_url).content.decode()
     staff.post(reverse("scan_pile_confirm", args=[tournament.pk, 3, page.pile_id]))
     sub = Submission.objects.get(table=page.table)
     assert (sub.source, sub.status, sub.sheet) == ("scan", Submission.CONFIRMED, values)
@@ -231,10 +247,11 @@ def test_a_picked_page_with_a_crossed_out_mark_opens_the_form_beside_its_crop(
 ):
     values = valid_values("quartett", 4)
     page = blotted_page(staff, tournament, django_capture_on_commit_callbacks, values, {2})
-    pick = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
-    response = staff.post(pick, {"table": "2"})
+    response, done = pick(staff, tournament, page, "2")
+    assert done == "read"
     entry = reverse("result_entry", args=[tournament.pk, 3, 2]) + f"?scan={page.pk}"
-    assert response.url == entry
+    pile_url = reverse("scan_pile", args=[tournament.pk, 3, page.pile_id])
+    assert f'href="{entry}"' in staff.get(pile_url).content.decode().replace("&amp;", "&")
     page.refresh_from_db()
     assert page.outcome == ScanPage.REVIEW and page.reason == "unsure"
     (doubtful,) = page.unsure()
@@ -260,15 +277,28 @@ def test_a_picked_table_of_another_size_or_no_table_says_why_and_changes_nothing
     page = blotted_page(
         staff, tournament, django_capture_on_commit_callbacks, valid_values("quartett", 4)
     )
-    pick = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
-    for table, why in (
-        ("3", "This page is not the sheet of table 3 (Quartett for 3 players)"),
-        ("99", "Choose a table of this round."),
-        ("x", "Choose a table of this round."),
-    ):
-        response = staff.post(pick, {"table": table}, follow=True)
-        assert response.status_code == 200 and why in response.content.decode(), table
+    # a table of another size: the worker finds the page is not its sheet
+    response, done = pick(staff, tournament, page, "3")
+    assert done == "not_this_sheet"
+    pile_url = reverse("scan_pile", args=[tournament.pk, 3, page.pile_id])
+    listing = staff.get(pile_url).content.decode()
+    assert "not the sheet of the table chosen for it" in listing and "Read as this table" in listing
+    page.refresh_from_db()
+    assert (page.outcome, page.table, page.fields, page.picked_table) == (
+        ScanPage.REVIEW,
+        None,
+        {},
+        None,
+    )
+    # no table of the round: refused in the request, nothing handed on
+    for table in ("99", "x"):
+        response, done = pick(staff, tournament, page, table)
+        assert done == "gone"
+        assert "Choose a table of this round." in response.content.decode(), table
         page.refresh_from_db()
         assert (page.outcome, page.table, page.fields) == (ScanPage.REVIEW, None, {})
-    assert staff.get(pick + "?table=2").status_code == 405
-    assert not Submission.objects.filter(source="scan").exists()
+    url = reverse("scan_page_table", args=[tournament.pk, 3, page.pk])
+    assert staff.get(url + "?table=2").status_code == 405
+    # and the right table after all
+    assert pick(staff, tournament, page, "2")[1] == "read"
+    assert not Submission.objects.filter(source="scan", status=Submission.CONFIRMED).exists()
