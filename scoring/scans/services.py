@@ -275,15 +275,15 @@ class NotThisSheet(ServiceError):
 PICKABLE = ("code_unreadable", "not_this_sheet")
 
 
-def _picked_table(rnd, number: int) -> Table:
-    """The round's table ``number`` of a size the game allows, else the reason."""
+def _picked_table(rnd, number: int) -> tuple[Table, int]:
+    """The round's table ``number`` and its number of players, of a size the
+    game allows, else the reason."""
     table = Table.objects.filter(round=rnd, number=number).first()
+    players = Seat.objects.filter(table=table).count() if table is not None else 0
     engine = rnd.tournament.engine
-    if table is None or not (
-        engine.min_players <= Seat.objects.filter(table=table).count() <= engine.max_players
-    ):
+    if table is None or not engine.min_players <= players <= engine.max_players:
         raise ServiceError(_("Choose a table of this round."))
-    return table
+    return table, players
 
 
 def page_pick(*, page: ScanPage, number: int) -> ScanPage:
@@ -357,9 +357,8 @@ def page_pick_table(*, page: ScanPage, number: int) -> tuple[ScanPage, str]:
     round or a page not waiting for its table; :class:`NotThisSheet` when
     the page is not a sheet of that table's game and size."""
     rnd = page.pile.round
-    table = _picked_table(rnd, number)
+    table, n = _picked_table(rnd, number)
     layouts = _Layouts(rnd)
-    n = Seat.objects.filter(table=table).count()
     layout = layouts.of_players(n)
     with transaction.atomic():
         row = ScanPage.objects.select_for_update().select_related("pile").get(pk=page.pk)
