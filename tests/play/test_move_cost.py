@@ -136,3 +136,131 @@ def test_a_card_on_the_seat_screen_reads_as_the_card_template_draws_it():
         {"title": "Q", "lines": None},
     ):
         assert card_face(card) == render_to_string("play/card.html", {"card": card})
+
+
+# -- the screen's repeated parts, built in Python -----------------------------
+# (templatetags/play_cards.py): each reads exactly as the template language
+# drew it before, for any text a deck, a player's name or a game's label holds
+
+#: the template's own loops, as panel.html had them before they moved to Python
+_TEMPLATE_PARTS = {
+    "hand": (
+        '{% load play_cards %}{% for h in hand %}<li>{% if h.action %}<button type="submit" '
+        'name="action" value="{{ h.action }}" class="play-card {{ h.card.css }}" '
+        'data-card="{{ h.card.id }}" title="{{ h.label }}">{{ h.card|card_face }}</button>'
+        '{% else %}<div class="play-card play-card--idle {{ h.card.css }}" '
+        'data-card="{{ h.card.id }}">{{ h.card|card_face }}</div>{% endif %}</li>{% endfor %}'
+    ),
+    "cards": (
+        '{% load play_cards %}{% for c in cards %}<li><div class="play-card {{ c.css }}" '
+        'data-card="{{ c.id }}">{{ c|card_face }}</div></li>{% endfor %}'
+    ),
+    "plays": (
+        "{% load play_cards %}{% for p in plays %}<li><small>{{ p.name }}</small>"
+        '<div class="play-card {{ p.card.css }}" data-card="{{ p.card.id }}">'
+        "{{ p.card|card_face }}</div></li>{% endfor %}"
+    ),
+    "actions": (
+        '{% for a in actions %}<button type="submit" name="action" value="{{ a.action }}">'
+        "{{ a.label }}</button>{% endfor %}"
+    ),
+    "players": (
+        '{% load i18n %}{% for p in play.players %}<tr class="{% if p.me %}me{% endif %}'
+        '{% if p.to_act and not play.over %} to-act{% endif %}"><td data-label="'
+        '{% translate "Seat" %}">{{ p.number }}</td><td class="main">{{ p.name }}'
+        '{% if p.bot %} <span class="tag tag-bot">{% translate "bot" %}</span>{% endif %}'
+        '{% if p.to_act and not play.over %} <span class="tag">{% translate "to play" %}'
+        '</span>{% endif %}</td>{% if play.show_hand %}<td data-label="{{ play.hand_label }}">'
+        '{{ p.hand|default_if_none:"" }}</td>{% endif %}<td data-label="{{ play.score_label }}">'
+        '{{ p.score|default_if_none:"" }}</td><td><small>{{ p.note }}</small></td></tr>'
+        "{% endfor %}"
+    ),
+}
+
+
+def _strategies():
+    from hypothesis import strategies as st
+
+    text = st.text(alphabet=st.sampled_from(list("aZ ü'\"<>&/;=-7")), max_size=12)
+    card = st.fixed_dictionaries(
+        {"id": text, "title": text, "css": text, "lines": st.lists(text, max_size=3)}
+    )
+    held = st.fixed_dictionaries(
+        {"card": card, "action": st.one_of(st.none(), text), "label": text}
+    )
+    player = st.fixed_dictionaries(
+        {
+            "number": st.integers(1, 6),
+            "name": text,
+            "me": st.booleans(),
+            "to_act": st.booleans(),
+            "bot": st.booleans(),
+            "hand": st.one_of(st.none(), st.integers(0, 60)),
+            "score": st.one_of(st.none(), text),
+            "note": text,
+        }
+    )
+    play = st.fixed_dictionaries(
+        {
+            "players": st.lists(player, max_size=6),
+            "over": st.booleans(),
+            "show_hand": st.booleans(),
+            "hand_label": text,
+            "score_label": text,
+        }
+    )
+    return card, held, player, play, text
+
+
+def _parts_property(language):
+    from django.template import Context, Template
+    from django.utils import translation
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from tournaments.play.templatetags import play_cards
+
+    card, held, _player, play, text = _strategies()
+    actions = st.lists(st.fixed_dictionaries({"action": text, "label": text}), max_size=4)
+    plays = st.lists(st.fixed_dictionaries({"name": text, "card": card}), max_size=5)
+
+    templates = {name: Template(source) for name, source in _TEMPLATE_PARTS.items()}
+
+    def drawn(name, **context):
+        return templates[name].render(Context(context))
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        hand=st.lists(held, max_size=6),
+        cards=st.lists(card, max_size=4),
+        plays=plays,
+        actions=actions,
+        play=play,
+    )
+    def check(hand, cards, plays, actions, play):
+        with translation.override(language):
+            assert play_cards.hand_items(hand) == drawn("hand", hand=hand)
+            assert play_cards.card_items(cards) == drawn("cards", cards=cards)
+            assert play_cards.play_items(plays) == drawn("plays", plays=plays)
+            assert play_cards.action_buttons(actions) == drawn("actions", actions=actions)
+            assert play_cards.player_rows(play) == drawn("players", play=play)
+
+    check()
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_screens_cards_moves_and_players_read_as_the_template_drew_them(language):
+    _parts_property(language)
+
+
+def test_a_hostile_name_or_card_text_on_the_seat_screen_is_shown_as_text():
+    from tournaments.play.templatetags import play_cards
+
+    evil = '<script>alert("x")</script>&'
+    card = {"id": evil, "title": evil, "css": evil, "lines": [evil]}
+    out = play_cards.hand_items([{"card": card, "action": evil, "label": evil}])
+    out += play_cards.player_rows(
+        {"players": [{"number": 1, "name": evil, "note": evil, "score": evil, "hand": 3}]}
+    )
+    assert "<script>" not in out
+    assert out.count("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;") == 9
