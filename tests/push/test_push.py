@@ -599,3 +599,72 @@ def test_the_bot_in_the_worker_and_the_clocks_close_signal_too(monkeypatch, sett
     past_deadline(table.round)
     assert round_life.round_time_up(table.round_id, via="test")
     assert f"r:{table.round_id}" in sent
+
+
+def test_a_moves_screens_go_out_among_a_rounds_clocks_not_after_all_of_them(monkeypatch):
+    """A pause's clock is being sent to a thousand streams when a move is
+    made at one of the round's tables: its screens are written among the
+    clocks, within a few batches, not after the last of the thousand
+    (issue 37: a move during a broadcast reaches its table within a quarter
+    second)."""
+    import threading
+
+    from tournaments.push import hub as hub_module
+
+    armed = threading.Event()
+
+    def fake_in_thread(work, *args):
+        if work is hub_module.redraw.round_pass:
+            _rounds, conns = args
+            return [(c, "clock", "<p>paused</p>", ("paused",)) for c in conns], set()
+        table_id, conns = args
+        if not armed.is_set():  # the new streams' first check: nothing to send
+            return []
+        return [(c, "panel", "<section>", "v2") for c in conns if c.table_id == table_id]
+
+    monkeypatch.setattr(hub_module.redraw, "in_thread", fake_in_thread)
+
+    async def run():
+        hub = hub_module.Hub()
+        hub.listener = asyncio.get_running_loop().create_future()  # no bus here
+        conns = [
+            redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}.{p}")
+            for t in range(250)
+            for p in range(4)
+        ]
+        sent = []
+
+        async def phone(index, gen):
+            async for text in gen:
+                sent.append(text.partition("\n")[0])
+                if armed.is_set():
+                    time.sleep(0.0002)  # what writing to a real phone's socket costs
+                    if sent.count("event: clock") == 1:  # the move, as the clocks go out
+                        hub.on_messages(["t:7"])
+
+        tasks = [asyncio.create_task(phone(i, hub.stream(c))) for i, c in enumerate(conns)]
+        for _ in range(500):  # the new streams' first screens
+            await asyncio.sleep(0.01)
+            if not hub.fresh and not hub.drawing and not hub.tasks:
+                break
+        for conn in conns:
+            conn.version, conn.clock = "v1", ("running",)
+        sent.clear()
+        armed.set()
+        hub.on_messages(["r:1"])
+        for _ in range(1000):
+            await asyncio.sleep(0.01)
+            if len(sent) >= len(conns) + 4:
+                break
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return sent
+
+    sent = asyncio.run(run())
+    clocks = [i for i, line in enumerate(sent) if line == "event: clock"]
+    panels = [i for i, line in enumerate(sent) if line == "event: panel"]
+    assert len(clocks) == 1000 and len(panels) == 4
+    # the move's four screens went out while most of the clocks still waited
+    # (before: after the thousandth, every clock's stream woken at once)
+    assert max(panels) < 750, (max(panels), len(sent))

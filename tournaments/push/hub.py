@@ -12,7 +12,8 @@ each other; changes that arrive meanwhile are drawn together in its next
 pass). A round's change (a pause, a resume, an extension, time called) goes
 to a thread of its own: first the round's clock, one small event shared by
 all its streams, then only the screens that really changed; a move's table
-never waits behind it.
+never waits behind it, neither for its drawing nor for its sending (the
+clock wakes its streams a batch at a time).
 
 Each stream ends after :data:`MAX_AGE` seconds (with a little jitter, so
 streams opened together do not reconnect together): the browser reconnects
@@ -43,6 +44,10 @@ MAX_AGE = 600.0
 RETRY_MS = 1000
 #: seconds a flush waits for more messages of the same burst
 GATHER = 0.01
+#: streams a round's clock wakes at a time: between two batches the event
+#: loop runs whatever else is ready, so a move's screens go out among a
+#: thousand streams' clocks instead of after them
+CLOCK_BATCH = 50
 
 
 class Hub:
@@ -149,7 +154,10 @@ class Hub:
         done = await self._run(self.rounds_pool, redraw.round_pass, rounds, conns)
         if done is not None:
             events, moved = done
-            self._deliver(events)
+            for start in range(0, len(events), CLOCK_BATCH):
+                if start:
+                    await asyncio.sleep(0)  # the woken streams write; a move's go among them
+                self._deliver(events[start : start + CLOCK_BATCH])
             for table_id in moved:
                 self._start_table(table_id, self.rounds_pool)
 
