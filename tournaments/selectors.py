@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from tournaments import live, providers
 from tournaments.collation import name_key, sort_by_name
 from tournaments.models import Bye, Player, Round, Seat, SeatingChange, Tournament
+from tournaments.prepared import PreparedQuery
 from tournaments.roster import Candidate, match, resolve_merges
 from tournaments.roster_models import Person
 
@@ -276,9 +277,21 @@ def published_rounds(tournament: Tournament) -> QuerySet[Round]:
     return tournament.round_set.filter(published=True).order_by("number")
 
 
+#: a table's seats with their players (every screen and sheet reads them)
+_SEATS = PreparedQuery(
+    lambda table_id: (
+        Seat.objects.filter(table_id=table_id).select_related("player").order_by("position")
+    )
+)
+
+
 def seats_in_order(table) -> list[Seat]:
-    """A table's seats with their players, in seat order."""
-    return list(table.seats.select_related("player").order_by("position"))
+    """A table's seats with their players, in seat order (each seat's
+    ``table`` is ``table``, as through ``table.seats``)."""
+    seats = _SEATS(table.pk)
+    for seat in seats:
+        seat.table = table
+    return seats
 
 
 def seating_log(rnd: Round) -> list[SeatingChange]:

@@ -31,6 +31,7 @@ from tournaments.play.quartett import Quartett
 from tournaments.play.tables import table_move
 from tournaments.play.terra_trumpf import TerraTrumpf
 from tournaments.play.trumpet import Trumpet
+from tournaments.prepared import PreparedQuery
 from tournaments.selectors import seats_in_order
 from tournaments.services.deadlines import TimeIsUp, db_now, playing_deadline
 from tournaments.services.errors import ServiceError
@@ -111,13 +112,13 @@ def table_version(table_id: int) -> str | None:
     """The play screen's version of a table in one query: the fields the
     version reads, the number of moves and the database's time — neither the
     game state nor the round's seating figures are loaded (None: no table)."""
-    return _versions(Table.objects.filter(pk=table_id)).get(table_id)
+    return _versions(_TABLE_VERSION(table_id)).get(table_id)
 
 
 def round_table_versions(round_id: int) -> dict[int, str]:
     """The versions of every table of a round, in one query (what a poll of
     one of them computes for all, once a second)."""
-    return _versions(Table.objects.filter(round_id=round_id))
+    return _versions(_ROUND_VERSIONS(round_id))
 
 
 def _with_version(tables):
@@ -173,9 +174,10 @@ def seat_key(table_id: int, position: int) -> str:
     return f"{table_id}.{position}"
 
 
-def _versions(tables) -> dict[int, str]:
-    out = {}
-    for table in _with_version(
+def _for_versions(tables):
+    """``tables`` with what a version reads and no more (their state and
+    secret stay in the database)."""
+    return _with_version(
         tables.select_related("round__tournament").only(
             "status",
             "deadline",
@@ -184,7 +186,19 @@ def _versions(tables) -> dict[int, str]:
             "round__deadline",
             "round__tournament__grace_seconds",
         )
-    ):
+    )
+
+
+#: the version queries every poll and push runs, compiled once per process
+_TABLE_VERSION = PreparedQuery(lambda table_id: _for_versions(Table.objects.filter(pk=table_id)))
+_ROUND_VERSIONS = PreparedQuery(
+    lambda round_id: _for_versions(Table.objects.filter(round_id=round_id))
+)
+
+
+def _versions(tables) -> dict[int, str]:
+    out = {}
+    for table in tables:
         clock = _clock(table, table.round, from_db(table.db_time))
         out[table.pk] = _full_version(table, table.round, clock)
     return out
@@ -210,6 +224,14 @@ class TableSnapshot:
     over: bool
 
 
+#: a snapshot's table: its round and tournament, its version's counts and
+#: whether the bot moved, in one statement compiled once per process
+_SNAPSHOT_TABLE = PreparedQuery(
+    lambda table_id: _with_version(
+        Table.objects.select_related("round__tournament").filter(pk=table_id)
+    ).annotate(bot_moved=Exists(TableAction.objects.filter(table=OuterRef("pk"), by_bot=True)))
+)
+
 #: table id → its latest snapshot in this process (see table_snapshot)
 _SNAPSHOTS: dict[int, TableSnapshot] = {}
 _SNAPSHOTS_MAX = 4000
@@ -224,13 +246,10 @@ def table_snapshot(table_id: int, version: str | None = None) -> TableSnapshot |
         hit = _SNAPSHOTS.get(table_id)
         if hit is not None and hit.version == version:
             return hit
-    table = (
-        _with_version(Table.objects.select_related("round__tournament").filter(pk=table_id))
-        .annotate(bot_moved=Exists(TableAction.objects.filter(table=OuterRef("pk"), by_bot=True)))
-        .first()
-    )
-    if table is None:
+    found = _SNAPSHOT_TABLE(table_id)
+    if not found:
         return None
+    table = found[0]
     rnd = table.round
     engine = rnd.tournament.engine
     seats = seats_in_order(table)  # after the version: at worst newer than it
