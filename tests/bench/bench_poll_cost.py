@@ -9,7 +9,10 @@ counted). Measured in the same run:
 
 - a bare request: the seat's clock poll answered from the shared cache;
 - a poll with nothing new (204, from the cache);
-- a poll that draws a new screen (after each move, the other seats' polls).
+- a poll that draws a new screen (after each move, the other seats' polls);
+- a move's own cost: its POST with the mover's new screen, and the push's
+  redraw of the table's four streams (what each web process holding them
+  does), as the server runs them.
 
 Also the new connections to Redis (sockets opened by this process) per
 request after the first of each kind, and the server's own count
@@ -80,8 +83,10 @@ def run(redis_url: str) -> int:
     from tests.factories import digital_table
     from tournaments import live
     from tournaments.models import Seat
+    from tournaments.play import screen
     from tournaments.play.links import seat_token
     from tournaments.play.tables import table_move
+    from tournaments.push import redraw
     from tournaments.services import deadlines
 
     call_command("migrate", verbosity=0)
@@ -122,17 +127,51 @@ def run(redis_url: str) -> int:
     for i, url in enumerate(play_urls):
         request(url, {"v": "x", "s": f"{table.pk}.{i}"})
     cache.get("warm")
-    bare, idle, drawn = [], [], []
+    bare, idle, drawn, posts, pushes = [], [], [], [], []
     sockets0, server0 = len(opened), received()
     requests = 0
-    for _ in range(MOVES):
+    streams = [
+        redraw.Conn(
+            kind=redraw.SEAT,
+            table_id=table.pk,
+            round_id=table.round_id,
+            language="de",
+            position=i,
+            token=token,
+            csrf_token="t" * 64,
+        )
+        for i, token in enumerate(tokens)
+    ]
+    move_urls = [reverse("seat_move", args=[t]) for t in tokens]
+    for number in range(MOVES):
         table.refresh_from_db()
         state = engine.load(table.state)
         if engine.is_over(state):
             break
         seat = engine.to_act(state)[0]
-        table_move(table=table, seat=seat, action=rng.choice(engine.legal_actions(state, seat)))
+        if number % 2:  # a move through the service alone
+            action = rng.choice(engine.legal_actions(state, seat))
+            table_move(table=table, seat=seat, action=action)
+        else:  # a phone's move: its POST and its new screen, then the push
+            data = {
+                "action": rng.choice(engine.legal_actions(state, seat)),
+                "seen": str(table.actions.count()),  # the moves the phone's screen shows
+                "s": f"{table.pk}.{seat}",
+            }
+            start = time.thread_time()
+            answer = contextvars.Context().run(
+                client.post, move_urls[seat], data, headers={"HX-Request": "true"}
+            )
+            posts.append((time.thread_time() - start) * 1000)
+            assert answer.status_code == 200 and b'id="play"' in answer.content, answer.status_code
+            live.forget_local()
+            screen.forget_snapshots()  # the push runs in another process
+            start = time.thread_time()
+            sent = redraw.table_pass(table.pk, streams)
+            pushes.append((time.thread_time() - start) * 1000)
+            assert len(sent) == len(streams), sent
         live.forget_local()  # as another process would: the shared cache is asked
+        screen.forget_snapshots()
         for i, url in enumerate(play_urls):
             ms, status = request(url, {"v": shown[i] or "x", "s": f"{table.pk}.{i}"})
             assert status == 200, status
@@ -155,6 +194,8 @@ def run(redis_url: str) -> int:
     print(f"poll, nothing new (204):                  {figures(idle)} ({len(idle)})")
     print(f"poll that draws a new screen:             {figures(drawn)} ({len(drawn)})")
     print(f"new screen / bare: {ratio:.1f}× (target ≤ 3×: {'met' if ratio <= 3 else 'NOT met'})")
+    print(f"a move's POST with its new screen:        {figures(posts)} ({len(posts)})")
+    print(f"the push's redraw of its 4 streams:       {figures(pushes)} ({len(pushes)})")
     print(
         f"new Redis connections: {sockets} opened by this process in {requests} requests "
         f"({sockets / requests:.2f} per request); the server counted {server_new} "
