@@ -264,3 +264,52 @@ def test_a_hostile_name_or_card_text_on_the_seat_screen_is_shown_as_text():
     )
     assert "<script>" not in out
     assert out.count("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;") == 9
+
+
+# -- a push's redraw checks its streams' links as the polls do -----------------
+
+
+def _streams_of(table):
+    """The table's four streams as the stream view opens them (the shared
+    cache then knows where each link leads)."""
+    from django.test import RequestFactory
+
+    from tournaments.push import views as push_views
+
+    conns = []
+    for position in range(4):
+        token = seat_token(Seat.objects.get(table=table, position=position))
+        conns.append(push_views._seat_conn(RequestFactory().get("/"), token))
+    return conns
+
+
+def test_a_push_to_known_links_checks_them_without_a_query(
+    organizer, django_assert_max_num_queries
+):
+    from tournaments.play import screen
+    from tournaments.push import redraw
+
+    table = digital_table(organizer, "trumpet", 4, round_minutes=60)
+    conns = _streams_of(table)
+    move_once(table)
+    live.forget_local()
+    screen.forget_snapshots()
+    # the snapshot (the table with its version, its seats), no link's query pair
+    with django_assert_max_num_queries(2):
+        sent = redraw.table_pass(table.pk, conns)
+    assert sorted(c.position for c, event, *_ in sent if event == "panel") == [0, 1, 2, 3]
+
+
+def test_a_push_to_a_known_link_whose_seat_went_to_another_player_reloads_its_page(organizer):
+    from tournaments.push import redraw
+
+    table = digital_table(organizer, "trumpet", 4, round_minutes=60)
+    conns = _streams_of(table)
+    # the seat given to someone else behind the cache's back (no re-issue)
+    newcomer = PlayerFactory(tournament=table.round.tournament, name="Neu")
+    Seat.objects.filter(table=table, position=0).update(player=newcomer)
+    move_once(table)
+    live.forget_local()
+    sent = {c.position: (event, text) for c, event, text, _v in redraw.table_pass(table.pk, conns)}
+    assert sent[0] == (redraw.RELOAD, "")  # never that seat's screen with Neu's cards
+    assert {sent[p][0] for p in (1, 2, 3)} == {"panel"}

@@ -298,22 +298,30 @@ def known_seat_screen(
     """The screen of the seat ``shown_seat`` (:func:`seat_key`) for a seat
     link the shared cache knows (its player ``player_id``), from the table's
     snapshot at ``version``, without the link's query — or None when the
-    link must be checked against the database: the table is gone, its round
-    is a draft again or its tournament archived, or that seat no longer holds
-    the link's player (a re-seat), or the player dropped. A revoked link is
-    forgotten by the cache at once (``poll_cache.forget_seats``)."""
+    link must be checked against the database (:func:`seat_holding`)."""
     position = int(shown_seat.rpartition(".")[2])
     snapshot = table_snapshot(table_id, version)
-    if snapshot is None or not snapshot.round.published:
+    if snapshot is None:
         return None
-    if snapshot.round.tournament.archived_at is not None:
+    seat = seat_holding(snapshot, position, player_id)
+    return None if seat is None else seat_part(snapshot, position, me=seat)
+
+
+def seat_holding(snapshot: TableSnapshot, position: int, player_id: int):
+    """The snapshot's seat at ``position`` when it still holds the player a
+    seat link the shared cache knows is for, and that link may act — else
+    None, and the link must be checked against the database: the round is a
+    draft again or its tournament archived, that seat no longer holds the
+    link's player (a re-seat), or the player dropped. A revoked link is
+    forgotten by the cache at once (``poll_cache.forget_seats``)."""
+    if not snapshot.round.published or snapshot.round.tournament.archived_at is not None:
         return None
     seat = next((s for s in snapshot.seats if s.position == position), None)
     if seat is None or seat.player is None or seat.player_id != player_id:
         return None
     if seat.player.dropped:
         return None
-    return seat_part(snapshot, position, me=seat)
+    return seat
 
 
 def seat_part(snapshot: TableSnapshot, position: int, *, error: str = "", me=None) -> dict:

@@ -10,8 +10,10 @@ a seat adds its own hand and legal moves, and a screen equal to the one the
 connection shows is not sent.
 
 A seat's stream never trusts the seat it was opened with: before each redraw
-its link is resolved anew (:func:`tournaments.play.links.seats_now`, one
-query pair per table), and a link that now leads to another seat than the
+its link is resolved anew — from the shared cache when the table's seat, read
+with the change, still holds the link's player, else in the database
+(:func:`tournaments.play.links.seats_now`, one query pair per table) — and a
+link that now leads to another seat than the
 page shows (a drop, a player leaving, a swap or a move of a re-published
 seating), or can't act any more, gets a ``reload`` event and its stream ends:
 the page is loaded anew with the link's seat. A screen that fails to draw
@@ -29,7 +31,7 @@ from django.utils import translation
 
 from tournaments import live
 from tournaments.models import Table
-from tournaments.play import links, screen, watch
+from tournaments.play import links, poll_cache, screen, watch
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +129,7 @@ def _table(table_id: int, members: list[Conn]) -> list:
     snapshot = screen.table_snapshot(table_id)
     if snapshot is None:  # the table is gone (a re-seat removed it): pages anew
         return [(conn, RELOAD, "", None) for conn in members]
-    seats = links.seats_now(c.token for c in members if c.kind == SEAT)
+    seats = _seats_now(snapshot, table_id, {c.token for c in members if c.kind == SEAT})
     out = []
     boards: dict[str, str] = {}
     # one seat's screen drawn once for all its streams (a phone and a second
@@ -159,6 +161,25 @@ def _table(table_id: int, members: list[Conn]) -> list:
         except Exception:  # one screen that can't be drawn ends its own stream only
             log.exception("push: table %s: a %s screen could not be drawn", table_id, conn.kind)
             out.append((conn, RELOAD, "", None))
+    return out
+
+
+def _seats_now(snapshot, table_id: int, tokens: set[str]) -> dict[str, tuple[int, int]]:
+    """Where each stream's seat link leads now (``links.seats_now``): a link
+    the shared cache knows whose seat in the snapshot, read after the change,
+    still holds its player is checked without a query; the others (a re-seat
+    moved the player, the cache doesn't know the link) in the database."""
+    out, unknown = {}, []
+    for token in tokens:
+        known = poll_cache.seat_table(token)
+        if known is not None and known[0] == table_id:
+            position = int(known[2].rpartition(".")[2])
+            if screen.seat_holding(snapshot, position, known[3]) is not None:
+                out[token] = (table_id, position)
+                continue
+        unknown.append(token)
+    if unknown:
+        out.update(links.seats_now(unknown))
     return out
 
 

@@ -18,7 +18,7 @@ from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
-from tournaments.play import links, screen
+from tournaments.play import links, poll_cache, screen
 from tournaments.push import redraw
 from tournaments.push.hub import hub
 from tournaments.selectors import public_round
@@ -47,6 +47,8 @@ def _seat_conn(request, token: str) -> redraw.Conn | None:
         return None
     seat = access.seat
     now = screen.seat_key(seat.table_id, seat.position)
+    # the redraws check where the link leads from the shared cache (as the polls do)
+    poll_cache.remember_seat_table(token, seat.table_id, seat.table.round_id, now, seat.player_id)
     return redraw.Conn(
         kind=redraw.SEAT,
         table_id=seat.table_id,
