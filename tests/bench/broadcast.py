@@ -21,6 +21,7 @@ within 250 ms, the normal page p95 ≤ 300 ms meanwhile.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import threading
 import time
@@ -32,54 +33,77 @@ CLOCK_P95_S, MOVE_S, PAGE_P95_MS = 1.0, 0.25, 300.0
 
 
 class Streams:
-    """Push streams in an event loop of their own; every event's arrival
-    time, name, id and whether it says "paused" are kept per stream."""
+    """Push streams held by a process of their own (its own event loop and
+    interpreter lock: the phones' clocks are not slowed by this process's
+    move service and page client, nor it by them); every event's arrival
+    time, name, id and whether it says "paused" are kept per stream and
+    fetched from that process with :attr:`events`."""
 
     def __init__(self, port: int, paths: list[str], headers: dict):
         self.port, self.paths, self.headers = port, paths, headers
-        self.open = 0
-        self.failed = 0
-        self.events: list[list[tuple[float, str, str, bool]]] = [[] for _ in paths]
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
+        context = multiprocessing.get_context("spawn")
+        self._opened = context.Value("i", 0)
+        self._failed = context.Value("i", 0)
+        self._stop = context.Event()
+        self._asks, their_end = context.Pipe()
+        self.process = context.Process(
+            target=_hold_streams,
+            args=(port, paths, headers, self._opened, self._failed, self._stop, their_end),
+            daemon=True,
+        )
+
+    @property
+    def open(self) -> int:
+        return self._opened.value
+
+    @property
+    def failed(self) -> int:
+        return self._failed.value
+
+    @property
+    def events(self) -> list[list[tuple[float, str, str, bool]]]:
+        self._asks.send("events")
+        return self._asks.recv()
 
     def start(self, wait: float = 120.0) -> None:
-        self.thread.start()
+        self.process.start()
         end = time.monotonic() + wait
         while self.open + self.failed < len(self.paths) and time.monotonic() < end:
             time.sleep(0.2)
 
     def close(self) -> None:
-        self.stop.set()
-        self.thread.join(15)
+        self._stop.set()
+        self.process.join(15)
+        if self.process.is_alive():
+            self.process.kill()
 
-    async def _main(self):
-        await asyncio.gather(*(self._hold(i, p) for i, p in enumerate(self.paths)))
 
-    async def _hold(self, index: int, path: str):
-        lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
-        lines += [f"{k}: {v}" for k, v in self.headers.items()]
+def _hold_streams(port, paths, headers, opened, failed, stop, asks) -> None:
+    """The streams' process: hold every stream, answer :attr:`Streams.events`."""
+    events: list[list] = [[] for _ in paths]
+
+    async def hold(index: int, path: str):
+        lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection("127.0.0.1", self.port), 60
-            )
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 60)
             writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 60)
         except (OSError, TimeoutError, asyncio.IncompleteReadError):
-            self.failed += 1
+            with failed.get_lock():
+                failed.value += 1
             return
         if head[9:12] != b"200":
-            self.failed += 1
+            with failed.get_lock():
+                failed.value += 1
             writer.close()
             return
-        self.open += 1
+        with opened.get_lock():
+            opened.value += 1
         buffer = b""
         try:
-            while not self.stop.is_set():
-                try:
-                    data = await asyncio.wait_for(reader.read(65536), 0.5)
-                except TimeoutError:
-                    continue
+            while True:
+                data = await reader.read(65536)  # the stream's end: cancelled
                 if not data:
                     break
                 now = time.time()
@@ -95,12 +119,32 @@ class Streams:
                             event_id = line[4:].decode().strip()
                     if name:
                         paused = b'data-status="paused"' in block or b'"paused"' in block
-                        self.events[index].append((now, name, event_id, paused))
+                        events[index].append((now, name, event_id, paused))
         except OSError:
             pass
         finally:
-            self.open -= 1
+            with opened.get_lock():
+                opened.value -= 1
             writer.close()
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(hold(i, p)) for i, p in enumerate(paths)]
+
+        def answer():
+            while asks.poll():
+                asks.recv()
+                asks.send(events)
+
+        loop.add_reader(asks.fileno(), answer)
+        while not stop.is_set():
+            await asyncio.sleep(0.2)
+        loop.remove_reader(asks.fileno())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(main())
 
 
 class Pages(threading.Thread):
@@ -190,9 +234,10 @@ def run(*, port, stream_paths, clock_paths, headers, count, rnd, owner, stream_t
         connection.close()
         time.sleep(10)
         window_end = time.time()
+        seen_events = streams.events  # fetched once from the streams' process
         delays, lost, panels, early = [], 0, 0, 0
         last_clock = 0.0
-        for events in streams.events:
+        for events in seen_events:
             clocks = [
                 t
                 for t, name, _id, paused in events
@@ -203,7 +248,7 @@ def run(*, port, stream_paths, clock_paths, headers, count, rnd, owner, stream_t
                 last_clock = max(last_clock, clocks[0])
             else:
                 lost += 1
-        for events in streams.events:
+        for events in seen_events:
             for t, name, _id, _paused in events:
                 if name in ("panel", "board") and t >= sent:
                     panels += 1
@@ -211,7 +256,7 @@ def run(*, port, stream_paths, clock_paths, headers, count, rnd, owner, stream_t
                         early += 1
         move_delays, move_lost = [], 0
         for table_id, at, n_actions in moves:
-            for index, events in enumerate(streams.events):
+            for index, events in enumerate(seen_events):
                 if tables_of[index] != table_id:
                     continue
                 got = [
@@ -227,7 +272,7 @@ def run(*, port, stream_paths, clock_paths, headers, count, rnd, owner, stream_t
         word = "pause" if pausing else "resume"
         print(
             f"-- {word} {number // 2 + 1} (the service's call {1000 * (committed - sent):.0f} ms): "
-            f"clock on {len(delays)} of {len(streams.events)} streams ({lost} missed), "
+            f"clock on {len(delays)} of {len(seen_events)} streams ({lost} missed), "
             f"from sending p50 {pct(delays, 0.5) * 1000:.0f} ms, p95 {pct(delays, 0.95) * 1000:.0f} ms, "
             f"max {max(delays or [0]) * 1000:.0f} ms; {panels} full screens sent "
             f"({early} before the last clock); load average {os.getloadavg()[0]:.2f}"
