@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import Confirmation, ScanPage, Submission, confirmed_result, has_result
+from scoring.models import Confirmation, Submission, confirmed_result, has_result
 from scoring.standings import Row, compute_standings
 from tournaments import providers
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament, empty_seat_name
@@ -203,17 +203,21 @@ def seat_names(table_id: int) -> dict[int, str]:
 
 
 def result_versions(table) -> list[Submission]:
-    """Every version of a table's result, newest first, with who confirmed it."""
-    return list(
+    """Every version of a table's result, newest first, with who confirmed it
+    and the scanned pages it was read from (``scan_pages``)."""
+    versions = list(
         Submission.objects.filter(table=table)
         .select_related("by", "replaces")
         .prefetch_related(
-            Prefetch("confirmations", queryset=Confirmation.objects.select_related("by")),
-            # a version read from a scan keeps its page (the image is loaded on its own)
-            Prefetch("scans", queryset=ScanPage.objects.only("pk", "number", "submission_id")),
+            Prefetch("confirmations", queryset=Confirmation.objects.select_related("by"))
         )
         .order_by("-version")
     )
+    # a version read from a scan keeps its page (the image is loaded on its own)
+    pages = providers.scan_pages([v.pk for v in versions]) if versions else {}
+    for version in versions:
+        version.scan_pages = pages.get(version.pk, [])
+    return versions
 
 
 def prefill_version(table) -> tuple[Submission | None, int | None]:

@@ -1,6 +1,6 @@
 """Scoring URLs: result entry and the printed sheet's signed link;
 standings, printing (the exports: ``scoring/exchange/urls.py``; series and season standings:
-``scoring/season/urls.py``).
+``scoring/season/urls.py``; scanned sheets: ``scoring/scans/urls.py``).
 
 Grouped by audience, like ``tournaments/urls.py`` which includes them:
 ``organizer_patterns`` below ``tournaments/<id>/`` (the organizer and the
@@ -14,7 +14,6 @@ from django.urls import path
 
 from scoring.views import entry
 from scoring.views import printing as print_views
-from scoring.views import scans as scan_views
 from scoring.views import standings as standings_views
 
 _TABLE = "rounds/<int:number>/tables/<int:table>/"
@@ -33,28 +32,6 @@ organizer_patterns = [
         name="player_history",
     ),
     path("rounds/<int:number>/results/", standings_views.round_results, name="round_results"),
-    path("rounds/<int:number>/scans/", scan_views.scan_upload, name="scan_upload"),
-    path("rounds/<int:number>/scans/<int:pile_id>/", scan_views.scan_pile, name="scan_pile"),
-    path(
-        "rounds/<int:number>/scans/<int:pile_id>/confirm/",
-        scan_views.scan_pile_confirm,
-        name="scan_pile_confirm",
-    ),
-    path(
-        "rounds/<int:number>/scans/pages/<int:page_id>/<slug:name>.png",
-        scan_views.scan_crop,
-        name="scan_crop",
-    ),
-    path(
-        "rounds/<int:number>/scans/pages/<int:page_id>.jpg",
-        scan_views.scan_page_image,
-        name="scan_page_image",
-    ),
-    path(
-        "rounds/<int:number>/scans/pages/<int:page_id>/table/",
-        scan_views.scan_page_table,
-        name="scan_page_table",
-    ),
     path("print/", print_views.print_center, name="print_center"),
     path("print/standings.pdf", print_views.print_standings, name="print_standings"),
     path("print/final.pdf", print_views.print_final, {"kind": "final"}, name="print_final"),

@@ -49,6 +49,7 @@ MOVED: dict[str, str] = {
     "seatlink": "play",
     "series": "season",
     "importjob": "exchange",
+    **dict.fromkeys(["scanpile", "scanpage"], "scans"),
 }
 
 #: rows a migration adds to or a page view writes to

@@ -10,6 +10,11 @@ hear about goes the other way, by the signals of :mod:`tournaments.signals`.
   game (``scoring.season.selectors.ratings``), which round 1 by rating uses.
 - :func:`seat_keys`: the players' seat links in a round, issued when missing
   (``tournaments.play.links.seat_keys``), which the printed table cards carry.
+- the scanned sheets' (``scoring.scans``), for the results app's entry
+  form and a table's versions: :func:`entry_scan` (the scanned page the
+  form was opened from, ``scoring.scans.review.entry_scan``),
+  :func:`entry_scan_saved` (that page's table has its result saved from the
+  form) and :func:`scan_pages` (the pages each version was read from).
 - the final stage's (``tournaments.finals``): :func:`final_standings` (the
   standings ordered by the stage), :func:`final_stage_to_seat` (the next
   stage's round to seat), :func:`final_decides` (its results decide the
@@ -83,3 +88,19 @@ def correction_impact(tournament, players, changed):
 
 def final_replace_dropped(*, round, player, by) -> dict:  # noqa: A002
     return _reader("final_replace_dropped")(round=round, player=player, by=by)
+
+
+def entry_scan(tournament, table, page_id: str | None) -> dict | None:
+    """The scanned page a table's entry form was opened from (``?scan=``)
+    with what the form shows of it, None without one."""
+    return _reader("entry_scan")(tournament, table, page_id)
+
+
+def entry_scan_saved(*, page, submission) -> None:
+    """The table's result was saved from the form opened from ``page``."""
+    _reader("entry_scan_saved")(page=page, submission=submission)
+
+
+def scan_pages(submission_ids) -> dict[int, list]:
+    """Submission id → the scanned pages it was read from."""
+    return _reader("scan_pages")(submission_ids)
