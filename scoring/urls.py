@@ -1,6 +1,7 @@
 """Scoring URLs: result entry and the printed sheet's signed link;
-standings, printing (the exports: ``scoring/exchange/urls.py``; series and season standings:
-``scoring/season/urls.py``; scanned sheets: ``scoring/scans/urls.py``).
+standings (the exports: ``scoring/exchange/urls.py``; series and season standings:
+``scoring/season/urls.py``; scanned sheets: ``scoring/scans/urls.py``; printing:
+``scoring/printing/urls.py``).
 
 Grouped by audience, like ``tournaments/urls.py`` which includes them:
 ``organizer_patterns`` below ``tournaments/<id>/`` (the organizer and the
@@ -13,7 +14,6 @@ tournament. A player's seat link (``p/<token>/``) is the seat wing's
 from django.urls import path
 
 from scoring.views import entry
-from scoring.views import printing as print_views
 from scoring.views import standings as standings_views
 
 _TABLE = "rounds/<int:number>/tables/<int:table>/"
@@ -24,7 +24,7 @@ organizer_patterns = [
     path(_TABLE + "result/", entry.result_entry, name="result_entry"),
     path(_TABLE + "result/<int:version>/confirm/", entry.result_confirm, name="result_confirm"),
     path("rounds/<int:number>/results/enter/", entry.result_find, name="result_find"),
-    # standings, exports and printing
+    # standings
     path("standings/", standings_views.standings_page, name="standings"),
     path(
         "players/<int:player_id>/history/",
@@ -32,24 +32,6 @@ organizer_patterns = [
         name="player_history",
     ),
     path("rounds/<int:number>/results/", standings_views.round_results, name="round_results"),
-    path("print/", print_views.print_center, name="print_center"),
-    path("print/standings.pdf", print_views.print_standings, name="print_standings"),
-    path("print/final.pdf", print_views.print_final, {"kind": "final"}, name="print_final"),
-    path(
-        "print/certificates.pdf",
-        print_views.print_final,
-        {"kind": "certificates"},
-        name="print_certificates",
-    ),
-    path("rounds/<int:number>/print/<slug:kind>.pdf", print_views.print_round, name="print_round"),
-    path("print/jobs/", print_views.print_job_start, name="print_job_start"),
-    path("print/jobs/<int:job_id>/", print_views.print_job, name="print_job"),
-    path(
-        "print/jobs/<int:job_id>/download/",
-        print_views.print_job_download,
-        name="print_job_download",
-    ),
-    path("print/jobs/<int:job_id>/retry/", print_views.print_job_retry, name="print_job_retry"),
 ]
 
 #: below ``t/<int:tournament_id>/``

@@ -50,6 +50,7 @@ MOVED: dict[str, str] = {
     "series": "season",
     "importjob": "exchange",
     **dict.fromkeys(["scanpile", "scanpage"], "scans"),
+    "printjob": "printing",
 }
 
 #: rows a migration adds to or a page view writes to

@@ -12,6 +12,7 @@ from django.urls import include, path
 
 from scoring import urls as scoring_urls
 from scoring.exchange import urls as exchange_urls
+from scoring.printing import urls as printing_urls
 from scoring.scans import urls as scans_urls
 from scoring.season import roster_views as roster
 from scoring.season import urls as season_urls
@@ -94,6 +95,7 @@ organizer_patterns = [
     *finals_urls.organizer_patterns,
     *mirror_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
+    *printing_urls.organizer_patterns,
     *scans_urls.organizer_patterns,
     *exchange_urls.organizer_patterns,
 ]

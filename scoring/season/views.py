@@ -11,7 +11,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import documents, listings
+from scoring import listings
+from scoring.printing import documents
 from scoring.printing.season import render_season
 from scoring.season import selectors
 from scoring.season import services as series_services

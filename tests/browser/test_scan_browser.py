@@ -86,7 +86,7 @@ def faint_photo(tournament, round_no: int, number: int, values: dict, field: str
     """A phone photo of one sheet whose ``field`` is marked faintly."""
     import pypdfium2 as pdfium
 
-    from scoring import documents
+    from scoring.printing import documents
 
     layouts = documents.sheet_layouts(tournament, round_no)
     k = [s["table"] for s in layouts].index(number)

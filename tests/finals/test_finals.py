@@ -16,11 +16,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import documents, listings
+from scoring import listings
 from scoring import services as results
 from scoring.exchange.export import export_json
 from scoring.exchange.format import ImportRefused
 from scoring.exchange.importer import import_tournament
+from scoring.printing import documents
 from scoring.season import selectors as season_selectors
 from scoring.season import services as series_services
 from scoring.season.models import Series

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from scoring import documents
+from scoring.printing import documents
 from scoring.selectors import standings
 from tests.finals.test_finals import (
     _pdf_text,

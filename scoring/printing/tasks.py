@@ -34,8 +34,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import documents
-from scoring.models import PrintJob
+from scoring.printing import documents
+from scoring.printing.models import PrintJob
 from scoring.sheet_links import table_token
 from tournaments import addresses
 from tournaments.celery import app
