@@ -1,12 +1,12 @@
-"""Scoring URLs: result entry and the printed sheet's signed link;
-standings (the exports: ``scoring/exchange/urls.py``; series and season standings:
-``scoring/season/urls.py``; scanned sheets: ``scoring/scans/urls.py``; printing:
-``scoring/printing/urls.py``).
+"""The results app's URLs: result entry and the printed sheet's signed link
+(the standings: ``scoring/standings/urls.py``; the exports:
+``scoring/exchange/urls.py``; series and season standings:
+``scoring/season/urls.py``; scanned sheets: ``scoring/scans/urls.py``;
+printing: ``scoring/printing/urls.py``).
 
 Grouped by audience, like ``tournaments/urls.py`` which includes them:
 ``organizer_patterns`` below ``tournaments/<id>/`` (the organizer and the
-scorekeepers), ``public_patterns`` below ``t/<id>/`` (anyone, a public
-tournament), and ``urlpatterns`` for the pages that belong to no one
+scorekeepers) and ``urlpatterns`` for the pages that belong to no one
 tournament. A player's seat link (``p/<token>/``) is the seat wing's
 (``tournaments/play/urls.py``).
 """
@@ -14,7 +14,6 @@ tournament. A player's seat link (``p/<token>/``) is the seat wing's
 from django.urls import path
 
 from scoring.views import entry
-from scoring.views import standings as standings_views
 
 _TABLE = "rounds/<int:number>/tables/<int:table>/"
 
@@ -24,19 +23,6 @@ organizer_patterns = [
     path(_TABLE + "result/", entry.result_entry, name="result_entry"),
     path(_TABLE + "result/<int:version>/confirm/", entry.result_confirm, name="result_confirm"),
     path("rounds/<int:number>/results/enter/", entry.result_find, name="result_find"),
-    # standings
-    path("standings/", standings_views.standings_page, name="standings"),
-    path(
-        "players/<int:player_id>/history/",
-        standings_views.player_history,
-        name="player_history",
-    ),
-    path("rounds/<int:number>/results/", standings_views.round_results, name="round_results"),
-]
-
-#: below ``t/<int:tournament_id>/``
-public_patterns = [
-    path("standings/", standings_views.standings_public, name="standings_public"),
 ]
 
 #: pages of no one tournament

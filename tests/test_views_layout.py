@@ -15,6 +15,7 @@ VIEW_PACKAGES = (
     "tournaments.play.views",
     "tournaments.registrations.views",
     "tournaments.mirror.views",
+    "scoring.standings.views",
 )
 #: the apps whose views are one module (``views.py``)
 VIEW_MODULES = ("scoring.printing.views", "scoring.scans.views")

@@ -4,8 +4,10 @@ hear about goes the other way, by the signals of :mod:`tournaments.signals`.
 
 - :func:`has_result`: "the table has its result" — the results app's one
   definition (``scoring.models.has_result``), an expression over tables.
-- :func:`standings`: the standings rows, best first (``scoring.selectors.
-  standings``), which the seating orders a round by.
+- :func:`standings`: the standings rows, best first (``scoring.standings.
+  selectors.standings``), which the seating orders a round by;
+  :func:`standings_of`: the standings of given players and results, which a
+  correction's preview in the results app compares.
 - :func:`club_ratings`: the club season's ratings of the roster people in a
   game (``scoring.season.selectors.ratings``), which round 1 by rating uses.
 - :func:`seat_keys`: the players' seat links in a round, issued when missing
@@ -50,6 +52,10 @@ def has_result():
 
 def standings(tournament, *, up_to_round: int | None = None) -> list:
     return _reader("standings")(tournament, up_to_round=up_to_round)
+
+
+def standings_of(tournament, players: list, results: list) -> list:
+    return _reader("standings_of")(tournament, players, results)
 
 
 def club_ratings(owner, game: str) -> dict:

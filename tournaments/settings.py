@@ -113,6 +113,7 @@ TRUSTED_PROXIES = trusted_proxies("TRUSTED_PROXIES")
 PROJECT_APPS = [
     "tournaments",
     "scoring",
+    "scoring.standings",
     "scoring.printing",
     "scoring.scans",
     "tournaments.play",

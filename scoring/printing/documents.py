@@ -1,5 +1,5 @@
 """The printed documents: each kind's data loaded from the database
-(:mod:`scoring.listings`), handed as plain data to the pure drawing beside
+(:mod:`scoring.standings.listings`), handed as plain data to the pure drawing beside
 it (:mod:`scoring.printing.lists`, :mod:`scoring.printing.sheets` ...,
 ReportLab), returned as PDF bytes.
 
@@ -21,7 +21,6 @@ from django.urls import reverse
 from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from scoring import listings
 from scoring.models import Submission
 from scoring.printing import lists
 from scoring.printing.certificates import render_certificates
@@ -35,6 +34,7 @@ from scoring.printing.lists import (
 from scoring.printing.sheets import render_score_sheets
 from scoring.printing.sheets import sheet_layouts as printed_sheet_layouts
 from scoring.sheet_links import table_sheet_url, table_token
+from scoring.standings import listings
 from tournaments import providers
 from tournaments.addresses import absolute
 from tournaments.models import Round, Tournament

@@ -7,10 +7,10 @@ from __future__ import annotations
 from django.db.models import F, Q
 
 from games import get_engine
-from scoring import listings
 from scoring.models import Confirmation, Submission
 from scoring.printing import marks
 from scoring.scans.models import ScanPage, ScanPile
+from scoring.standings import listings
 from tournaments.models import Tournament
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 
 from scoring.printing import documents
-from scoring.selectors import standings
+from scoring.standings.selectors import standings
 from tests.finals.test_finals import (
     _pdf_text,
     end,

@@ -9,7 +9,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scoring import listings
+from scoring.standings import listings
 from tournaments import panels
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
