@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from scoring.models import Confirmation, PrintJob, Submission
+from scoring.models import Confirmation, Submission
 
 
 class ConfirmationInline(admin.TabularInline):
@@ -23,8 +23,3 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-@admin.register(PrintJob)
-class PrintJobAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "kind", "round_number", "status", "done", "total", "at"]

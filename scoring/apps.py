@@ -5,15 +5,15 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "scoring"
-    verbose_name = _("Results and standings")
+    verbose_name = _("Results")
 
     def ready(self):
         from scoring.models import has_result
-        from scoring.selectors import event_overview, standings
+        from scoring.selectors import event_overview
         from tournaments import panels, providers, signals
 
-        # "the table has its result" and the standings, for the core
-        providers.provide(has_result=has_result, standings=standings)
+        # "the table has its result", for the core
+        providers.provide(has_result=has_result)
         panels.register("overview", "overview", event_overview)
         signals.tournament_deleting.connect(_free_replaced_versions, dispatch_uid="scoring-delete")
 

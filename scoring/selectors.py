@@ -1,6 +1,7 @@
-"""Reads for results and standings: the confirmed results of a tournament as
-the plain data :func:`scoring.standings.compute_standings` takes, in a fixed
-number of queries."""
+"""Reads for results: the confirmed results of a tournament as the plain data
+the standings take (:func:`scoring.standings.compute.compute_standings`), in
+a fixed number of queries; a table's versions and the result pages. The
+standings themselves: :mod:`scoring.standings.selectors`."""
 
 from __future__ import annotations
 
@@ -13,8 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.models import Confirmation, ScanPage, Submission, confirmed_result, has_result
-from scoring.standings import Row, compute_standings
+from scoring.models import Confirmation, Submission, confirmed_result, has_result
 from tournaments import providers
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament, empty_seat_name
 from tournaments.selectors import with_result_flag
@@ -109,71 +109,6 @@ def with_a_game(players: list[dict], results: list[dict]) -> tuple[list[dict], l
     )
 
 
-def standings(
-    tournament: Tournament, *, up_to_round: int | None = None, played_only: bool = False
-) -> list[Row]:
-    """The standings from the confirmed results (best first): the one place
-    every consumer takes them from (pages, prints, certificates, exports, the
-    season). ``played_only``: only players with a counted game or bye.
-
-    With a final stage, the rounds of the stage count as the final stage,
-    not as more rounds: the finalists come first, ordered by each stage whose
-    every table has its result (``tournaments.finals.ordering``, handed in
-    as ``tournaments.providers.final_standings``), then
-    everyone else by the standings of the qualifying rounds."""
-    players = players_data(tournament)
-    results = results_data(tournament, up_to_round=up_to_round)
-    if played_only:
-        players, _none = with_a_game(players, results)
-    return standings_of(tournament, players, results, up_to_round=up_to_round)
-
-
-def standings_of(
-    tournament: Tournament,
-    players: list[dict],
-    results: list[dict],
-    *,
-    up_to_round=None,
-    stages: list | None = None,
-) -> list[Row]:
-    """The standings of these players and results (a correction's preview
-    passes the results it would give), a final stage's order applied as in
-    :func:`standings`. ``stages``: the final stage's rounds as
-    ``(number, stage, tables)``, read here when not given."""
-    options = {"scheme": tournament.points_scheme, "order": tournament.tiebreaks or None}
-    if stages is None:
-        stages = _stage_rounds([tournament.pk], up_to_round)[tournament.pk]
-    if not stages:
-        return compute_standings(players, results, **options)
-    return providers.final_standings(tournament, players, results, stages, options)
-
-
-def _stage_rounds(tournament_ids, up_to_round=None) -> dict[int, list]:
-    """The rounds of each tournament's final stage as ``(number, stage,
-    tables)``, in one query, by tournament id."""
-    out: dict[int, list] = {pk: [] for pk in tournament_ids}
-    rounds = Round.objects.filter(tournament_id__in=list(out)).exclude(stage="")
-    if up_to_round is not None:
-        rounds = rounds.filter(number__lte=up_to_round)
-    for tid, number, stage, n_tables in rounds.annotate(n_tables=Count("tables")).values_list(
-        "tournament_id", "number", "stage", "n_tables"
-    ):
-        out[tid].append((number, stage, n_tables))
-    return out
-
-
-def standings_of_many(tournaments: list[Tournament]) -> dict[int, list[Row]]:
-    """:func:`standings` of several tournaments, by id: the same rows, read
-    in a fixed number of queries (and one more per tournament that has a
-    final stage, for the stage's mode)."""
-    ids = [t.pk for t in tournaments]
-    players, results, stages = players_data_of(ids), results_data_of(ids), _stage_rounds(ids)
-    return {
-        t.pk: standings_of(t, players[t.pk], results[t.pk], stages=stages[t.pk])
-        for t in tournaments
-    }
-
-
 def author(submission: Submission, names: dict[int, str] | None = None) -> str:
     """Who entered a submission, for people: the user, or the player of the
     seat that reported it (``names``: seat position -> player name, looked up
@@ -203,17 +138,21 @@ def seat_names(table_id: int) -> dict[int, str]:
 
 
 def result_versions(table) -> list[Submission]:
-    """Every version of a table's result, newest first, with who confirmed it."""
-    return list(
+    """Every version of a table's result, newest first, with who confirmed it
+    and the scanned pages it was read from (``scan_pages``)."""
+    versions = list(
         Submission.objects.filter(table=table)
         .select_related("by", "replaces")
         .prefetch_related(
-            Prefetch("confirmations", queryset=Confirmation.objects.select_related("by")),
-            # a version read from a scan keeps its page (the image is loaded on its own)
-            Prefetch("scans", queryset=ScanPage.objects.only("pk", "number", "submission_id")),
+            Prefetch("confirmations", queryset=Confirmation.objects.select_related("by"))
         )
         .order_by("-version")
     )
+    # a version read from a scan keeps its page (the image is loaded on its own)
+    pages = providers.scan_pages([v.pk for v in versions]) if versions else {}
+    for version in versions:
+        version.scan_pages = pages.get(version.pk, [])
+    return versions
 
 
 def prefill_version(table) -> tuple[Submission | None, int | None]:

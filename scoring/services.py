@@ -587,9 +587,9 @@ def result_preview_correction(*, table: Table, sheet: dict, expected_version=_AN
         }
     )
     changed.sort(key=lambda e: (e["round"], e.get("table", 0)))
-    before = {row.player_id: row for row in selectors.standings_of(tournament, players, results)}
+    before = {row.player_id: row for row in providers.standings_of(tournament, players, results)}
     changes = []
-    for row in selectors.standings_of(tournament, players, changed):
+    for row in providers.standings_of(tournament, players, changed):
         old = before.get(row.player_id)
         if old is None or old.place != row.place:
             changes.append(

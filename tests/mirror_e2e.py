@@ -49,8 +49,8 @@ def online_setup(players: int) -> dict:
 
 
 def _public(tournament) -> dict:
-    from scoring import selectors as scoring_selectors
     from scoring.exchange.export import export_tournament
+    from scoring.standings import selectors as standings_selectors
     from tournaments.mirror import snapshot
 
     sections = snapshot.public_sections(export_tournament(tournament))
@@ -58,7 +58,7 @@ def _public(tournament) -> dict:
         "hashes": snapshot.hashes(sections),
         "standings": [
             [r.place, str(r.name), str(r.points), str(r.opponents)]
-            for r in scoring_selectors.standings(tournament)
+            for r in standings_selectors.standings(tournament)
         ],
         "deadlines": {
             str(r.number): r.deadline.isoformat() if r.deadline else None

@@ -29,8 +29,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import documents
-from scoring.models import PrintJob
+from scoring.printing import documents
+from scoring.printing.models import PrintJob
 from scoring.sheet_links import table_token
 from tests.scoring import handmade
 from tests.seat_tokens import token_for

@@ -49,6 +49,8 @@ MOVED: dict[str, str] = {
     "seatlink": "play",
     "series": "season",
     "importjob": "exchange",
+    **dict.fromkeys(["scanpile", "scanpage"], "scans"),
+    "printjob": "printing",
 }
 
 #: rows a migration adds to or a page view writes to

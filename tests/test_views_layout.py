@@ -15,7 +15,10 @@ VIEW_PACKAGES = (
     "tournaments.play.views",
     "tournaments.registrations.views",
     "tournaments.mirror.views",
+    "scoring.standings.views",
 )
+#: the apps whose views are one module (``views.py``)
+VIEW_MODULES = ("scoring.printing.views", "scoring.scans.views")
 
 
 def view_modules() -> dict[str, Path]:
@@ -25,6 +28,10 @@ def view_modules() -> dict[str, Path]:
         for path in folder.glob("*.py"):
             if path.stem != "__init__":
                 out[f"{package}.{path.stem}"] = path
+    for name in VIEW_MODULES:
+        path = ROOT.joinpath(*name.split(".")).with_suffix(".py")
+        assert path.is_file(), name
+        out[name] = path
     return out
 
 

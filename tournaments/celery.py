@@ -26,7 +26,7 @@ def sweep_when_ready(**kwargs):
 
 @app.on_after_configure.connect
 def schedule_print_sweep(sender, **kwargs):
-    """Print jobs whose worker was lost are handed out again (scoring/tasks.py).
+    """Print jobs whose worker was lost are handed out again (scoring/printing/tasks.py).
     It runs on the clock's queue: its worker is the one that always runs, and
     a lost print worker is the case the sweep is for."""
     from django.conf import settings

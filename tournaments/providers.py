@@ -4,12 +4,19 @@ hear about goes the other way, by the signals of :mod:`tournaments.signals`.
 
 - :func:`has_result`: "the table has its result" — the results app's one
   definition (``scoring.models.has_result``), an expression over tables.
-- :func:`standings`: the standings rows, best first (``scoring.selectors.
-  standings``), which the seating orders a round by.
+- :func:`standings`: the standings rows, best first (``scoring.standings.
+  selectors.standings``), which the seating orders a round by;
+  :func:`standings_of`: the standings of given players and results, which a
+  correction's preview in the results app compares.
 - :func:`club_ratings`: the club season's ratings of the roster people in a
   game (``scoring.season.selectors.ratings``), which round 1 by rating uses.
 - :func:`seat_keys`: the players' seat links in a round, issued when missing
   (``tournaments.play.links.seat_keys``), which the printed table cards carry.
+- the scanned sheets' (``scoring.scans``), for the results app's entry
+  form and a table's versions: :func:`entry_scan` (the scanned page the
+  form was opened from, ``scoring.scans.review.entry_scan``),
+  :func:`entry_scan_saved` (that page's table has its result saved from the
+  form) and :func:`scan_pages` (the pages each version was read from).
 - the final stage's (``tournaments.finals``): :func:`final_standings` (the
   standings ordered by the stage), :func:`final_stage_to_seat` (the next
   stage's round to seat), :func:`final_decides` (its results decide the
@@ -45,6 +52,10 @@ def has_result():
 
 def standings(tournament, *, up_to_round: int | None = None) -> list:
     return _reader("standings")(tournament, up_to_round=up_to_round)
+
+
+def standings_of(tournament, players: list, results: list) -> list:
+    return _reader("standings_of")(tournament, players, results)
 
 
 def club_ratings(owner, game: str) -> dict:
@@ -83,3 +94,19 @@ def correction_impact(tournament, players, changed):
 
 def final_replace_dropped(*, round, player, by) -> dict:  # noqa: A002
     return _reader("final_replace_dropped")(round=round, player=player, by=by)
+
+
+def entry_scan(tournament, table, page_id: str | None) -> dict | None:
+    """The scanned page a table's entry form was opened from (``?scan=``)
+    with what the form shows of it, None without one."""
+    return _reader("entry_scan")(tournament, table, page_id)
+
+
+def entry_scan_saved(*, page, submission) -> None:
+    """The table's result was saved from the form opened from ``page``."""
+    _reader("entry_scan_saved")(page=page, submission=submission)
+
+
+def scan_pages(submission_ids) -> dict[int, list]:
+    """Submission id → the scanned pages it was read from."""
+    return _reader("scan_pages")(submission_ids)

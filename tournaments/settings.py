@@ -113,6 +113,9 @@ TRUSTED_PROXIES = trusted_proxies("TRUSTED_PROXIES")
 PROJECT_APPS = [
     "tournaments",
     "scoring",
+    "scoring.standings",
+    "scoring.printing",
+    "scoring.scans",
     "tournaments.play",
     "tournaments.push",
     "tournaments.finals",
@@ -255,7 +258,7 @@ if "postgresql" in DATABASES["default"]["ENGINE"]:
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024  # a form without its files
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024  # larger uploads go to a temp file
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 4000
-# a form's files: above the scan upload's own limit (scoring/views/scans.py
+# a form's files: above the scan upload's own limit (scoring/scans/views.py
 # MAX_FILES), so a few photos too many get its message, not a bare 400
 DATA_UPLOAD_MAX_NUMBER_FILES = 20
 

@@ -111,7 +111,7 @@ class PlayerRound:
 @dataclass(slots=True, eq=False)
 class PlayerData:
     """A player's games and totals. ``points`` is the total in the caller's unit
-    (any exact number type; :mod:`scoring.standings` uses scaled integers)."""
+    (any exact number type; :mod:`scoring.standings.compute` uses scaled integers)."""
 
     id: PlayerId
     rating: Any = None
@@ -124,7 +124,7 @@ class PlayerData:
     byes: int = 0
 
     def add(self, game: PlayerRound, points=None) -> PlayerRound:
-        """Record a game (the one way totals grow: :mod:`scoring.standings`
+        """Record a game (the one way totals grow: :mod:`scoring.standings.compute`
         builds every player's data with it); ``points`` (default
         ``game.points``) adds to the total, in the caller's unit."""
         self.games.append(game)

@@ -12,9 +12,12 @@ from django.urls import include, path
 
 from scoring import urls as scoring_urls
 from scoring.exchange import urls as exchange_urls
+from scoring.printing import urls as printing_urls
+from scoring.scans import urls as scans_urls
 from scoring.season import roster_views as roster
 from scoring.season import urls as season_urls
-from scoring.views import projector
+from scoring.standings import urls as standings_urls
+from scoring.standings.views import projector
 from tournaments.finals import urls as finals_urls
 from tournaments.mirror import urls as mirror_urls
 from tournaments.play import urls as play_urls
@@ -93,6 +96,9 @@ organizer_patterns = [
     *finals_urls.organizer_patterns,
     *mirror_urls.organizer_patterns,
     *scoring_urls.organizer_patterns,
+    *standings_urls.organizer_patterns,
+    *printing_urls.organizer_patterns,
+    *scans_urls.organizer_patterns,
     *exchange_urls.organizer_patterns,
 ]
 
@@ -110,7 +116,7 @@ public_patterns = [
     *play_urls.public_patterns,
     *registration_urls.public_patterns,
     *push_urls.public_patterns,
-    *scoring_urls.public_patterns,
+    *standings_urls.public_patterns,
     *mirror_urls.public_patterns,
 ]
 

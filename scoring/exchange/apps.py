@@ -11,8 +11,8 @@ class ExchangeConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from scoring import tasks
         from scoring.exchange import jobs
+        from scoring.printing import tasks
 
         # the print sweep's round also hands out the imports a lost worker left
         tasks.sweeping.connect(lambda **kwargs: jobs.sweep(), weak=False, dispatch_uid="imports")

@@ -46,7 +46,7 @@ def start(*, owner, data: bytes, name: str, language: str) -> ImportJob:
 
 
 def hand_out(job_id: int) -> None:
-    """The task ``scoring.run_import`` (``scoring/tasks.py``); a broker away
+    """The task ``scoring.run_import`` (``scoring/exchange/tasks.py``); a broker away
     fails the job with the reason instead of leaving it waiting."""
     try:
         current_app.send_task("scoring.run_import", args=[job_id], expires=3600)

@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from scoring import listings
 from scoring.exchange import jobs
 from scoring.exchange.export import export_json
 from scoring.exchange.models import ImportJob
+from scoring.standings import listings
 from tournaments import csvfile, limits
 from tournaments.permissions import tournament_view
 

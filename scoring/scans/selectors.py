@@ -7,9 +7,10 @@ from __future__ import annotations
 from django.db.models import F, Q
 
 from games import get_engine
-from scoring import listings
-from scoring.models import Confirmation, ScanPage, ScanPile, Submission
+from scoring.models import Confirmation, Submission
 from scoring.printing import marks
+from scoring.scans.models import ScanPage, ScanPile
+from scoring.standings import listings
 from tournaments.models import Tournament
 
 
@@ -55,6 +56,18 @@ def layout_finder(tournament: Tournament | None = None, round_no: int | None = N
 def piles_of_round(rnd) -> list[ScanPile]:
     """The round's latest piles, for its results page."""
     return list(ScanPile.objects.filter(round=rnd).defer("data")[:10])
+
+
+def pages_of_submissions(submission_ids) -> dict[int, list[ScanPage]]:
+    """Submission id → the scanned pages it was read from (without their
+    images), for a table's versions."""
+    out: dict[int, list[ScanPage]] = {}
+    pages = ScanPage.objects.filter(submission_id__in=list(submission_ids)).only(
+        "pk", "number", "submission_id"
+    )
+    for page in pages:
+        out.setdefault(page.submission_id, []).append(page)
+    return out
 
 
 def scan_page_for_entry(tournament, table, page_id: str | None) -> ScanPage | None:

@@ -1,6 +1,6 @@
 """Writes for scanned score sheets: a pile (one uploaded file: a scanner's
 PDF or a photo) is stored by the request and read page by page by a Celery
-task (``scoring.read_scan_pile``, :mod:`scoring.tasks`), never by a web
+task (``scoring.read_scan_pile``, :mod:`scoring.scans.tasks`), never by a web
 process.
 
 Each page fully read goes through the same path as a typed sheet:
@@ -32,9 +32,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import services
-from scoring.models import Confirmation, ScanPage, ScanPile, Submission
+from scoring.models import Confirmation, Submission
 from scoring.printing import marks
 from scoring.scans import reader
+from scoring.scans.models import ScanPage, ScanPile
 from scoring.scans.reader import locate
 from tournaments import limits as site_limits
 from tournaments.models import Round, Seat, Table

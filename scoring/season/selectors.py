@@ -10,11 +10,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from games import ENGINES
-from scoring import selectors as results
 from scoring.models import Submission
 from scoring.season.models import Series
 from scoring.season.ratings import Match, Rating, compute_ratings, sides_of
 from scoring.season.standings import Event, Placing, SeasonRow, season_standings
+from scoring.standings import selectors as standings_selectors
 from tournaments.models import Player, Seat, Tournament
 from tournaments.roster_models import Person
 from tournaments.selectors import kept_people
@@ -64,7 +64,7 @@ def series_standings(series: Series) -> tuple[list[SeasonRow], list[Tournament]]
     entrants = _entrants(tournaments)
     events = []
     for tournament in tournaments:
-        rows = [r for r in results.standings(tournament) if r.games > 0]
+        rows = [r for r in standings_selectors.standings(tournament) if r.games > 0]
         events.append(
             Event(
                 tournament.pk,
@@ -193,7 +193,7 @@ def person_tournaments(person: Person) -> list[PersonPlacing]:
             "tournament__created_at", "tournament__pk"
         )
     )
-    standings = results.standings_of_many(
+    standings = standings_selectors.standings_of_many(
         list({e.tournament_id: e.tournament for e in entries}.values())
     )
     for entry in entries:

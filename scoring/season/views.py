@@ -11,12 +11,13 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from scoring import documents, listings
+from scoring.printing import documents
 from scoring.printing.season import render_season
 from scoring.season import selectors
 from scoring.season import services as series_services
 from scoring.season.forms import SeriesForm, SeriesTournamentForm
 from scoring.season.models import Series
+from scoring.standings import listings
 from tournaments import csvfile
 from tournaments.models import Tournament
 from tournaments.roster_models import Person

@@ -20,9 +20,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring import selectors, services, sheet_links
 from scoring.forms import EntryMetaForm, SheetForm, TableFindForm
 from scoring.models import Submission
-from scoring.scans import selectors as scan_selectors
-from scoring.scans import services as scans
 from tournaments import clock as pure_clock
+from tournaments import providers
 from tournaments.addresses import client_address
 from tournaments.permissions import may, tournament_view
 from tournaments.selectors import round_or_404, seats_in_order
@@ -40,53 +39,35 @@ def result_entry(request, tournament, number, table):
     schema, unplayable = services.result_sheet_schema(tournament=tournament, players=len(seats))
     extra = {"unplayable": unplayable}
     names = [s.name for s in seats]
-    scan = scan_selectors.scan_page_for_entry(tournament, table, request.GET.get("scan"))
+    # opened from a scanned page (``?scan=``): the scans app's part of the form
+    scan = providers.entry_scan(tournament, table, request.GET.get("scan"))
     if scan is not None:
-        extra["scan"] = _scan_context(tournament, table, scan)
+        extra["scan"] = scan
     if schema is not None and request.method == "GET":
         extra.update(_blank_entry_forms(request, table, schema, names, scan))
     status = 200
     if scan is not None and schema is not None:
         fields = SheetForm(schema=schema, names=names).fields
-        for u in extra["scan"]["unsure"]:
+        for u in scan["unsure"]:
             u["label"] = fields[u["field"]].label if u["field"] in fields else u["field"]
     if schema is not None and request.method == "POST":
         saved, status = _entry_post(request, table, seats, schema, names, extra)
         if saved is not None:
             if scan is not None and extra.get("saved") is not None:
-                scans.page_fixed(page=scan, submission=extra["saved"])
+                providers.entry_scan_saved(page=scan["page"], submission=extra["saved"])
             return saved
     # the page's reads, only when a page is shown (a save redirects)
     context = selectors.result_page(tournament, table, seats, request.tournament_role)
     return render(request, "scoring/entry.html", context | extra, status=status)
 
 
-def _scan_context(tournament, table, scan) -> dict:
-    """The scanned page the form was opened from: its doubtful fields, each
-    with its reason and the crop of the page."""
-    number = table.round.number
-    return {
-        "page": scan,
-        "reason": scans.reason_text(scan.reason) if scan.reason else "",
-        "unsure": [
-            {
-                "field": name,
-                "why": scans.unsure_text(why),
-                "crop": reverse("scan_crop", args=[tournament.pk, number, scan.pk, name]),
-            }
-            for name, why in scan.unsure().items()
-        ],
-        "pile_url": reverse("scan_pile", args=[tournament.pk, number, scan.pile_id]),
-    }
-
-
 def _blank_entry_forms(request, table, schema, names, scan=None) -> dict:
     """The form of a GET: the counted version (else the latest) filled in;
-    opened from a scanned page (``?scan=``): what was read of it."""
+    opened from a scanned page (``?scan=``): what was read of it for sure."""
     latest, version = selectors.prefill_version(table)
     initial = dict(latest.sheet) if latest else None
     if scan is not None:
-        initial = scan.values()
+        initial = scan["values"]
     return {
         "sheet_form": SheetForm(
             initial=initial,

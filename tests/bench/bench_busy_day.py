@@ -64,8 +64,8 @@ def _arm() -> dict:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from scoring import tasks as print_tasks
-    from scoring.models import PrintJob
+    from scoring.printing import tasks as print_tasks
+    from scoring.printing.models import PrintJob
     from tests.staff_load import _bot_tournament
     from tournaments import services
     from tournaments.models import Round, Seat, Table, TableAction

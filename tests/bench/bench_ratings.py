@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from scoring.season.ratings import Match, compute_ratings
 from scoring.season.standings import Event, Placing, season_standings
-from scoring.standings import compute_standings
+from scoring.standings.compute import compute_standings
 
 TARGET_S = 2.0
 

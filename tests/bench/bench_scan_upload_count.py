@@ -12,7 +12,8 @@ def main(tournament: int, round_no: int) -> dict:
     import django
 
     django.setup()
-    from scoring.models import ScanPage, Submission
+    from scoring.models import Submission
+    from scoring.scans.models import ScanPage
 
     pages = ScanPage.objects.filter(
         pile__round__tournament_id=tournament, pile__round__number=round_no

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from scoring.standings import compute_standings
+from scoring.standings.compute import compute_standings
 
 TARGET_MS = 100
 

@@ -16,7 +16,7 @@ import pdfplumber
 import pytest
 
 from scoring import services as results
-from scoring.selectors import standings
+from scoring.standings.selectors import standings
 from tests.browser.sessions import login_with_form
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import past_deadline

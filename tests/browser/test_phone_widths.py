@@ -18,7 +18,7 @@ import pytest
 
 from games import get_engine
 from scoring import services as results
-from scoring.models import PrintJob
+from scoring.printing.models import PrintJob
 from scoring.season import services as series_services
 from scoring.season.models import Series
 from scoring.sheet_links import table_token

@@ -22,8 +22,9 @@ import numpy as np
 import pytest
 from django.db import connection
 
-from scoring.models import ScanPage, Submission
+from scoring.models import Submission
 from scoring.scans import services as scans
+from scoring.scans.models import ScanPage
 from scoring.scans.selectors import layout_of, table_size
 from tests.browser.sessions import logged_in_context
 from tests.scans.corpus import as_photo, mark_sheet
@@ -85,7 +86,7 @@ def faint_photo(tournament, round_no: int, number: int, values: dict, field: str
     """A phone photo of one sheet whose ``field`` is marked faintly."""
     import pypdfium2 as pdfium
 
-    from scoring import documents
+    from scoring.printing import documents
 
     layouts = documents.sheet_layouts(tournament, round_no)
     k = [s["table"] for s in layouts].index(number)

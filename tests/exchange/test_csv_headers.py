@@ -12,8 +12,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import listings
 from scoring.exchange.views import HEADERS
+from scoring.standings import listings
 from tests.scoring import handmade
 from tests.season.test_season import season  # noqa: F401 (a fixture: two tournaments of a series)
 from tournaments.player_import import parse_players

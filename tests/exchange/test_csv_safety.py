@@ -7,8 +7,8 @@ import io
 import pytest
 from django.urls import reverse
 
-from scoring import listings
 from scoring.exchange.views import HEADERS
+from scoring.standings import listings
 from tests.scoring import handmade
 from tournaments.models import Team
 

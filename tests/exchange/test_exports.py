@@ -9,13 +9,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring import listings
 from scoring.exchange import jobs
 from scoring.exchange.export import export_json, export_tournament
 from scoring.exchange.format import ImportRefused
 from scoring.exchange.importer import import_tournament
 from scoring.exchange.models import ImportJob
 from scoring.models import Confirmation, Submission
+from scoring.standings import listings
 from tests.scoring import handmade, played
 from tournaments.models import Player, Round, Seat, Tournament
 

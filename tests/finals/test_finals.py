@@ -16,15 +16,17 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scoring import documents, listings
 from scoring import services as results
 from scoring.exchange.export import export_json
 from scoring.exchange.format import ImportRefused
 from scoring.exchange.importer import import_tournament
+from scoring.printing import documents
 from scoring.season import selectors as season_selectors
 from scoring.season import services as series_services
 from scoring.season.models import Series
-from scoring.selectors import event_overview, standings
+from scoring.selectors import event_overview
+from scoring.standings import listings
+from scoring.standings.selectors import standings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.seat_tokens import token_for
 from tournaments.finals import selectors as finals

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import ENGINES
 from scoring.models import Submission
-from scoring.selectors import standings
+from scoring.standings.selectors import standings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.finals import services as finals
 from tournaments.finals.models import FinalStage

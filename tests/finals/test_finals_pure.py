@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.season.standings import Event, Placing, season_standings
-from scoring.standings import compute_standings
+from scoring.standings.compute import compute_standings
 from tournaments.finals import formats
 from tournaments.finals.advancement import StageTable, advance, seat_tables
 from tournaments.finals.ordering import Qualifying, final_order

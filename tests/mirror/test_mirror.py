@@ -12,8 +12,8 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import selectors as scoring_selectors
 from scoring.exchange.export import export_tournament
+from scoring.standings import selectors as standings_selectors
 from tests.mirror.mirror_helpers import (
     approved_key,
     body,
@@ -50,7 +50,7 @@ def post(client, data: bytes, key: str | None):
 def standings_rows(tournament):
     return [
         (r.place, r.shared, str(r.name), r.points, r.figures, r.opponents, r.wins)
-        for r in scoring_selectors.standings(tournament)
+        for r in standings_selectors.standings(tournament)
     ]
 
 

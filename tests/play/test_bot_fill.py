@@ -11,11 +11,12 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from scoring import listings
 from scoring import selectors as scoring_selectors
 from scoring.exchange.export import export_tournament
 from scoring.exchange.importer import import_tournament
 from scoring.models import Submission
+from scoring.standings import listings
+from scoring.standings import selectors as standings_selectors
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.forms import TournamentForm
 from tournaments.models import Seat, Table
@@ -126,7 +127,7 @@ def test_the_bot_table_plays_from_the_first_move_and_the_bot_earns_nothing(organ
     sub = Submission.objects.get(table=bot_table, status=Submission.CONFIRMED)
     assert len(sub.ranks) == 4
     humans = list(bot_table.seats.filter(player__isnull=False).order_by("position"))
-    rows = {r.player_id: r for r in scoring_selectors.standings(t)}
+    rows = {r.player_id: r for r in standings_selectors.standings(t)}
     assert len(rows) == 6  # no row for a bot
     scheme = get_scheme(t.points_scheme)
     points = scheme.table(tuple(sub.ranks), tuple(sub.figures))
@@ -210,7 +211,7 @@ def test_export_and_import_keep_the_empty_seats(organizer):
         None,
         None,
     ]
-    assert {r.player_id for r in scoring_selectors.standings(copy)} == set(
+    assert {r.player_id for r in standings_selectors.standings(copy)} == set(
         copy.players.values_list("pk", flat=True)
     )
 

@@ -283,7 +283,7 @@ def test_a_seat_of_a_finished_game_cannot_be_given_to_the_bot(organizer):
 
 
 def test_a_result_with_a_bot_seat_counts_for_its_player_and_is_marked(client, organizer):
-    from scoring import listings
+    from scoring.standings import listings
 
     rnd, table = make_round(organizer, game="quartett", players=2)
     bots.seat_to_bot(table=table, position=1)

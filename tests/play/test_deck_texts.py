@@ -18,7 +18,7 @@ from django.utils import translation
 
 from games import get_engine
 from scoring import forms as scoring_forms
-from scoring.printing import render_score_sheets
+from scoring.printing.sheets import render_score_sheets
 from tests.factories import digital_table
 from tournaments.models import Seat
 from tournaments.play import deck_texts

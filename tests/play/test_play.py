@@ -15,7 +15,7 @@ from django.urls import resolve, reverse
 
 from games import get_engine
 from games.base import RandomBot
-from scoring import documents
+from scoring.printing import documents
 from tests.factories import deal_secret, digital_table, one_table
 from tournaments.models import Round, Seat, TableAction
 from tournaments.play import tables as digital

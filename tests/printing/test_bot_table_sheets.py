@@ -8,7 +8,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from scoring import documents
+from scoring.printing import documents
 from tests.play.test_bot_fill import mond
 from tournaments.services import seating
 

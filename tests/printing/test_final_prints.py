@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from scoring import documents
-from scoring.selectors import standings
+from scoring.printing import documents
+from scoring.standings.selectors import standings
 from tests.finals.test_finals import (
     _pdf_text,
     end,

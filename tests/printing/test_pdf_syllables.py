@@ -14,8 +14,8 @@ import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
-from scoring.printing import render_standings
 from scoring.printing.certificates import render_certificates
+from scoring.printing.lists import render_standings
 
 CLUBS = [
     "Spielgemeinschaft Lindenstraße 4",

@@ -13,11 +13,11 @@ from django.core.management import call_command
 from django.db.models import QuerySet
 from django.urls import resolve, reverse
 
-from scoring import documents
-from scoring.models import PrintJob
-from scoring.printing import marks, render_score_sheets
+from scoring.printing import documents, marks
+from scoring.printing.models import PrintJob
+from scoring.printing.sheets import render_score_sheets
+from scoring.printing.tasks import run_print_job
 from scoring.sheet_links import table_from_token
-from scoring.tasks import run_print_job
 from tests.scoring import handmade
 from tournaments.celery import app as celery_app
 from tournaments.models import Table

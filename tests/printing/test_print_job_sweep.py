@@ -21,8 +21,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
 
-from scoring import tasks
-from scoring.models import PrintJob
+from scoring.printing import tasks
+from scoring.printing.models import PrintJob
 from tests.conftest import missing_service
 from tests.scoring import handmade
 from tournaments.celery import app as celery_app

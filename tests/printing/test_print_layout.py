@@ -21,17 +21,17 @@ from django.utils.translation import gettext
 from reportlab.lib.pagesizes import A4
 
 from games import ENGINES
-from scoring.printing import (
+from scoring.printing.certificates import render_certificates
+from scoring.printing.lists import (
     render_round_results,
-    render_score_sheets,
     render_seating_by_name,
     render_seating_by_table,
     render_standings,
     render_table_cards,
+    surname_first,
 )
-from scoring.printing.certificates import render_certificates
-from scoring.printing.lists import surname_first
 from scoring.printing.season import render_season
+from scoring.printing.sheets import render_score_sheets
 from scoring.printing.slips import render_seat_slip
 from tests.scoring import pdf_layout
 from tournaments.limits import MAX_NAME, MAX_ROUNDS, MAX_TABLES
@@ -182,7 +182,7 @@ def _sheets(game, options, machine_readable=True):
 
 def separator() -> str:
     """The active language's decimal separator: the pure drawing is told it,
-    as ``scoring.documents`` tells it."""
+    as ``scoring.printing.documents`` tells it."""
     from django.utils.formats import get_format
 
     return get_format("DECIMAL_SEPARATOR")

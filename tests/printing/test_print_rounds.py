@@ -12,8 +12,8 @@ import pdfplumber
 import pytest
 from django.urls import reverse
 
-from scoring import documents
 from scoring.models import Submission
+from scoring.printing import documents
 from tournaments import services
 from tournaments.models import Round, Seat, Table
 

@@ -11,17 +11,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games import ENGINES
-from scoring.printing import (
-    fonts,
+from scoring.printing import fonts
+from scoring.printing.lists import (
     render_round_results,
-    render_score_sheets,
     render_seating_by_name,
     render_seating_by_table,
     render_standings,
     render_table_cards,
-    two_up_order,
 )
 from scoring.printing.qr import dark_runs
+from scoring.printing.sheets import render_score_sheets, two_up_order
 
 TOURNAMENT = {"name": "Herbstturnier Köln"}
 NAMES = [

@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES
-from scoring.printing import fit, render_score_sheets
+from scoring.printing import fit
 from scoring.printing.fonts import register_fonts
+from scoring.printing.sheets import render_score_sheets
 from tests.printing.test_print_layout import printed_in_full_or_cut
 from tests.scoring import pdf_layout
 

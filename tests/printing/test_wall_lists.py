@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from reportlab.lib.units import mm
 
-from scoring.printing import render_seating_by_name, render_seating_by_table, render_standings
+from scoring.printing.lists import render_seating_by_name, render_seating_by_table, render_standings
 
 PEOPLE = [
     ("Thomas Müller", "SC Köln"),

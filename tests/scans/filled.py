@@ -9,7 +9,7 @@ import io
 import numpy as np
 from PIL import Image
 
-from scoring import documents
+from scoring.printing import documents
 from scoring.scans.selectors import layout_of, table_size
 from tests.scans.corpus import as_scan, blot_code, engine_values, mark_sheet
 

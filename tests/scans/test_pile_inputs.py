@@ -10,8 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
-from scoring.models import ScanPage, ScanPile, Submission
+from scoring.models import Submission
 from scoring.scans import services as scans
+from scoring.scans.models import ScanPage, ScanPile
 from tests.scans.filled import filled_pages, pdf, png, valid_values
 from tests.scans.test_reader import many_pages, pdf_with_image, png_header
 from tests.scoring import handmade

@@ -12,8 +12,9 @@ import pytest
 from django.urls import reverse
 
 from scoring import selectors as result_selectors
-from scoring.models import Confirmation, ScanPage, ScanPile, Submission
+from scoring.models import Confirmation, Submission
 from scoring.scans import services as scans
+from scoring.scans.models import ScanPage, ScanPile
 from tests.scans.filled import filled_pages, pdf, valid_values
 from tests.scoring import handmade
 from tests.scoring.test_result_entry import add_keeper

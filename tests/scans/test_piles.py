@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.models import ScanPage, ScanPile, Submission
+from scoring.models import Submission
 from scoring.scans import services as scans
+from scoring.scans.models import ScanPage, ScanPile
 from tests.scans.filled import filled_pages, pdf, png, valid_values
 from tests.scoring import handmade
 from tournaments.services.errors import ServiceError

@@ -10,8 +10,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring.models import ScanPage, ScanPile, Submission
+from scoring.models import Submission
 from scoring.scans import services as scans
+from scoring.scans.models import ScanPage, ScanPile
 from tests.scans.filled import filled_pages, pdf, png, valid_values
 from tests.scoring import handmade
 from tournaments.models import Table

@@ -12,9 +12,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.urls import reverse
 
-from scoring.models import ScanPage, ScanPile
 from scoring.scans import reader
 from scoring.scans import services as scans
+from scoring.scans.models import ScanPage, ScanPile
 from tests.scans.test_reader import many_pages
 from tests.scoring import handmade
 

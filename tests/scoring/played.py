@@ -24,12 +24,13 @@ import random
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from scoring import documents, listings
 from scoring import services as results
 from scoring.exchange.views import FORMATS
+from scoring.printing import documents
 from scoring.season import services as series_services
 from scoring.season.models import Series
 from scoring.sheet_links import table_token
+from scoring.standings import listings
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tournaments.models import Round, Table, Tournament
 from tournaments.play.links import seat_keys, seat_token

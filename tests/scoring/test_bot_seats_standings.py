@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.standings import compute_standings, prepare
+from scoring.standings.compute import compute_standings, prepare
 from tournaments.points import get_scheme
 from tournaments.tiebreaks import head_to_head, opponents
 

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring import services as results
-from scoring.selectors import standings
+from scoring.standings.selectors import standings
 from tests.factories import TournamentFactory, seated_round
 from tournaments import seating_selectors
 from tournaments.registrations import services as registrations

@@ -14,8 +14,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from scoring import documents, services
+from scoring import services
 from scoring.models import Submission
+from scoring.printing import documents
 from tests.scoring import handmade
 from tests.scoring.test_result_entry import make_tables, post_data
 from tournaments.models import Round, Tournament

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.standings import Row, compute_standings
+from scoring.standings.compute import Row, compute_standings
 from tournaments.points import PointsScheme
 
 NAMES = ["Anna", "Bert", "Cem", "Dora", "Emil", "Fay", "Gus"]

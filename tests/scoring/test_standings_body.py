@@ -9,7 +9,7 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.views.standings import standings_body
+from scoring.standings.views.standings import standings_body
 
 
 def row(**kw):

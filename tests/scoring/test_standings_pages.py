@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from scoring import listings
+from scoring.standings import listings
 from tests.scoring import handmade
 
 pytestmark = pytest.mark.django_db

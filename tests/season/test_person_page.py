@@ -10,7 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring import selectors as results
+from scoring.standings import selectors as standings_selectors
 from tests.printing.test_final_prints import _semis_and_final
 from tests.season.test_season import play
 from tournaments import services
@@ -67,7 +67,7 @@ def test_the_person_page_shows_each_tournaments_place_and_points(client, organiz
     assert [r[0] for r in rows] == ["Turnier 1", "Turnier 2", "Turnier 3", "Noch offen"]
     assert [r[2] for r in rows[:3]] == ["1 von 4", "4 von 4", "2 von 4"]
     for row, t in zip(rows, tournaments[:3], strict=False):
-        mine = next(r for r in results.standings(t) if r.name == "Anna")
+        mine = next(r for r in standings_selectors.standings(t) if r.name == "Anna")
         # the same points as the tournament's own standings, written in German
         assert row[3] == str(mine.points).replace(".", ","), row
         assert row[4] == "2"
@@ -143,8 +143,8 @@ QUERIES_FOR_ANY_NUMBER = 16
 
 def test_where_the_final_decides_the_person_page_shows_the_place_of_the_final(client, organizer):
     t = _semis_and_final(organizer)
-    qualifying = {r.player_id: r.place for r in results.standings(t, up_to_round=1)}
-    final = results.standings(t)
+    qualifying = {r.player_id: r.place for r in standings_selectors.standings(t, up_to_round=1)}
+    final = standings_selectors.standings(t)
     # a finalist whom the final moved from the place the qualifying round gave
     moved = next(r for r in final if r.stage and r.place != qualifying[r.player_id])
     person = roster.person_from_player(player=t.players.get(pk=moved.player_id), by=organizer)
@@ -159,7 +159,7 @@ def test_half_points_on_the_person_page_are_written_as_in_german(client, organiz
     t = services.tournament_create(owner=organizer, name="Dreiertisch", game="quartett")
     players, _tables = play(t, organizer, NAMES, [[["Bert", "Anna", "Cora"]]])
     person = roster.person_from_player(player=players["Anna"], by=organizer)
-    mine = next(r for r in results.standings(t) if r.name == "Anna")
+    mine = next(r for r in standings_selectors.standings(t) if r.name == "Anna")
     assert mine.points != int(mine.points)  # a fraction of a point
     client.force_login(organizer)
     client.cookies["django_language"] = "de"

@@ -8,7 +8,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring.models import PrintJob, Submission
+from scoring.models import Submission
+from scoring.printing.models import PrintJob
 from tests.factories import seated_round
 from tests.seat_tokens import token_for
 from tournaments import services

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import call_command
 
 from scoring.models import Submission
-from scoring.selectors import standings
+from scoring.standings.selectors import standings
 from tournaments.models import ClockActivation, Tournament
 from tournaments.services import deadlines
 

@@ -33,8 +33,8 @@ from django.urls import reverse
 
 from games import rng
 from games.base import RandomBot
-from scoring import listings
 from scoring.season.models import Series
+from scoring.standings import listings
 from tests.factories import DIGITAL_GAMES, PlayerFactory, TournamentFactory, seated_round
 from tests.seat_tokens import token_for
 from tournaments import urls as site_urls

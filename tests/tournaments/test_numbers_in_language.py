@@ -65,7 +65,7 @@ def test_a_standings_number_is_written_in_the_readers_language(value, english, g
 @given(st.fractions(min_value=-1000, max_value=1000, max_denominator=8))
 def test_pages_and_prints_write_a_number_alike(value):
     """The page filter and the prints' formatter give the same text."""
-    from scoring.documents import format_value
+    from scoring.printing.documents import format_value
     from tournaments.points import as_number
 
     for language in ("de", "en"):

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring.models import PrintJob, ScanPage, ScanPile
+from scoring.printing.models import PrintJob
+from scoring.scans.models import ScanPage, ScanPile
 from tests.factories import PlayerFactory, seated_round
 from tests.mirror.mirror_helpers import approved_key
 from tournaments import services

@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from scoring.views.projector import join_qr_svg
+from scoring.standings.views.projector import join_qr_svg
 from tests.factories import PlayerFactory, TournamentFactory, seated_round
 from tests.timetravel import past_deadline, travel
 from tournaments.models import Round, Table

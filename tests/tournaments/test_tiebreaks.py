@@ -2,7 +2,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from scoring.standings import prepare
+from scoring.standings.compute import prepare
 from tournaments.tiebreaks import (
     DEFAULT_ORDER,
     TIEBREAKS,
@@ -25,7 +25,7 @@ def table(rnd, players, ranks, points, figures=None):
 
 def build(tables, byes=(), ratings=None):
     """PlayerData from Table objects (points as given), recorded with
-    ``PlayerData.add`` as ``scoring.standings.prepare`` records them."""
+    ``PlayerData.add`` as ``scoring.standings.compute.prepare`` records them."""
     data = {}
     ratings = ratings or {}
     for t in tables:

@@ -134,7 +134,7 @@ def test_points_are_counted_and_localized(points, english, german):
 def test_numbers_in_pdfs_use_the_readers_decimal_separator(value, english, german):
     from decimal import Decimal
 
-    from scoring.documents import format_value
+    from scoring.printing.documents import format_value
 
     value = Decimal(value) if isinstance(value, str) else value
     with translation.override("en"):

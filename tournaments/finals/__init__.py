@@ -11,5 +11,5 @@ the qualification now against the one seated), ``services`` (save the
 settings, seat the stage), ``messages`` (the reason codes worded), ``forms``,
 ``views`` and ``urls``; templates in ``templates/finals/``. The final order
 is applied where the standings are computed for every consumer
-(``scoring.selectors.standings``).
+(``scoring.standings.selectors.standings``).
 """

@@ -8,8 +8,9 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
-from scoring.selectors import results_data, standings, standings_of, with_a_game
-from scoring.standings import Row, compute_standings
+from scoring.selectors import results_data, with_a_game
+from scoring.standings.compute import Row, compute_standings
+from scoring.standings.selectors import standings, standings_of
 from tournaments.finals import formats
 from tournaments.finals import messages as texts
 from tournaments.finals.advancement import StageTable, advance
@@ -280,7 +281,7 @@ def final_page(tournament: Tournament) -> dict:
 
 def final_standings(tournament, players, results, stages, options) -> list[Row]:
     """The standings ordered by the final stage (see
-    :func:`scoring.selectors.standings`, which asks for them through
+    :func:`scoring.standings.selectors.standings`, which asks for them through
     :mod:`tournaments.providers`)."""
     numbers = {number for number, _stage, _n in stages}
     qualifying = compute_standings(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.selectors import standings
+from scoring.standings.selectors import standings
 from tournaments.authors import author
 from tournaments.finals import formats
 from tournaments.finals import messages as texts

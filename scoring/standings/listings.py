@@ -1,10 +1,10 @@
 """What the pages, exports and prints list: the standings rows, a player's
 history, a round's results and seated tables, the CSV/JSON exports — plain
-dicts and lists built from the selectors' data (:mod:`scoring.selectors`) and
+dicts and lists built from the selectors' data (:mod:`scoring.selectors`, :mod:`scoring.standings.selectors`) and
 the pure standings, in a fixed number of queries per call (no per-table or
 per-player query).
 
-Points and figures are exact numbers from :mod:`scoring.standings`, turned
+Points and figures are exact numbers from :mod:`scoring.standings.compute`, turned
 into ``int`` or a short ``Decimal`` by :func:`tournaments.points.as_number` for
 display.
 
@@ -23,8 +23,9 @@ from collections import defaultdict
 from django.utils.translation import pgettext, pgettext_lazy
 
 from scoring.models import Submission
-from scoring.selectors import players_data, results_data, standings, with_a_game
-from scoring.standings import prepare
+from scoring.selectors import players_data, results_data, with_a_game
+from scoring.standings.compute import prepare
+from scoring.standings.selectors import standings
 from tournaments.collation import name_key
 from tournaments.models import Bye, Player, Round, Seat, Table, Tournament
 from tournaments.points import as_number
@@ -54,8 +55,8 @@ def figure_label(tournament: Tournament) -> str:
 
 def standings_rows(tournament: Tournament, *, up_to_round: int | None = None) -> list[dict]:
     """The standings (best first, a final stage's order applied:
-    :func:`scoring.selectors.standings`) of the players with a counted game
-    as dicts: the fields of :class:`scoring.standings.Row` plus ``club``,
+    :func:`scoring.standings.selectors.standings`) of the players with a counted game
+    as dicts: the fields of :class:`scoring.standings.compute.Row` plus ``club``,
     ``bot_games`` and ``rating_unconfirmed`` (the player typed a rating the
     organizer has not confirmed: it counts as none)."""
     rows = standings(tournament, up_to_round=up_to_round, played_only=True)

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 
-from scoring import documents
+from scoring.printing import documents
 from tournaments.models import Tournament
 
 

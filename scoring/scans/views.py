@@ -2,7 +2,7 @@
 page (its progress while the worker reads it, then each page's outcome and
 the pile's one press), a page's image and the crop of a doubtful field.
 The review of a page is the table's entry form, opened with ``?scan=<page>``
-(:mod:`scoring.views.entry`).
+(:mod:`scoring.views.entry`, with what :mod:`scoring.scans.review` hands it).
 
 Views are thin: the pile is stored and read by ``scoring.scans.services``.
 """
@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.models import ScanPage, ScanPile
 from scoring.scans import selectors as scan_selectors
 from scoring.scans import services as scans
+from scoring.scans.models import ScanPage, ScanPile
 from tournaments.permissions import tournament_view
 from tournaments.selectors import round_or_404
 from tournaments.services.errors import ServiceError
@@ -137,7 +137,7 @@ def scan_pile(request, tournament, number, pile_id):
         "pile_reason": scans.reason_text(pile.reason) if pile.reason else "",
         "tables": list(pile.round.tables.order_by("number").values_list("number", flat=True)),
     }
-    template = "scoring/scans/pile.html#pile" if request.htmx else "scoring/scans/pile.html"
+    template = "scans/pile.html#pile" if request.htmx else "scans/pile.html"
     return render(request, template, context)
 
 

@@ -34,8 +34,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring import documents
-from scoring.models import PrintJob
+from scoring.printing import documents
+from scoring.printing.models import PrintJob
 from scoring.sheet_links import table_token
 from tournaments import addresses
 from tournaments.celery import app
@@ -283,20 +283,3 @@ sweeping = Signal()
 def sweep_print_jobs_task() -> dict:
     sweeping.send(sender=None)
     return sweep_print_jobs()
-
-
-@app.task(name="scoring.read_scan_pile", ignore_result=True)
-def read_scan_pile(pile_id: int) -> str | None:
-    """A pile of scanned score sheets read page by page (scoring.scans.services)."""
-    from scoring.scans import services as scans
-
-    return scans.run(pile_id)
-
-
-@app.task(name="scoring.read_picked_page", ignore_result=True)
-def read_picked_page(page_id: int) -> str:
-    """A scanned page whose code can't be read, read as the sheet of the
-    table the staff named for it (scoring.scans.services.run_pick)."""
-    from scoring.scans import services as scans
-
-    return scans.run_pick(page_id)

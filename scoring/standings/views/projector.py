@@ -16,8 +16,8 @@ from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from scoring import listings
-from scoring.selectors import standings
+from scoring.standings import listings
+from scoring.standings.selectors import standings
 from tournaments import selectors
 from tournaments.addresses import join_url
 from tournaments.models import Round, Table

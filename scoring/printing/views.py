@@ -1,22 +1,20 @@
 """PDF downloads and the print page; large rounds go through a Celery task
 whose progress the page polls (htmx)."""
 
-from datetime import timedelta
 from pathlib import Path
 
 from django.contrib import messages
 from django.db.models import Count
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring import documents, tasks
-from scoring.models import PrintJob
+from scoring.printing import documents, selectors, tasks
+from scoring.printing.models import PrintJob
+from scoring.printing.tasks import prints_dir
 from scoring.sheet_links import table_sheet_url
-from scoring.tasks import prints_dir
 from tournaments import addresses, limits
 from tournaments.params import parse_int
 from tournaments.permissions import tournament_view
@@ -49,7 +47,7 @@ def print_center(request, tournament):
     limit = documents.async_limit()
     return render(
         request,
-        "scoring/printing.html",
+        "printing/printing.html",
         {
             "tournament": tournament,
             "role": request.tournament_role,
@@ -58,7 +56,7 @@ def print_center(request, tournament):
                 for r in rounds
             ],
             "kinds": [(k, documents.KINDS[k]) for k in documents.ROUND_KINDS],
-            "jobs": [_labelled(job) for job in tournament.print_jobs.all()[:10]],
+            "jobs": [_labelled(job) for job in selectors.latest_jobs(tournament)],
             "limit": limit,
         },
     )
@@ -127,12 +125,7 @@ def print_job_retry(request, tournament, job_id):
 
 def _too_many_open(request, tournament):
     """The refusal when too many of the tournament's jobs are still open."""
-    recent = timezone.now() - timedelta(hours=1)
-    open_jobs = PrintJob.objects.filter(
-        tournament=tournament,
-        status__in=[PrintJob.QUEUED, PrintJob.RUNNING],
-        at__gte=recent,
-    ).count()
+    open_jobs = selectors.open_job_count(tournament)
     if open_jobs < limits.MAX_OPEN_PRINT_JOBS:
         return None
     return problem(
@@ -150,7 +143,7 @@ def _labelled(job: PrintJob) -> PrintJob:
 
 
 def _job_page(request, tournament, job):
-    template = "scoring/printing.html#job" if request.htmx else "scoring/print_job.html"
+    template = "printing/printing.html#job" if request.htmx else "printing/print_job.html"
     return render(
         request,
         template,

@@ -1,8 +1,9 @@
 """The printed documents: each kind's data loaded from the database
-(:mod:`scoring.listings`), handed as plain data to :mod:`scoring.printing`
-(pure ReportLab drawing), returned as PDF bytes.
+(:mod:`scoring.standings.listings`), handed as plain data to the pure drawing beside
+it (:mod:`scoring.printing.lists`, :mod:`scoring.printing.sheets` ...,
+ReportLab), returned as PDF bytes.
 
-The views, the Celery task (:mod:`scoring.tasks`) and ``manage.py print`` all
+The views, the Celery task (:mod:`scoring.printing.tasks`) and ``manage.py print`` all
 call :func:`render`, so every path prints the same document.
 
 Kinds: ``sheets`` (score sheets with the QR code), ``seating`` (by table),
@@ -20,20 +21,20 @@ from django.urls import reverse
 from django.utils.formats import date_format, get_format, number_format
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from scoring import listings
 from scoring.models import Submission
-from scoring.printing import (
-    lists,
+from scoring.printing import lists
+from scoring.printing.certificates import render_certificates
+from scoring.printing.lists import (
     render_round_results,
-    render_score_sheets,
     render_seating_by_name,
     render_seating_by_table,
     render_standings,
     render_table_cards,
 )
-from scoring.printing.certificates import render_certificates
+from scoring.printing.sheets import render_score_sheets
 from scoring.printing.sheets import sheet_layouts as printed_sheet_layouts
 from scoring.sheet_links import table_sheet_url, table_token
+from scoring.standings import listings
 from tournaments import providers
 from tournaments.addresses import absolute
 from tournaments.models import Round, Tournament

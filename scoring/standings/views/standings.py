@@ -9,11 +9,11 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
-from scoring import listings
-from scoring.printing.lists import format_value
-from scoring.scans import selectors as scan_selectors
+from scoring.standings import listings
+from tournaments import panels
 from tournaments.params import parse_int
 from tournaments.permissions import STAFF, public_tournament, tournament_view
+from tournaments.points import format_value
 from tournaments.views._helpers import round_problem
 from tournaments.views._ratings import unconfirmed_text
 
@@ -193,7 +193,7 @@ def round_results(request, tournament, number):
             "round": rnd,
             "round_numbers": listings.round_numbers(tournament),
             "figure_label": listings.figure_label(tournament),
-            "piles": scan_selectors.piles_of_round(rnd),
+            **panels.panels("round_results", rnd),  # the scanned piles
             **results,
         },
     )
