@@ -152,8 +152,8 @@ _LONG_FAST = [
 # Each run's durations (setup + call + teardown, seconds) are kept in pytest's
 # cache (.pytest_cache/, merged over runs); the next run starts every test that
 # took at least LONG_SECONDS longest first, so the short tests fill the
-# workers' tails. The rest keep their files' order (a module's fixtures stay
-# together).
+# workers' tails. The rest keep their files' order, and so do the browser and
+# server tests (their module-scoped browsers and servers start once).
 _DURATIONS_KEY = "turnierleiter/durations"
 LONG_SECONDS = 1.0
 
@@ -164,12 +164,15 @@ def _cost(item, durations: dict) -> tuple:
     if "test_conformance.py::test_conformance[" in item.nodeid:
         game, players = item.callspec.params["engine_id"], item.callspec.params["players"]
         return (0, 0, -players, _LONG_GAMES.index(game))
+    if item.get_closest_marker("browser") or item.get_closest_marker("server"):
+        return (2, 0, 0, 0)
     seconds = durations.get(item.nodeid)
     if seconds is not None and seconds >= LONG_SECONDS:
         return (1, -seconds, 0, 0)
     for i, name in enumerate(_LONG_FAST):
         if seconds is None and item.nodeid.endswith(name):
-            return (1, -LONG_SECONDS, i, 0)
+            # known to be long, not yet measured here: before the measured ones
+            return (1, float("-inf"), i, 0)
     return (2, 0, 0, 0)
 
 
