@@ -127,24 +127,78 @@ def _fast_password_hashing(settings):
 _LONG_GAMES = ["trumpet", "terra_trumpf", "quartett", "altruismus", "monddaemmerung"]
 
 
-# the longest tests `make test-fast` runs (each tens of seconds), started right
-# after the conformance cases, so that none of them begins at a worker's tail
+# the longest tests `make test-fast` runs (each over about ten seconds on
+# this machine), started right after the conformance cases, so that none of
+# them begins at a worker's tail; a checkout that has run the tests before
+# orders them by the durations its last runs measured instead (below)
 _LONG_FAST = [
     "test_import_doors.py::test_any_broken_export_is_refused_or_every_page_shows_it",
-    "test_club_import_doors.py::test_any_broken_club_export_is_refused_or_every_page_shows_it",
     "test_fuzz_urls.py::test_sweep_every_url_parameter_and_field",
+    "test_reader.py::test_a_sheet_whose_code_is_blotted_out_is_read_once_its_layout_is_named[41-terra_trumpf-6-scan300]",
+    "test_finals_digital.py::test_a_digital_final_table_plays_to_its_end_and_counts[trumpet]",
+    "test_seating_fields_migration.py::test_the_seating_fields_are_filled_from_the_old_figures_and_given_back",
+    "test_club_import_doors.py::test_any_broken_club_export_is_refused_or_every_page_shows_it",
+    "test_no_leak_walk.py::test_no_public_or_player_answer_shows_hidden_cards_or_a_deal_secret[altruismus-3]",
+    "test_printing.py::test_every_game_and_table_size_fits_on_a_sheet[True-terra_trumpf]",
+    "test_demo.py::test_demo_rounds_have_real_lengths_and_played_results",
+    "test_no_leak_walk.py::test_no_public_or_player_answer_shows_hidden_cards_or_a_deal_secret[monddaemmerung-4]",
+    "test_no_leak_walk.py::test_no_public_or_player_answer_shows_hidden_cards_or_a_deal_secret[terra_trumpf-3]",
+    "test_piles.py::test_a_sheet_whose_code_cant_be_read_is_read_once_staff_pick_its_table",
+    "test_public_action.py::test_the_public_form_of_every_move_names_only_cards_everyone_sees[trumpet]",
+    "test_seating_migration.py::test_earlier_log_rows_get_their_tournament",
     "test_fuzz_urls.py::test_hypothesis_over_the_url_list",
 ]
 
+# Each run's durations (setup + call + teardown, seconds) are kept in pytest's
+# cache (.pytest_cache/, merged over runs); the next run starts every test that
+# took at least LONG_SECONDS longest first, so the short tests fill the
+# workers' tails. The rest keep their files' order, and so do the browser and
+# server tests (their module-scoped browsers and servers start once).
+_DURATIONS_KEY = "turnierleiter/durations"
+LONG_SECONDS = 1.0
 
-def _cost(item) -> tuple:
+
+def _cost(item, durations: dict) -> tuple:
+    """Sort key: the long tests first (longest first), then the rest in their
+    collected order."""
+    if "test_conformance.py::test_conformance[" in item.nodeid:
+        game, players = item.callspec.params["engine_id"], item.callspec.params["players"]
+        return (0, 0, -players, _LONG_GAMES.index(game))
+    if item.get_closest_marker("browser") or item.get_closest_marker("server"):
+        return (2, 0, 0, 0)
+    seconds = durations.get(item.nodeid)
+    if seconds is not None and seconds >= LONG_SECONDS:
+        return (1, -seconds, 0, 0)
     for i, name in enumerate(_LONG_FAST):
-        if item.nodeid.endswith(name):
-            return (0, 1, i)
-    if "test_conformance.py::test_conformance[" not in item.nodeid:
-        return (1, 0, 0)
-    game, players = item.callspec.params["engine_id"], item.callspec.params["players"]
-    return (0, -players, _LONG_GAMES.index(game))
+        if seconds is None and item.nodeid.endswith(name):
+            # known to be long, not yet measured here: before the measured ones
+            return (1, float("-inf"), i, 0)
+    return (2, 0, 0, 0)
+
+
+def _measured(config) -> dict:
+    cache = getattr(config, "cache", None)
+    found = cache.get(_DURATIONS_KEY, {}) if cache is not None else {}
+    return found if isinstance(found, dict) else {}
+
+
+_RUN_DURATIONS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    # on xdist's controller (and in a run without xdist) every test's reports
+    _RUN_DURATIONS[report.nodeid] = _RUN_DURATIONS.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    config = session.config
+    if hasattr(config, "workerinput") or getattr(config, "cache", None) is None:
+        return  # an xdist worker: the controller keeps the figures
+    if not _RUN_DURATIONS:
+        return
+    kept = _measured(config)
+    kept.update({k: round(v, 2) for k, v in _RUN_DURATIONS.items()})
+    config.cache.set(_DURATIONS_KEY, kept)
 
 
 # Markers set here, so a new test is sorted by what it does, not by memory:
@@ -218,7 +272,8 @@ def _add_markers(item) -> None:
 def pytest_collection_modifyitems(session, config, items):
     for item in items:
         _add_markers(item)
-    items.sort(key=_cost)
+    durations = _measured(config)
+    items.sort(key=lambda item: _cost(item, durations))
 
 
 @pytest.fixture(scope="session")
