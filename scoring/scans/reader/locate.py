@@ -75,11 +75,38 @@ def _enhanced(crop: np.ndarray, factor: float, amount: float) -> np.ndarray:
 NEAR_MARKER = 90.0
 
 
+#: of the marker-like squares, those among the outermost this many in some
+#: direction are tried (a sheet's markers are its corners)
+OUTERMOST = 3
+
+#: the directions the outermost squares are looked for in (every 22.5°: a
+#: corner is the outermost point for every direction within its 90°)
+_DIRECTIONS = np.array(
+    [(np.cos(a), np.sin(a)) for a in np.arange(16) * (np.pi / 8)], dtype=np.float64
+)
+
+
+def outermost(points: list[tuple[float, float, float]], keep: int = OUTERMOST) -> list[int]:
+    """The indices of the points among the ``keep`` outermost in one of 16
+    directions, the outermost first: the page's corner markers come before
+    its filled boxes, bubbles and letters, which are never tried at all."""
+    if not points:
+        return []
+    xy = np.array([(x, y) for x, y, _a in points], dtype=np.float64)
+    order = np.argsort(-(xy @ _DIRECTIONS.T), axis=0, kind="stable")  # n x 16
+    best = np.full(len(points), len(points))
+    for rank in range(min(keep, len(points))):
+        for i in order[rank]:
+            best[i] = min(best[i], rank)
+    return [int(i) for i in np.argsort(best, kind="stable") if best[i] < keep]
+
+
 def codes_near_markers(gray: np.ndarray) -> list[Code]:
-    """The sheet code read from the regions around the page's marker-like
-    squares (the code sits beside the top-left marker), each enlarged and
-    sharpened: a code too small or too soft for the whole image is often
-    read so."""
+    """The sheet code read from the regions around the page's outermost
+    marker-like squares (the code sits beside the top-left marker), each
+    enlarged and sharpened: a code too small or too soft for the whole
+    image is often read so. A page whose code is blotted out costs a few
+    dozen tries, not one per filled box."""
     import zxingcpp
 
     h, w = gray.shape
@@ -87,7 +114,8 @@ def codes_near_markers(gray: np.ndarray) -> list[Code]:
         seen: list[tuple[float, float]] = []
         px_per_pt = frac * max(h, w) / marks.MARKER
         mask, f = dark_mask(gray, px_per_pt)
-        for x, y, _area in marker_candidates(mask, marks.MARKER * px_per_pt * f):
+        squares = marker_candidates(mask, marks.MARKER * px_per_pt * f)
+        for x, y, _area in (squares[i] for i in outermost(squares)):
             x, y = x / f, y / f
             if any(
                 abs(x - sx) < 20 * px_per_pt and abs(y - sy) < 20 * px_per_pt for sx, sy in seen
