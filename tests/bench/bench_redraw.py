@@ -60,12 +60,12 @@ def main() -> None:
 
     django.setup()
     from django.core.management import call_command
-    from django.template.loader import render_to_string
 
     from games import ENGINES, get_engine
     from tests.factories import digital_table
     from tournaments.models import Seat
     from tournaments.play import screen
+    from tournaments.play.panel import panel_html
     from tournaments.play.tables import table_move
 
     call_command("migrate", verbosity=0)
@@ -82,8 +82,7 @@ def main() -> None:
         rng = random.Random(7)
 
         def render(play, token):
-            context = {"play": play, "play_token": token, "csrf_token": "x" * 64}
-            return render_to_string("play/panel.html", context)
+            return panel_html(play, token, "x" * 64)
 
         before, after = [], []
         for _ in range(MOVES):

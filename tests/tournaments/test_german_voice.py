@@ -36,7 +36,7 @@ PLAYER_SOURCES = (
     "templates/play/link_state.html",
     # a printed sheet's QR code scanned without an account
     "templates/play/sheet_landing.html",
-    "templates/play/panel.html",
+    "tournaments/play/panel.py",
     "templates/play/seat.html",
     "templates/play/watch.html",
     "templates/play/watch_board.html",
@@ -277,9 +277,9 @@ def test_the_checker_accepts_the_right_voice(text, audience):
 
 
 def test_where_a_message_is_used_decides_who_reads_it():
-    assert audience_of("x", ["templates/play/panel.html"]) == PLAYER
+    assert audience_of("x", ["tournaments/play/panel.py"]) == PLAYER
     assert audience_of("x", ["templates/tournaments/round_seating.html"]) == ORGANIZER
-    assert audience_of("x", ["templates/play/panel.html", "tournaments/views/seating.py"]) == BOTH
+    assert audience_of("x", ["tournaments/play/panel.py", "tournaments/views/seating.py"]) == BOTH
     assert audience_of("x", ["games/quartett/sheet.py"]) == BOTH
     assert (
         audience_of("The bot plays this seat now; ask the organizer to hand it back.", ["x.py"])

@@ -14,19 +14,21 @@ import json
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from tournaments.play.deck_texts import as_number, deck_text, number_text
 
-#: colour names of the games' decks (unknown colours print as they are)
+#: colour names of the games' decks (unknown colours print as they are);
+#: translated when a card is shown (plain msgids: a screen names a dozen
+#: cards, and a lazy string costs several times a gettext)
 COLOURS = {
-    "red": gettext_lazy("red"),
-    "orange": gettext_lazy("orange"),
-    "yellow": gettext_lazy("yellow"),
-    "green": gettext_lazy("green"),
-    "blue": gettext_lazy("blue"),
-    "violet": gettext_lazy("violet"),
-    "purple": gettext_lazy("purple"),
+    "red": gettext_noop("red"),
+    "orange": gettext_noop("orange"),
+    "yellow": gettext_noop("yellow"),
+    "green": gettext_noop("green"),
+    "blue": gettext_noop("blue"),
+    "violet": gettext_noop("violet"),
+    "purple": gettext_noop("purple"),
 }
 
 
@@ -34,7 +36,7 @@ def colour_name(colour) -> str:
     if colour is None:
         return ""
     if colour in COLOURS:
-        return str(COLOURS[colour])
+        return _(COLOURS[colour])
     return deck_text(colour)  # an uploaded deck's own colour
 
 

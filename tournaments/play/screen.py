@@ -1,7 +1,7 @@
 """Digital tables in the browser: what a player sees at his seat.
 
 ``seat_screen(seat)`` reads a digital table and returns everything the play
-partial (``templates/play/panel.html``) shows to that seat — built only from
+partial (``tournaments/play/panel.py``) shows to that seat — built only from
 ``engine.view(state, seat)``, ``engine.legal_actions(state, seat)``, the
 deck's card dicts and, at the end, ``engine.result(state)``; never from the
 full state. ``move(seat, action)`` passes a move to

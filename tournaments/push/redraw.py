@@ -32,6 +32,7 @@ from django.utils import translation
 from tournaments import live
 from tournaments.models import Table
 from tournaments.play import links, poll_cache, screen, watch
+from tournaments.play.panel import panel_html
 
 log = logging.getLogger(__name__)
 
@@ -189,12 +190,11 @@ _CSRF_MARK = "csrf0mark0of0a0push0stream"
 
 def seat_panel(snapshot, conn: Conn, *, csrf_token: str | None = None) -> str:
     """A seat's play partial: its own screen, nothing of another seat's cards."""
-    context = {
-        "play": screen.seat_part(snapshot, conn.position),
-        "play_token": conn.token,
-        "csrf_token": conn.csrf_token if csrf_token is None else csrf_token,
-    }
-    return render_to_string("play/panel.html", context)
+    return panel_html(
+        screen.seat_part(snapshot, conn.position),
+        conn.token,
+        conn.csrf_token if csrf_token is None else csrf_token,
+    )
 
 
 def spectator_board(table_id: int) -> str:

@@ -9,20 +9,29 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import live
 from tournaments.models import Seat, Table
 from tournaments.play import links, poll_cache, screen
+from tournaments.play.panel import panel_html
 from tournaments.play.views._refusal import seat_link_refused
 from tournaments.views._helpers import status_response
 
 
+def _form_token(request) -> str | None:
+    """The move form's token: none in a partial htmx swaps in (htmx sends
+    the page's token in its header, ``base.html``), so a poll neither masks
+    a token nor sends the token's cookie again."""
+    return None if request.htmx else get_token(request)
+
+
 def _panel(request, seat: Seat, token: str, *, error: str = ""):
-    context = {"play": screen.seat_screen(seat, error=error), "play_token": token}
-    return render(request, "play/panel.html", context)
+    panel = screen.seat_screen(seat, error=error)
+    return HttpResponse(panel_html(panel, token, _form_token(request)))
 
 
 def _reload(request, token: str):
@@ -80,7 +89,7 @@ def seat_play(request, token):
 
 
 def _drawn(request, panel: dict, token: str):
-    response = render(request, "play/panel.html", {"play": panel, "play_token": token})
+    response = HttpResponse(panel_html(panel, token, _form_token(request)))
     if not panel.get("polling"):
         response.status_code = 286  # game over: htmx stops polling
     return response

@@ -9,6 +9,7 @@ the game from :mod:`tournaments.play.screen`, then the page.
 
 from __future__ import annotations
 
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.views._self_report import paper_seat_page
 from tournaments.models import Seat
 from tournaments.play import links, screen
+from tournaments.play.panel import panel_html
 from tournaments.play.views._refusal import seat_link_refused
 from tournaments.selectors import clock_status, seats_in_order
 
@@ -40,6 +42,7 @@ def _digital_page(request, seat: Seat, token: str):
     """The seat at a digital table: the players, the game and the clock."""
     table = seat.table
     tournament = table.round.tournament
+    play = screen.seat_screen(seat)
     context = clock_status(table.round) | {
         "tournament": tournament,
         "table": table,
@@ -47,8 +50,8 @@ def _digital_page(request, seat: Seat, token: str):
         "engine": tournament.engine,
         "me": seat,
         "token": token,
-        "play": screen.seat_screen(seat),
-        "play_token": token,
+        "play": play,
+        "play_html": panel_html(play, token, get_token(request)),
         "status_url": reverse("seat_clock", args=[token]),
     }
     if request.method == "POST":
