@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from django.utils.translation import get_language, gettext_lazy, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
 
 from tournaments.play.deck_texts import as_number, deck_text, number_text
 
@@ -32,11 +32,32 @@ COLOURS = {
 }
 
 
+#: (language, message) -> its translation (see translated)
+_TRANSLATED: dict[tuple[str | None, str], str] = {}
+
+
+def translated(message: str) -> str:
+    """``gettext(message)``, kept per language: a seat's screen names the
+    same few messages (colours, "Play …", its headings) dozens of times, and
+    each gettext looks the language up and walks the catalogues. The message
+    is marked where it is written (``gettext_noop``)."""
+    key = (get_language(), message)
+    hit = _TRANSLATED.get(key)
+    if hit is None:
+        if len(_TRANSLATED) > 8192:
+            _TRANSLATED.clear()
+        hit = _TRANSLATED[key] = _(message)
+    return hit
+
+
+_PLAY_CARD = gettext_noop("Play %(card)s")
+
+
 def colour_name(colour) -> str:
     if colour is None:
         return ""
     if colour in COLOURS:
-        return _(COLOURS[colour])
+        return translated(COLOURS[colour])
     return deck_text(colour)  # an uploaded deck's own colour
 
 
@@ -127,7 +148,7 @@ class Presentation:
         """A human label for ``action``, None when unknown (the raw string shows)."""
         kind, _sep, arg = action.partition(":")
         if kind == "play" and arg:
-            return _("Play %(card)s") % {"card": self.card_title(ctx, arg)}
+            return translated(_PLAY_CARD) % {"card": self.card_title(ctx, arg)}
         return None
 
     def public_label(self, ctx: Ctx, mover: int | None, public: dict) -> str:

@@ -24,9 +24,12 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 from django.utils.timezone import template_localtime
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from tournaments.play.base import translated
 from tournaments.play.templatetags.play_cards import (
     _e,
+    _number,
     action_buttons,
     card_items,
     hand_items,
@@ -35,12 +38,19 @@ from tournaments.play.templatetags.play_cards import (
 )
 
 
+def _t(message: str) -> str:
+    """``{% translate message %}``: the message (marked with gettext_noop
+    where it is written) translated, then escaped."""
+    return _e(translated(message))
+
+
 def _v(value) -> str:
     """A value as ``{{ value }}`` shows it: numbers as the language writes
     them, escaped (None as "None", as the template language writes it)."""
     if type(value) is str:  # most of a screen: plain text, escaped
         return escape(value)
-    return _e(localize(template_localtime(value)))
+    number = _number(value)
+    return number if number is not None else _e(localize(template_localtime(value)))
 
 
 @lru_cache(maxsize=8192)
@@ -69,20 +79,22 @@ def panel_html(play: dict, token: str, csrf_token: str | None) -> SafeString:
     if play.get("error"):
         out.append(f'<p class="errors-box play-error" role="alert">{_v(play["error"])}</p>')
     if not play.get("started"):
-        wait = _e(_("The game starts when the organizer starts the round."))
+        wait = _t(gettext_noop("The game starts when the organizer starts the round."))
         out.append(f'\n<p class="play-wait lead" role="status">{wait}</p>\n</section>')
         return mark_safe("".join(out))
     out.append("\n")
     _clock_note(out, play)
     over = play.get("over")
     if play.get("bot") and not over:
-        note = _e(_("The bot plays your seat now. The organizer can hand it back to you."))
+        note = _t(
+            gettext_noop("The bot plays your seat now. The organizer can hand it back to you.")
+        )
         out.append(f'<p class="play-bot" role="status">{note}</p>\n')
     if over:
         _result(out, play.get("result") or {})
     else:
         mine = play.get("my_turn")
-        turn = "<strong>" + _e(_("Your turn.")) + "</strong> " if mine else ""
+        turn = "<strong>" + _t(gettext_noop("Your turn.")) + "</strong> " if mine else ""
         out.append(
             f'<p class="play-status{" play-status--mine" if mine else ""}" role="status">\n'
             f"{turn}{_v(play.get('status', ''))}\n</p>\n"
@@ -111,7 +123,12 @@ def panel_html(play: dict, token: str, csrf_token: str | None) -> SafeString:
                 f"{f'<p>{_v(outcome)}</p>' if outcome else ''}</section>\n"
             )
     hand_head = f"<th>{_v(play.get('hand_label', ''))}</th>" if play.get("show_hand") else ""
-    players, seat, player, note = _e(_("Players")), _e(_("Seat")), _e(_("Player")), _e(_("Note"))
+    players = _t(gettext_noop("Players"))
+    seat, player, note = (
+        _t(gettext_noop("Seat")),
+        _t(gettext_noop("Player")),
+        _t(gettext_noop("Note")),
+    )
     out.append(
         f'<section class="play-players">\n<h3>{players}</h3>\n'
         f'<table class="result stack">\n<thead><tr><th>{seat}</th><th>{player}</th>'
@@ -126,9 +143,9 @@ def _clock_note(out: list[str], play: dict) -> None:
     clock = play.get("clock") or {}
     if clock.get("time_called"):
         if play.get("over"):
-            note = _e(_("Time called."))
+            note = _t(gettext_noop("Time called."))
             if play.get("bot_finished"):
-                note += " " + _e(_("The bot played out what was left open."))
+                note += " " + _t(gettext_noop("The bot played out what was left open."))
         elif clock.get("in_grace"):
             end = clock.get("grace_end")
             at = "" if end in (None, "") else _e(time_format(template_localtime(end), "H:i:s"))
@@ -136,10 +153,10 @@ def _clock_note(out: list[str], play: dict) -> None:
                 "Time called — finish the open trick. At %(at)s the bot plays out what is left."
             ) % {"at": at}
         else:
-            note = _e(_("Time called — the bot is playing out what is left."))
+            note = _t(gettext_noop("Time called — the bot is playing out what is left."))
         out.append(f'<p class="play-time" role="status">\n{note}\n</p>\n')
     elif clock.get("time_up"):
-        note = _e(_("Time is up."))
+        note = _t(gettext_noop("Time is up."))
         out.append(f'<p class="play-time" role="status">{note}</p>\n')
 
 
@@ -150,7 +167,8 @@ def _result(out: list[str], result: dict) -> None:
         f"<td>{_v(r.get('name', ''))}</td><td>{_v(r.get('figure', ''))}</td></tr>"
         for r in result.get("rows") or ()
     )
-    heading, rank, player = _e(_("Result")), _e(_("Rank")), _e(_("Player"))
+    heading = _t(gettext_noop("Result"))
+    rank, player = _t(gettext_noop("Rank")), _t(gettext_noop("Player"))
     out.append(
         f'<section class="play-result">\n<h2>{heading}</h2>\n<table class="result">\n'
         f"<thead><tr><th>{rank}</th><th>{player}</th>"
@@ -173,18 +191,18 @@ def _form(out: list[str], play: dict, move: str, csrf_token: str | None) -> None
     )
     actions = play.get("actions")
     if actions:
-        label = _e(_("Your moves"))
+        label = _t(gettext_noop("Your moves"))
         out.append(
             f'<div class="play-actions" role="group" aria-label="{label}">\n'
             f"{action_buttons(actions)}\n</div>\n"
         )
     if play.get("hand"):
-        heading = _e(_("Your cards"))
+        heading = _t(gettext_noop("Your cards"))
         out.append(
             f'<h3>{heading}</h3>\n<ul class="play-cards play-hand">\n'
             f"{hand_items(play['hand'])}\n</ul>\n"
         )
     elif not play.get("over"):
-        none = _e(_("You hold no cards."))
+        none = _t(gettext_noop("You hold no cards."))
         out.append(f"<p>{none}</p>\n")
     out.append("</form>\n")

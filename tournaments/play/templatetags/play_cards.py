@@ -11,9 +11,12 @@ exactly as the template wrote them (``tests/play/test_move_cost.py``)."""
 from html import escape
 
 from django import template
+from django.conf import settings
 from django.utils.formats import localize
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext_noop
+
+from tournaments.play.base import translated
 
 register = template.Library()
 
@@ -27,12 +30,25 @@ def _e(value) -> str:
     return escape(str(value))
 
 
+def _number(value) -> str | None:
+    """``localize(value)`` for a whole number when numbers are written
+    without a thousands separator (``USE_THOUSAND_SEPARATOR`` off): its
+    digits in every language, without looking up the language's formats (a
+    screen shows a few dozen such numbers). None for any other value."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return None
+
+
 def _text(value) -> str:
     """A value as a template variable shows it: None as "", numbers as the
     language writes them (``default_if_none`` of the template's cells)."""
     if value is None:
         return ""
-    return _e(value if isinstance(value, str) else localize(value))
+    if type(value) is str:
+        return escape(value)
+    number = _number(value)
+    return number if number is not None else _e(localize(value))
 
 
 def _face(card) -> str:
@@ -113,11 +129,12 @@ def player_rows(play) -> str:
     note."""
     over = play.get("over")
     show_hand = play.get("show_hand")
-    seat_label = _e(gettext("Seat"))
+    seat_label = _e(translated(gettext_noop("Seat")))
     hand_label = _text(play.get("hand_label"))
     score_label = _text(play.get("score_label"))
-    bot_tag = f' <span class="tag tag-bot">{_e(gettext("bot"))}</span>'
-    turn_tag = f' <span class="tag">{_e(gettext("to play"))}</span>'
+    bot, to_play = _e(translated(gettext_noop("bot"))), _e(translated(gettext_noop("to play")))
+    bot_tag = f' <span class="tag tag-bot">{bot}</span>'
+    turn_tag = f' <span class="tag">{to_play}</span>'
     rows = []
     for p in play.get("players") or ():
         to_act = p.get("to_act") and not over
