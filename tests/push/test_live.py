@@ -215,3 +215,31 @@ def test_a_finished_digital_game_stops_the_seat_poll(client, organizer):
     over = client.get(url, {"v": version})
     assert over.status_code == 286  # htmx stops polling
     assert "hx-get" not in over.content.decode().split(">", 1)[0]
+
+
+def test_a_move_leaves_the_rounds_clock_cached_and_a_games_end_updates_it(
+    client, organizer, django_assert_num_queries
+):
+    """A move changes no clock: the phones' clock polls stay free of queries
+    while a round is played; the game's end shows on the clock at once."""
+    table = digital_table(organizer, "quartett", 2, names=["M0", "M1"], round_minutes=30)
+    url = reverse("seat_clock", args=[token_for(table, 0)])
+    assert "Tables done: 0 of 1" in client.get(url).content.decode()
+    engine = get_engine("quartett")
+    for _ in range(3):
+        table.refresh_from_db()
+        state = engine.load(table.state)
+        seat = engine.to_act(state)[0]
+        digital.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
+        live.forget_local()  # as another web process: only the shared cache
+        with django_assert_num_queries(0):
+            assert client.get(url).status_code == 200
+    for _ in range(5000):
+        table.refresh_from_db()
+        state = engine.load(table.state)
+        if engine.is_over(state):
+            break
+        seat = engine.to_act(state)[0]
+        digital.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
+    live.forget_local()
+    assert "Tables done: 1 of 1" in client.get(url).content.decode()

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.clock import from_db
 from tournaments.models import Round, Table
+from tournaments.prepared import PreparedQuery
 from tournaments.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,15 @@ def lock_round_shared(round_id: int) -> Round:
                 "WHERE id = %s FOR SHARE",
                 [round_id],
             )
-    return Round.objects.select_related("tournament").get(pk=round_id)
+    found = _ROUND_OF_MOVE(round_id)  # every move reads it: compiled once
+    if not found:
+        raise Round.DoesNotExist(f"no round {round_id}")
+    return found[0]
+
+
+_ROUND_OF_MOVE = PreparedQuery(
+    lambda round_id: Round.objects.select_related("tournament").filter(pk=round_id)
+)
 
 
 def lock_before_time(table: Table, rnd: Round | None = None) -> Table:
