@@ -13,6 +13,11 @@ so it is the database's dialect and goes through the connection's wrappers
 (the request's time budget, the tests' query counts).
 
 Only for reads: a queryset that locks rows (``select_for_update``) is refused.
+One lock is offered: ``share_lock=Model`` reads with that model's rows
+locked for share (PostgreSQL's ``FOR SHARE OF``: others may read and share
+them, none may change them until the caller's transaction ends), which
+Django's querysets can't express; SQLite writes one transaction at a time
+and needs none.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from dataclasses import dataclass
 from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
 
 #: stand-ins for the values while the SQL is compiled: numbers far from any
 #: primary key or count, texts no key or name holds
@@ -54,10 +60,17 @@ class PreparedQuery:
     type, int or str) and must put each value into the SQL as a parameter (a
     filter's value, never a table or field name); every value must appear."""
 
-    def __init__(self, build: Callable[..., QuerySet], kinds: tuple[type, ...] = (int,)):
+    def __init__(
+        self,
+        build: Callable[..., QuerySet],
+        kinds: tuple[type, ...] = (int,),
+        *,
+        share_lock: type | None = None,
+    ):
         if not 1 <= len(kinds) <= 8 or not set(kinds) <= set(_MARKERS):
             raise ValueError("a prepared query takes 1 to 8 values, each an int or a str")
         self.build = build
+        self.share_lock = share_lock
         self.kinds = kinds
         self.values = len(kinds)
         self._compiled: dict[str, _Compiled] = {}
@@ -76,8 +89,14 @@ class PreparedQuery:
             for slot in slots:
                 params[slot] = value
         connection = connections[using]
+        sql = compiled.sql
+        if self.share_lock is not None and connection.vendor == "postgresql":
+            if not connection.in_atomic_block:
+                raise TransactionManagementError("a share lock is held by a transaction")
+            table = connection.ops.quote_name(self.share_lock._meta.db_table)
+            sql = f"{sql} FOR SHARE OF {table}"
         with connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
+            cursor.execute(sql, params)
             rows = cursor.fetchall()
         return [self._instance(compiled, row, connection, using) for row in rows]
 

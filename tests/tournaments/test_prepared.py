@@ -91,3 +91,34 @@ def test_what_a_prepared_query_cant_do_is_refused():
         )("x")
     with pytest.raises(TypeError):
         PreparedQuery(lambda pk: Table.objects.filter(pk=pk))(1, 2)
+
+
+def test_a_share_locked_read_is_one_statement_inside_its_transaction_only(organizer):
+    """The round a move reads is share-locked by the same statement that reads
+    it (PostgreSQL), and such a read outside a transaction is refused: the
+    lock would end with the statement."""
+    from django.db import connection, transaction
+    from django.db.transaction import TransactionManagementError
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.models import Round
+
+    table = digital_table(organizer, "quartett", 2, round_minutes=30)
+    query = PreparedQuery(
+        lambda round_id: Round.objects.select_related("tournament").filter(pk=round_id),
+        share_lock=Round,
+    )
+    with transaction.atomic(), CaptureQueriesContext(connection) as seen:
+        [rnd] = query(table.round_id)
+    assert rnd.pk == table.round_id and rnd.tournament.pk == table.round.tournament_id
+    statements = [q["sql"] for q in seen.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(statements) == 1
+    if connection.vendor == "postgresql":
+        assert statements[0].endswith(f'FOR SHARE OF "{Round._meta.db_table}"')
+        # pytest-django's test runs inside a transaction: leave it for a moment
+        connection.in_atomic_block, inside = False, connection.in_atomic_block
+        try:
+            with pytest.raises(TransactionManagementError):
+                query(table.round_id)
+        finally:
+            connection.in_atomic_block = inside

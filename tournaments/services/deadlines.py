@@ -69,21 +69,15 @@ def lock_round_shared(round_id: int) -> Round:
     time, while a pause, an extension or time called (each an UPDATE of the
     round, which waits for every share) waits for the moves under way and they
     for it. SQLite writes one transaction at a time anyway."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT 1 FROM {connection.ops.quote_name(Round._meta.db_table)} "
-                "WHERE id = %s FOR SHARE",
-                [round_id],
-            )
-    found = _ROUND_OF_MOVE(round_id)  # every move reads it: compiled once
+    found = _ROUND_OF_MOVE(round_id)  # every move reads it: one statement, compiled once
     if not found:
         raise Round.DoesNotExist(f"no round {round_id}")
     return found[0]
 
 
 _ROUND_OF_MOVE = PreparedQuery(
-    lambda round_id: Round.objects.select_related("tournament").filter(pk=round_id)
+    lambda round_id: Round.objects.select_related("tournament").filter(pk=round_id),
+    share_lock=Round,
 )
 
 
