@@ -10,7 +10,7 @@ import hmac
 from collections import Counter
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES, rng
@@ -103,16 +103,20 @@ def test_a_keyed_draw_is_always_in_range(seed, n):
     seed=st.integers(min_value=1 << 64, max_value=(1 << 257) - 1),
     n=st.sampled_from([2, 3, 6, 7, 52]),
 )
+@example(seed=159705209698389360640, n=3)  # the run of chance, kept
 def test_keyed_draws_are_uniform(seed, n):
-    """Chi-square over 6,000 draws: far below the 0.1 % critical value of its
-    degrees of freedom (rejection sampling keeps randrange exactly uniform)."""
+    """Chi-square over 6,000 draws: below the one-in-a-million critical value
+    of its degrees of freedom (rejection sampling keeps randrange exactly
+    uniform). At 0.1 % a run of 20 new seeds failed about once in 50 runs by
+    chance alone (seed 159705209698389360640, n=3: 16.9 over its first 6,000
+    draws, 0.8 over 600,000); a biased draw is far beyond either."""
     assume(n > 1)
     s = {"rng": rng.seed_state(seed)}
     draws = 6000
     counts = Counter(rng.randrange(s, n) for _ in range(draws))
     expected = draws / n
     chi2 = sum((counts.get(k, 0) - expected) ** 2 / expected for k in range(n))
-    critical = {2: 10.83, 3: 13.82, 6: 20.52, 7: 22.46, 52: 87.97}[n]
+    critical = {2: 23.93, 3: 27.63, 6: 35.89, 7: 38.26, 52: 114.08}[n]
     assert chi2 < critical
 
 
