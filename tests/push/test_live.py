@@ -11,7 +11,13 @@ from django.urls import reverse
 
 from games import get_engine
 from scoring import services as scoring_services
-from tests.factories import PlayerFactory, TournamentFactory, digital_table, seated_round
+from tests.factories import (
+    PlayerFactory,
+    TournamentFactory,
+    digital_table,
+    play_on,
+    seated_round,
+)
 from tests.seat_tokens import token_for
 from tests.timetravel import past_deadline, travel
 from tournaments import live, services
@@ -225,21 +231,13 @@ def test_a_move_leaves_the_rounds_clock_cached_and_a_games_end_updates_it(
     table = digital_table(organizer, "quartett", 2, names=["M0", "M1"], round_minutes=30)
     url = reverse("seat_clock", args=[token_for(table, 0)])
     assert "Tables done: 0 of 1" in client.get(url).content.decode()
-    engine = get_engine("quartett")
     for _ in range(3):
-        table.refresh_from_db()
-        state = engine.load(table.state)
-        seat = engine.to_act(state)[0]
-        digital.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
+        play_on(table, 1)
         live.forget_local()  # as another web process: only the shared cache
         with django_assert_num_queries(0):
             assert client.get(url).status_code == 200
-    for _ in range(5000):
-        table.refresh_from_db()
-        state = engine.load(table.state)
-        if engine.is_over(state):
-            break
-        seat = engine.to_act(state)[0]
-        digital.table_move(table=table, seat=seat, action=engine.legal_actions(state, seat)[0])
+    play_on(table, 5000)  # to the game's end
+    table.refresh_from_db()
+    assert table.status == Table.DONE
     live.forget_local()
     assert "Tables done: 1 of 1" in client.get(url).content.decode()
