@@ -44,3 +44,30 @@ def test_requests_in_new_contexts_reuse_the_processs_redis_connections(
         thread.join()
     # the first request connected; the twenty after it took the pool's connection
     assert len(connects) == 1
+
+
+def test_a_command_does_not_build_a_new_redis_client(settings, require_redis, monkeypatch):
+    """Django's client built a ``redis.Redis`` (and its table of reply
+    handlers) for every command: about a tenth of a move's CPU. One client
+    per pool serves every command after the first."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": settings.CACHES_REDIS_BACKEND,
+            "LOCATION": require_redis,
+            "KEY_PREFIX": f"test-{uuid.uuid4().hex}",
+        }
+    }
+    built = []
+    real = redis.Redis.__init__
+
+    def counting(self, *args, **kwargs):
+        built.append(self)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "__init__", counting)
+    cache = caches["default"]
+    cache.set("poll", "the seat's screen", 30)
+    for _ in range(20):
+        assert cache.get("poll") == "the seat's screen"
+        cache.delete("gone")
+    assert len(built) <= 1  # none when an earlier test of this process built it
