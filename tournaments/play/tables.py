@@ -245,12 +245,12 @@ def table_move(*, table: Table, seat: int, action: str, seen: int | None = None)
     locked = _lock_for_move(table)
     if not locked.digital or locked.state is None:
         raise ServiceError(_("Table %(table)s is not a digital table.") % {"table": locked.number})
-    # the bot seats and the log's figures in two queries for the whole move
+    # the bot seats and the log's figures in one query for the whole move
     # (the refusals below, the action's number and the bots' wake-up)
-    bots = set(locked.seats.filter(bot=True).values_list("position", flat=True))
+    log_figures = _log_figures(locked, seat, seen)
+    bots = log_figures["bots"]
     if seat in bots:
         raise ServiceError(_("The bot plays this seat now; ask the organizer to hand it back."))
-    log_figures = _log_figures(locked, seat, seen)
     if seen is not None and _moved_since(log_figures, seen):
         raise StaleMove(_("Your move was already played. Choose again on the new screen."))
     engine = locked.round.tournament.engine
@@ -263,25 +263,32 @@ def table_move(*, table: Table, seat: int, action: str, seen: int | None = None)
 
 def _log_figures(table: Table, seat: int, seen: int | None) -> dict:
     """In one query: the table's moves so far, the number its next action
-    gets, and whether ``seat`` moved at or after move ``seen``. Written as
-    SQL: every move asks it, and the ORM's aggregate took longer to compile
-    than the database to answer (the table's index on (table, number))."""
+    gets, whether ``seat`` moved at or after move ``seen``, and the seats the
+    bot plays (a set of positions). Written as SQL: every move asks it, and
+    the ORM's aggregate took longer to compile than the database to answer
+    (the table's index on (table, number))."""
     connection = connections[TableAction.objects.db]
-    meta, name = TableAction._meta, connection.ops.quote_name
+    name = connection.ops.quote_name
+    meta, seats = TableAction._meta, Seat._meta
     number, by, at = (name(meta.get_field(f).column) for f in ("number", "seat", "table"))
+    position, bot, seat_at = (name(seats.get_field(f).column) for f in ("position", "bot", "table"))
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT COUNT(*), MAX({number}), "
-            f"SUM(CASE WHEN {by} = %s AND {number} >= %s THEN 1 ELSE 0 END) "
+            f"SUM(CASE WHEN {by} = %s AND {number} >= %s THEN 1 ELSE 0 END), "
+            # the bot seats as bits of one number (a table has at most 6 seats)
+            f"(SELECT COALESCE(SUM(1 << {position}), 0) FROM {name(seats.db_table)} "
+            f"WHERE {seat_at} = %s AND {bot}) "
             f"FROM {name(meta.db_table)} WHERE {at} = %s",
-            [seat, seen if seen is not None else 0, table.pk],
+            [seat, seen if seen is not None else 0, table.pk, table.pk],
         )
-        count, last, mine = cursor.fetchone()
+        count, last, mine, bot_bits = cursor.fetchone()
     return {
         "count": count,
         "last": last,
         "mine": mine or 0,
         "next": 0 if last is None else last + 1,
+        "bots": {p for p in range(int(bot_bits).bit_length()) if int(bot_bits) >> p & 1},
     }
 
 
