@@ -34,6 +34,7 @@ from django.utils.translation import ngettext
 
 from games.base import TIME_CALLED, IllegalAction, Record
 from scoring import services as results
+from tournaments.clock import from_db
 from tournaments.models import Round, Seat, Table, TableAction
 from tournaments.selectors import seats_in_order
 from tournaments.services import deadlines
@@ -41,6 +42,7 @@ from tournaments.services.deadlines import (
     TimeIsUp,
     check_before_time,
     db_now,
+    db_now_sql,
     lock_round_shared,
 )
 from tournaments.services.errors import ServiceError
@@ -242,12 +244,13 @@ def table_move(*, table: Table, seat: int, action: str, seen: int | None = None)
     refused, so the same move sent twice is applied once; other seats'
     moves in between don't matter (the engine judges the move). A seat the
     bot plays now is refused too."""
-    locked = _lock_for_move(table)
+    locked = _lock_table(table)
+    # the clock, the bot seats and the log's figures in one query for the
+    # whole move (the refusals below, the action's number, the bots' wake-up)
+    log_figures = _log_figures(locked, seat, seen)
+    _check_clock(locked, log_figures["now"])
     if not locked.digital or locked.state is None:
         raise ServiceError(_("Table %(table)s is not a digital table.") % {"table": locked.number})
-    # the bot seats and the log's figures in one query for the whole move
-    # (the refusals below, the action's number and the bots' wake-up)
-    log_figures = _log_figures(locked, seat, seen)
     bots = log_figures["bots"]
     if seat in bots:
         raise ServiceError(_("The bot plays this seat now; ask the organizer to hand it back."))
@@ -262,11 +265,12 @@ def table_move(*, table: Table, seat: int, action: str, seen: int | None = None)
 
 
 def _log_figures(table: Table, seat: int, seen: int | None) -> dict:
-    """In one query: the table's moves so far, the number its next action
-    gets, whether ``seat`` moved at or after move ``seen``, and the seats the
-    bot plays (a set of positions). Written as SQL: every move asks it, and
-    the ORM's aggregate took longer to compile than the database to answer
-    (the table's index on (table, number))."""
+    """In one query, under the move's locks: the table's moves so far, the
+    number its next action gets, whether ``seat`` moved at or after move
+    ``seen``, the seats the bot plays (a set of positions) and the database
+    clock (``now``). Written as SQL: every move asks it, and the ORM's
+    aggregate took longer to compile than the database to answer (the
+    table's index on (table, number))."""
     connection = connections[TableAction.objects.db]
     name = connection.ops.quote_name
     meta, seats = TableAction._meta, Seat._meta
@@ -278,17 +282,19 @@ def _log_figures(table: Table, seat: int, seen: int | None) -> dict:
             f"SUM(CASE WHEN {by} = %s AND {number} >= %s THEN 1 ELSE 0 END), "
             # the bot seats as bits of one number (a table has at most 6 seats)
             f"(SELECT COALESCE(SUM(1 << {position}), 0) FROM {name(seats.db_table)} "
-            f"WHERE {seat_at} = %s AND {bot}) "
+            f"WHERE {seat_at} = %s AND {bot}), "
+            f"{db_now_sql(connection)} "
             f"FROM {name(meta.db_table)} WHERE {at} = %s",
             [seat, seen if seen is not None else 0, table.pk, table.pk],
         )
-        count, last, mine, bot_bits = cursor.fetchone()
+        count, last, mine, bot_bits, now = cursor.fetchone()
     return {
         "count": count,
         "last": last,
         "mine": mine or 0,
         "next": 0 if last is None else last + 1,
         "bots": {p for p in range(int(bot_bits).bit_length()) if int(bot_bits) >> p & 1},
+        "now": from_db(now),
     }
 
 
@@ -364,18 +370,32 @@ def send_bot_task(table_id: int, delay: float) -> None:
 
 
 def _lock_for_move(table: Table) -> Table:
-    """The round shared (other tables' moves go on), the table exclusively."""
+    """The move's locks, refused with :class:`TimeIsUp` once the table's time
+    is up (:func:`_check_clock`)."""
+    locked = _lock_table(table)
+    _check_clock(locked, db_now())
+    return locked
+
+
+def _lock_table(table: Table) -> Table:
+    """The round shared (other tables' moves go on), the table exclusively:
+    whether time was called is read under the locks."""
     rnd = lock_round_shared(table.round_id)
-    # locked at once: whether time was called is read under the lock
     locked = Table.objects.select_for_update().get(pk=table.pk)
     locked.round = rnd
-    if locked.time_called_at is None:
-        check_before_time(locked, rnd)
-        return locked
-    grace_end = locked.time_called_at + timedelta(seconds=rnd.tournament.grace_seconds)
-    if locked.status == Table.DONE or db_now() >= grace_end:
-        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
     return locked
+
+
+def _check_clock(locked: Table, now: datetime) -> None:
+    """A move is refused once the table's time is up (``now``: the database
+    clock read under the move's locks), except during the grace period after
+    time was called, until the table is done."""
+    if locked.time_called_at is None:
+        check_before_time(locked, locked.round, now)
+        return
+    grace_end = locked.time_called_at + timedelta(seconds=locked.round.tournament.grace_seconds)
+    if locked.status == Table.DONE or now >= grace_end:
+        raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
 
 
 def table_call_time(*, table: Table) -> None:

@@ -34,14 +34,19 @@ def db_now() -> datetime:
     """The database clock, aware (one clock for every web process and worker).
     PostgreSQL: ``clock_timestamp()`` — the real time, also inside a long
     transaction; SQLite: the same process's clock, to the millisecond."""
-    if connection.vendor == "postgresql":
-        sql = "SELECT clock_timestamp()"
-    else:
-        sql = "SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')"
     with connection.cursor() as cursor:
-        cursor.execute(sql)
+        cursor.execute(f"SELECT {db_now_sql(connection)}", [])
         (value,) = cursor.fetchone()
     return from_db(value)
+
+
+def db_now_sql(conn) -> str:
+    """:func:`db_now`'s clock as an SQL expression, for a statement with
+    parameters that reads it beside other figures (its ``%`` doubled;
+    ``from_db`` turns its value into a time)."""
+    if conn.vendor == "postgresql":
+        return "clock_timestamp()"
+    return "strftime('%%Y-%%m-%%d %%H:%%M:%%f', 'now')"
 
 
 def table_plays_to(table: Table, rnd: Round) -> datetime | None:
@@ -95,15 +100,16 @@ def lock_before_time(table: Table, rnd: Round | None = None) -> Table:
     return locked
 
 
-def check_before_time(locked: Table, rnd: Round) -> None:
+def check_before_time(locked: Table, rnd: Round, now: datetime | None = None) -> None:
     """:func:`lock_before_time`'s refusals for a table the caller has locked
-    already (with its round held by :func:`lock_round_shared`)."""
+    already (with its round held by :func:`lock_round_shared`); ``now``: the
+    database clock read under those locks (read here when not given)."""
     if locked.time_called_at is not None:
         raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
     deadline = playing_deadline(locked, rnd)
     if deadline is None:
         raise TimeIsUp(_("The round is not running."))
-    if db_now() >= deadline:
+    if (db_now() if now is None else now) >= deadline:
         raise TimeIsUp(_("Time is up for table %(table)s.") % {"table": locked.number})
 
 
