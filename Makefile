@@ -50,9 +50,10 @@ test: install axe ## the whole test suite (PYTEST_ARGS=... passes options)
 	$(TEST_ENV) $(PY) -m pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 # all but the browser tests, the tests that start a server or another process,
-# the long conformance cases and the slow ones (markers set in tests/conftest.py)
-test-fast: install ## all but browser, server/subprocess, conformance and slow tests
-	$(TEST_ENV) $(PY) -m pytest -n auto --dist worksteal \
+# the long conformance cases and the slow ones (markers set in tests/conftest.py),
+# each property test with a quarter of its examples (tests/examples.py)
+test-fast: install ## all but browser, server/subprocess, conformance and slow tests; fewer examples
+	$(TEST_ENV) $(PY) -m pytest -n auto --dist worksteal --hypothesis-profile=quick \
 	  -m "not browser and not server and not conformance and not slow" $(PYTEST_ARGS)
 
 lint: install ## ruff check and format check

@@ -10,6 +10,11 @@ import os
 import shutil
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# `make test-fast` runs with --hypothesis-profile=quick: a quarter of each
+# property test's examples (tests/examples.py); a full run keeps them all
+hypothesis_settings.register_profile("quick", max_examples=25)
 
 
 def missing_service(what: str):

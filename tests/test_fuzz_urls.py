@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from scoring.printing import documents
 from scoring.printing.models import PrintJob
 from scoring.sheet_links import table_token
+from tests.examples import examples
 from tests.scoring import handmade
 from tests.seat_tokens import token_for
 from tournaments import services
@@ -383,7 +384,7 @@ def test_hypothesis_over_the_url_list(world, settings):
 
 
 settings_hyp = settings(
-    max_examples=300,
+    max_examples=examples(300),
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,

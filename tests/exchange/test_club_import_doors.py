@@ -20,6 +20,7 @@ from scoring.exchange.format import ImportRefused
 from scoring.season import selectors as season
 from scoring.season.exchange import export_club, import_club
 from scoring.season.models import Series
+from tests.examples import examples
 from tests.scoring import mutate, played
 from tournaments.models import Tournament
 from tournaments.roster import resolve_merges
@@ -271,7 +272,7 @@ def club_pages(owner) -> list:
     return [(u, status) for u, status in out if status >= 500]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_broken_club_export_is_refused_or_every_page_shows_it(club, other_user, data):
     doc, done = data.draw(mutate.mutated(club["doc"]))

@@ -27,6 +27,7 @@ from scoring.exchange.importer import import_tournament
 from scoring.models import Confirmation, Submission
 from scoring.season import services as series_services
 from scoring.season.models import Series
+from tests.examples import examples
 from tests.scoring import mutate, played
 from tournaments.models import Player, Round, Seat, Table, TableAction, Tournament
 from tournaments.roster_models import Person
@@ -335,7 +336,7 @@ def touched_rounds(doc, done) -> list[int]:
 
 
 @settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )

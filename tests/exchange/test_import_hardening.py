@@ -17,6 +17,7 @@ from scoring.exchange.format import ImportRefused
 from scoring.exchange.importer import import_tournament
 from scoring.exchange.models import ImportJob
 from scoring.models import Confirmation, Submission
+from tests.examples import examples
 from tests.scoring import played
 from tournaments import limits
 from tournaments.models import (
@@ -201,7 +202,7 @@ def _paths(value, path=()):
             yield from _paths(v, (*path, i))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_any_value_anywhere_imports_or_is_refused_cleanly(doc, other_user, data):
     paths = [p for p in _paths(doc) if p]

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from games import ENGINES
 from games.altruismus import score_collection
 from games.base import Engine, IllegalAction
+from tests.examples import examples
 
 CASES = [
     (game_id, n)
@@ -58,7 +59,7 @@ def candidates(engine, s: dict, players: int, deck_ids: list[str]) -> list:
 
 
 @pytest.mark.parametrize("game_id,players", CASES)
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=examples(3), deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_is_legal_agrees_with_legal_actions(game_id, players, seed):
     engine = ENGINES[game_id]
@@ -80,7 +81,7 @@ def test_is_legal_agrees_with_legal_actions(game_id, players, seed):
 
 
 @pytest.mark.parametrize("game_id,players", CASES)
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=examples(3), deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_fast_apply_equals_full_copy_and_leaves_its_input_alone(game_id, players, seed):
     engine = ENGINES[game_id]
@@ -115,7 +116,7 @@ def test_illegal_actions_still_explained(game_id):
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_altruismus_live_scores_equal_the_scoring_of_the_collections(players, seed):
     engine = ENGINES["altruismus"]

@@ -14,6 +14,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES, rng
+from tests.examples import examples
 from tests.factories import digital_table
 from tournaments.play import tables as play_tables
 
@@ -91,14 +92,14 @@ def test_a_table_dealt_with_the_old_64_bits_replays_as_dealt():
     assert engine.zones(engine.new_game(3, _whole(SECRET), {})) != engine.zones(dealt_then)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(seed=st.integers(min_value=1 << 64, max_value=(1 << 257) - 1), n=st.integers(1, 10**6))
 def test_a_keyed_draw_is_always_in_range(seed, n):
     s = {"rng": rng.seed_state(seed)}
     assert all(0 <= rng.randrange(s, n) < n for _ in range(5))
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(
     seed=st.integers(min_value=1 << 64, max_value=(1 << 257) - 1),
     n=st.sampled_from([2, 3, 6, 7, 52]),

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES, Problem, SheetError, TableResult
+from tests.examples import examples
 
 
 def option_variants(engine) -> list[dict | None]:
@@ -196,7 +197,7 @@ def test_schema_is_well_formed(game, players, options):
 
 
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
-@settings(SETTINGS, max_examples=80)
+@settings(SETTINGS, max_examples=examples(80))
 @given(data=st.data())
 def test_random_sheets_never_crash(game, players, options, data):
     """Schema sheets with garbage, missing and unknown fields, and random dicts."""
@@ -205,7 +206,7 @@ def test_random_sheets_never_crash(game, players, options, data):
 
 
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
-@settings(SETTINGS, max_examples=50)
+@settings(SETTINGS, max_examples=examples(50))
 @given(data=st.data())
 def test_plausible_sheets_pass_with_a_full_ranking_or_fail_cleanly(game, players, options, data):
     """Sheets with a plausible value in every field; one that passes ranks every seat."""
@@ -216,7 +217,7 @@ def test_plausible_sheets_pass_with_a_full_ranking_or_fail_cleanly(game, players
 
 
 @pytest.mark.parametrize(("game", "players", "options"), CASES)
-@settings(SETTINGS, max_examples=25)
+@settings(SETTINGS, max_examples=examples(25))
 @given(sheet=JSON_VALUES.filter(lambda v: not isinstance(v, dict)))
 def test_a_sheet_that_is_not_a_dict_is_a_problem(game, players, options, sheet):
     assert check(ENGINES[game], players, sheet, options) is None, "not a dict, yet accepted"

@@ -21,6 +21,7 @@ from games.terra_trumpf import (
     shipped_decks,
 )
 from games.terra_trumpf.engine import ranked_result
+from tests.examples import examples
 
 E = ENGINE
 
@@ -232,7 +233,7 @@ def test_four_players_and_more_may_mix_sets(players):
     assert s["in_play"] == cats
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(players=st.sampled_from([2, 3]), data=st.data())
 def test_random_draw_at_two_and_three_players_stays_in_one_set(players, data):
     seed = data.draw(st.integers(0, 10**6))

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from scoring.exchange.export import export_tournament
 from scoring.standings import selectors as standings_selectors
+from tests.examples import examples
 from tests.mirror.mirror_helpers import (
     approved_key,
     body,
@@ -251,7 +252,7 @@ def test_a_mirrored_tournament_is_read_only_online(client, organizer, other_user
     assert response.status_code == 403
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=20),

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from games import ENGINES
 from scoring.exchange.export import export_tournament
 from scoring.models import Submission
+from tests.examples import examples
 from tests.factories import TournamentFactory
 from tests.mirror.mirror_helpers import approved_key, body, envelope, play_digital_round
 from tests.mirror.test_mirror import post, public_state, standings_rows
@@ -155,7 +156,7 @@ def test_an_outcome_of_a_table_played_on_paper_is_still_checked_by_its_sheet(
     assert not MirroredTournament.objects.exists()
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     ranks=st.lists(st.integers(-1, 6), min_size=0, max_size=6),
     figures=st.lists(st.one_of(st.integers(-5, 40), st.floats(), st.text(max_size=3))),

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from scoring.season import services as series_services
 from scoring.season.models import Series
+from tests.examples import examples
 from tests.mirror.mirror_helpers import approved_key, body, laptop_tournament
 from tests.mirror.test_mirror import post
 from tournaments.mirror import publish, snapshot
@@ -162,7 +163,7 @@ def test_a_malformed_season_refuses_the_publication_and_changes_nothing(
         assert mirror.stored.get(name="season").content == stored
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     value=st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=5),

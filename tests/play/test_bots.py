@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from games import get_engine
 from scoring.models import Submission
+from tests.examples import examples
 from tests.factories import deal_secret, digital_table
 from tournaments.models import ClockActivation, Seat, TableAction
 from tournaments.play import bots, watch
@@ -336,7 +337,7 @@ def test_whatever_screen_number_a_move_carries_it_plays_at_most_once(organizer):
     round_life.round_start(round=rnd, by=organizer)
     engine = get_engine("trumpet")
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.one_of(st.integers(-5, 500).map(str), st.text(max_size=8), st.none()))
     def check(seen):
         state = state_of(table)

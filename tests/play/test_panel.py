@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import ENGINES
+from tests.examples import examples
 from tests.factories import digital_table
 from tournaments.models import Seat
 from tournaments.play import screen
@@ -165,7 +166,7 @@ PLAY = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     play=PLAY,
     language=st.sampled_from(["de", "en"]),

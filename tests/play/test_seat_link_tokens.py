@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import sheet_links
+from tests.examples import examples
 from tests.play.test_play import make_table
 from tournaments.models import Seat
 from tournaments.play import links
@@ -30,7 +31,9 @@ def no_broker(monkeypatch):
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(token=st.text(min_size=1, max_size=80))
 def test_any_string_resolves_to_nothing(organizer, token):
@@ -39,7 +42,9 @@ def test_any_string_resolves_to_nothing(organizer, token):
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(token=st.text(alphabet=URL_SAFE, min_size=1, max_size=60))
 def test_any_token_in_the_url_gets_a_clear_page(client, organizer, token):

@@ -13,6 +13,7 @@ from games import ENGINES
 from scoring.printing import fit
 from scoring.printing.fonts import register_fonts
 from scoring.printing.sheets import render_score_sheets
+from tests.examples import examples
 from tests.printing.test_print_layout import printed_in_full_or_cut
 from tests.scoring import pdf_layout
 
@@ -57,7 +58,7 @@ def test_a_name_too_long_for_any_row_keeps_its_end_so_alike_names_differ():
         assert len(lines) == 2 and lines[-1].startswith("…") and lines[-1].endswith(end)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     words=st.lists(
         st.text(alphabet="abcdefghijklmnopqrstuvwxyzäöüß-", min_size=1, max_size=14),

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import get_engine
+from tests.examples import examples
 from tests.factories import DIGITAL_GAMES, digital_table
 from tournaments.models import Table, TableAction
 from tournaments.play import bots
@@ -148,7 +149,7 @@ def test_any_step_number_shows_a_step_of_the_record(client, organizer):
     last = TableAction.objects.filter(table=table).count()
     url = reverse("table_review_public", args=[rnd.tournament.pk, 1, 1])
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.one_of(st.integers(-(10**6), 10**6).map(str), st.text(max_size=12)))
     def check(step):
         response = client.get(url, {"step": step})

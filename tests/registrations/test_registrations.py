@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tests.factories import seated_round
 from tournaments.models import Player, PlayerEvent, Round
 from tournaments.registrations import rules, selectors, services
@@ -133,7 +134,7 @@ def test_a_link_acts_only_for_its_own_registration(client, announced):
     assert "Bernd B." in page and "Anna" not in page
 
 
-@hsettings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@hsettings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
 @given(forged=st.text(min_size=0, max_size=80))
 def test_a_forged_link_is_refused_and_changes_nothing(client, announced, forged):
     if not Registration.objects.exists():
@@ -151,7 +152,7 @@ def test_a_forged_link_is_refused_and_changes_nothing(client, announced, forged)
     assert RegistrationEvent.objects.count() == 1
 
 
-@hsettings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@hsettings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     name=st.one_of(st.text(max_size=300), st.just("x" * 10_000), st.just("  ")),
     club=st.one_of(st.text(max_size=300), st.just("y" * 10_000)),
@@ -527,7 +528,7 @@ def test_a_tournament_without_announcement_has_no_registration_page(client, tour
 ACTIONS = ["registration_withdraw", "registration_check_in", "registration_change", "leave"]
 
 
-@hsettings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@hsettings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     steps=st.lists(
         st.tuples(st.integers(0, 3), st.sampled_from(ACTIONS), st.booleans()), max_size=8

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.scans.reader.locate import OUTERMOST, outermost
+from tests.examples import examples
 
 
 def sheet_squares(angle: float, inner: list[tuple[float, float]]):
@@ -23,7 +24,7 @@ def sheet_squares(angle: float, inner: list[tuple[float, float]]):
     return corners, [turn(u, v) for u, v in inner]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     angle=st.floats(0, 2 * math.pi),
     inner=st.lists(

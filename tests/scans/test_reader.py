@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from games import ENGINES
 from scoring.scans.reader import Limits, read_as, read_file, read_image
+from tests.examples import examples
 from tests.scans.corpus import Pen, as_scan, blank_sheet, layout_of, make_case, mark_sheet
 
 GAMES = sorted(ENGINES)
@@ -482,7 +483,7 @@ def sheets(draw):
     return game, n, truth, draw(st.integers(0, 2**32 - 1))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sheets())
 def test_values_marked_on_a_clean_print_are_read_back(sheet):
     game, n, truth, seed = sheet

@@ -11,6 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.standings.compute import compute_standings, prepare
+from tests.examples import examples
 from tournaments.points import get_scheme
 from tournaments.tiebreaks import head_to_head, opponents
 
@@ -211,7 +212,7 @@ def _without_bots(entry):
     }
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     tournaments(),
     st.sampled_from(["placement", "win_draw_loss", "figure"]),

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from games import get_engine
 from scoring import services
 from scoring.models import Submission
+from tests.examples import examples
 from tests.scoring.test_result_entry import NAMES, entry_url, make_table, make_tables, post_data
 from tournaments.models import Round
 
@@ -272,7 +273,7 @@ def quartett_sheets(draw):
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
 )

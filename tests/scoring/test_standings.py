@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.standings.compute import Row, compute_standings
+from tests.examples import examples
 from tournaments.points import PointsScheme
 
 NAMES = ["Anna", "Bert", "Cem", "Dora", "Emil", "Fay", "Gus"]
@@ -306,7 +307,7 @@ def tournaments(draw):
     return players, results, scheme, list(order)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(tournaments())
 def test_standings_are_a_ranking_of_all_players(case):
     players, results, scheme, order = case

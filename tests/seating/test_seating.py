@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments.seating import SeatingError, mixing_plan, mixing_round, plan_sizes, seat
 from tournaments.seating.designs import RESOLVABLE
 
@@ -443,7 +444,7 @@ def requests(draw):
     }
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
 def test_every_seating_is_valid(request_):
     try:

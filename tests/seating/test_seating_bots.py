@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments.seating import (
     SeatingError,
     add_late_arrival,
@@ -242,7 +243,7 @@ def _fits(m, allowed, preferred):
     return True
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bot_fields())
 def test_bot_tables_seat_everyone_once_with_the_fewest_bot_seats(r):
     n, allowed, preferred = len(r["players"]), r["allowed_sizes"], r["table_size"]
@@ -288,7 +289,7 @@ def test_bot_tables_seat_everyone_once_with_the_fewest_bot_seats(r):
         assert "repeat" in codes
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(bot_fields(), st.data())
 def test_a_drop_and_a_late_arrival_keep_everyone_seated_with_bots(r, data):
     assume(len(r["players"]) >= 2)  # the last player's drop leaves no round

@@ -9,6 +9,7 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments.seating import (
     SeatingError,
     add_late_arrival,
@@ -240,7 +241,7 @@ def check_fairness(request, answer):
 # ---------------------------------------------------------------- the properties
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields())
 def test_every_reason_is_true_and_small_tables_are_fair(request_):
     assume(_feasible(request_))
@@ -249,7 +250,7 @@ def test_every_reason_is_true_and_small_tables_are_fair(request_):
     check_fairness(request_, answer)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields(), st.data())
 def test_reasons_stay_true_after_a_drop_and_a_late_arrival(request_, data):
     assume(_feasible(request_))
@@ -276,7 +277,7 @@ def test_reasons_stay_true_after_a_drop_and_a_late_arrival(request_, data):
     assert 10_000 in {p for _n, t in late["tables"] for p in t} | set(late["byes"])
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields(), st.data())
 def test_reasons_stay_true_after_a_swap_and_a_move_by_hand(request_, data):
     # a change by hand takes the same path as a drop or a late arrival: the

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments.seating import SeatingError, seat
 
 
@@ -57,7 +58,7 @@ def seat_or_skip(req):
         return None
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(fields(), st.integers(0, 10**6))
 def test_spread_puts_one_of_the_top_players_at_the_head_of_every_table(field, seed):
     ratings, size, sizes, byes = field
@@ -94,7 +95,7 @@ def test_spread_puts_one_of_the_top_players_at_the_head_of_every_table(field, se
         )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(fields(), st.integers(0, 10**6))
 def test_swiss_by_rating_seats_neighbours_together_table_one_the_strongest(field, seed):
     ratings, size, sizes, byes = field

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tests.seating.test_seating_properties import _feasible, fields
 from tournaments.seating import SeatingError, add_late_arrival, reseat_after_drop, seat
 from tournaments.seating.reasons import CODES, PARAMS, problem
@@ -34,7 +35,7 @@ def assert_listed(answer) -> set[str]:
     return {r["code"] for r in items}
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields(), st.sampled_from(MODES), st.data())
 def test_every_reason_of_every_decision_is_listed(request_, mode, data):
     request_ = {**request_, "mode": mode}

@@ -11,6 +11,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tests.seating.test_seating_properties import _feasible, fields
 from tournaments.seating import (
     SeatingError,
@@ -93,7 +94,7 @@ def _check_words(found: list[dict], names: dict):
         assert "%(" not in t and "Unknown reason" not in t, t
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fields(), st.sampled_from(["swiss", "random", "rating_spread", "rating_swiss"]), st.data())
 def test_every_reason_the_package_gives_is_a_known_code_and_reads_whole(request_, mode, data):
     # the seating, then a drop, a late arrival and a move by hand: each answer's

@@ -11,6 +11,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments.player_import import HEADER_ALIASES, header_word, parse_players
 
 FIRST = ["Vorname", "First name", "firstname", "FIRST_NAME", "Given name", "Rufname"]
@@ -114,7 +115,7 @@ def test_a_column_named_twice_is_refused():
         unique_by=lambda p: (f"{p[0]} {p[1]}".casefold(), p[2].casefold()),
     ),
 )
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_any_header_spelling_and_order_reads_every_column(order, words, sep, people):
     lines = [sep.join(words[c] for c in order)]
     for first, last, club, rating, year in people:
@@ -133,7 +134,7 @@ def test_any_header_spelling_and_order_reads_every_column(order, words, sep, peo
     ),
     value=st.text(alphabet="abcxyz0123456789", min_size=1, max_size=8),
 )
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_an_unknown_header_is_named_and_its_cells_never_read_as_rating(unknown, value):
     rows, errors = parse_players(f"Vorname;Nachname;{unknown}\nAnna;Schmidt;{value}\n")
     assert [e.line for e in errors] == [1]

@@ -9,6 +9,7 @@ from django.urls import reverse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.examples import examples
 from tournaments import limits, services
 from tournaments.models import Player
 from tournaments.player_import import UnreadableFile, decode_upload, parse_players
@@ -98,7 +99,7 @@ def test_import_view_reads_utf16_and_cr_files(client, organizer, tournament):
 
 
 @given(st.binary(max_size=300))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_any_bytes_give_rows_or_errors_never_an_exception(raw):
     try:
         text = decode_upload(raw)

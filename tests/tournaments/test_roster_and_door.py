@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from scoring.season.standings import Event, Placing, season_standings
 from scoring.sheet_links import table_token
 from tests import concurrency
+from tests.examples import examples
 from tests.factories import PlayerFactory, seated_round
 from tournaments import selectors, services
 from tournaments.models import Bye, Player, Seat
@@ -92,7 +93,7 @@ def test_season_ties_are_listed_in_german_order():
 
 
 @given(st.permutations(NAMES))
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 def test_the_order_does_not_depend_on_the_order_people_were_added(names):
     events = [Event(k, [Placing(name, 1, 3)]) for k, name in enumerate(names)]
     assert [r.person for r in season_standings(events, scheme="points")] == GERMAN
@@ -140,7 +141,9 @@ class _Rollback(Exception):
     ),
 )
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 def test_add_all_links_exactly_the_players_the_roster_does_not_know(organizer, known, entries):
     try:
