@@ -1,9 +1,9 @@
 """How many examples a property test tries: ``examples(n)``.
 
 A full run (``make test``, CI) tries ``n``; ``make test-fast`` loads the
-Hypothesis profile ``quick`` (``HYPOTHESIS_PROFILE=quick``, registered in
-``tests/conftest.py``), which tries a quarter of that — at least 5, never
-more than ``n`` — so the quick loop still runs every property once over a
+Hypothesis profile ``quick`` (``--hypothesis-profile=quick``, registered in
+``tests/conftest.py``), which tries a quarter of that — at least 5, or ``n``
+when it is fewer — so the quick loop still runs every property over a
 spread of inputs and the full run keeps its depth. Hypothesis keeps the
 examples that failed before (``.hypothesis/``) and tries them first either way.
 """
