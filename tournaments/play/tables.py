@@ -43,7 +43,7 @@ from tournaments.services.deadlines import (
     check_before_time,
     db_now,
     db_now_sql,
-    lock_round_shared,
+    lock_table,
 )
 from tournaments.services.errors import ServiceError
 
@@ -244,7 +244,8 @@ def table_move(*, table: Table, seat: int, action: str, seen: int | None = None)
     refused, so the same move sent twice is applied once; other seats'
     moves in between don't matter (the engine judges the move). A seat the
     bot plays now is refused too."""
-    locked = _lock_table(table)
+    # the round shared (other tables' moves go on), the table exclusively
+    locked = lock_table(table)
     # the clock, the bot seats and the log's figures in one query for the
     # whole move (the refusals below, the action's number, the bots' wake-up)
     log_figures = _log_figures(locked, seat, seen)
@@ -288,12 +289,13 @@ def _log_figures(table: Table, seat: int, seen: int | None) -> dict:
             [seat, seen if seen is not None else 0, table.pk, table.pk],
         )
         count, last, mine, bot_bits, now = cursor.fetchone()
+    bot_bits = int(bot_bits)
     return {
         "count": count,
         "last": last,
         "mine": mine or 0,
         "next": 0 if last is None else last + 1,
-        "bots": {p for p in range(int(bot_bits).bit_length()) if int(bot_bits) >> p & 1},
+        "bots": {p for p in range(bot_bits.bit_length()) if bot_bits >> p & 1},
         "now": from_db(now),
     }
 
@@ -372,17 +374,8 @@ def send_bot_task(table_id: int, delay: float) -> None:
 def _lock_for_move(table: Table) -> Table:
     """The move's locks, refused with :class:`TimeIsUp` once the table's time
     is up (:func:`_check_clock`)."""
-    locked = _lock_table(table)
+    locked = lock_table(table)
     _check_clock(locked, db_now())
-    return locked
-
-
-def _lock_table(table: Table) -> Table:
-    """The round shared (other tables' moves go on), the table exclusively:
-    whether time was called is read under the locks."""
-    rnd = lock_round_shared(table.round_id)
-    locked = Table.objects.select_for_update().get(pk=table.pk)
-    locked.round = rnd
     return locked
 
 

@@ -92,11 +92,19 @@ def lock_before_time(table: Table, rnd: Round | None = None) -> Table:
     the round is running (or time was called for the round but this table has
     its own later deadline) — and the database clock is before the table's
     deadline (its own extension, else the round's). Returns the locked table."""
-    if rnd is None:  # ``rnd``: the round the caller holds already (lock_round_shared)
+    locked = lock_table(table, rnd)
+    check_before_time(locked, locked.round)
+    return locked
+
+
+def lock_table(table: Table, rnd: Round | None = None) -> Table:
+    """Inside a transaction: the table's round shared (:func:`lock_round_shared`;
+    ``rnd``: the round the caller holds already) and the table exclusively,
+    the round set on it. Whether time was called is read under the locks."""
+    if rnd is None:
         rnd = lock_round_shared(table.round_id)
     locked = Table.objects.select_for_update().get(pk=table.pk)
     locked.round = rnd
-    check_before_time(locked, rnd)
     return locked
 
 
