@@ -316,6 +316,136 @@ def test_a_moves_screens_never_wait_behind_a_rounds_redraw(monkeypatch):
     assert all("panel" in c.outbox for c in conns if c.table_id == 2)
 
 
+def test_a_move_at_a_table_waiting_for_the_rounds_redraw_is_drawn_at_once(monkeypatch):
+    """A resume changed every table's screens and the round's thread draws
+    them table by table: a move at a table still waiting its turn is drawn
+    at once in the moves' threads, while a move at the table being drawn
+    waits for that pass (its screens never overtake each other)."""
+    import threading
+
+    from tournaments.push import hub as hub_module
+
+    release = threading.Event()
+    order = []
+
+    def fake_in_thread(work, *args):
+        if work is hub_module.redraw.round_pass:
+            return [], {1, 2, 3}
+        table_id, conns = args
+        if threading.current_thread().name.startswith("push-round"):
+            release.wait(5)  # the round's redraw of a table: slow
+            order.append(f"round {table_id}")
+        else:
+            order.append(f"move {table_id}")
+        return [(c, "panel", "<section>", "v2") for c in conns]
+
+    monkeypatch.setattr(hub_module.redraw, "in_thread", fake_in_thread)
+
+    async def run():
+        hub = hub_module.Hub()
+        hub.listener = asyncio.get_running_loop().create_future()  # no bus here
+        conns = [
+            redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}{p}")
+            for t in (1, 2, 3)
+            for p in range(3)
+        ]
+        gens = [hub.stream(c) for c in conns]
+        for g in gens:
+            await g.__anext__()
+        for _ in range(300):  # the new streams' first screens
+            await asyncio.sleep(0.01)
+            if not hub.fresh and not hub.drawing and not hub.tasks:
+                break
+        order.clear()
+        hub.on_messages(["r:1"])
+        for _ in range(200):  # the round's thread is at its first table
+            await asyncio.sleep(0.01)
+            if hub.drawing:
+                break
+        drawing = set(hub.drawing)
+        hub.on_messages(["t:3", "t:1"])
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if "move 3" in order:
+                break
+        await asyncio.sleep(0.1)
+        meanwhile = list(order)
+        release.set()
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if not hub.drawing and not hub.tasks:
+                break
+        everything = list(order)
+        for g in gens:
+            await g.aclose()
+        return drawing, meanwhile, everything
+
+    drawing, meanwhile, everything = asyncio.run(run())
+    assert drawing == {1}, "the round's tables are drawn one at a time"
+    assert meanwhile == ["move 3"]
+    # table 1's move after the round's pass of table 1; every table drawn
+    assert everything.index("move 1") > everything.index("round 1")
+    assert {"round 1", "round 2", "move 1", "move 3"} <= set(everything)
+
+
+def test_a_rounds_redraw_gives_way_to_a_move_being_drawn(monkeypatch):
+    """While a move's screens are being drawn, the round's redraw of its
+    tables waits (a short while at most): the two share the process's
+    interpreter, and the move's screens are the ones a player waits for."""
+    import threading
+
+    from tournaments.push import hub as hub_module
+
+    move_drawing = threading.Event()
+    order = []
+
+    def fake_in_thread(work, *args):
+        if work is hub_module.redraw.round_pass:
+            return [], {1}
+        table_id, conns = args
+        if threading.current_thread().name.startswith("push-round"):
+            order.append(f"round {table_id}")
+        elif order == ["start"]:  # the move: 30 ms to draw
+            move_drawing.set()
+            time.sleep(0.03)
+            order.append(f"move {table_id}")
+        return [(c, "panel", "<section>", "v2") for c in conns]
+
+    monkeypatch.setattr(hub_module.redraw, "in_thread", fake_in_thread)
+    # the round waits as long as the move takes here (a busy machine's 30 ms
+    # may last longer than the product's cap)
+    monkeypatch.setattr(hub_module, "YIELD_TO_MOVES", 5.0)
+
+    async def run():
+        hub = hub_module.Hub()
+        hub.listener = asyncio.get_running_loop().create_future()  # no bus here
+        conns = [
+            redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}{p}")
+            for t in (1, 2)
+            for p in range(3)
+        ]
+        gens = [hub.stream(c) for c in conns]
+        for g in gens:
+            await g.__anext__()
+        for _ in range(300):  # the new streams' first screens
+            await asyncio.sleep(0.01)
+            if not hub.fresh and not hub.drawing and not hub.tasks:
+                break
+        order[:] = ["start"]
+        hub.on_messages(["t:2"])
+        await asyncio.to_thread(move_drawing.wait, 5)
+        hub.on_messages(["r:1"])
+        for _ in range(300):
+            await asyncio.sleep(0.01)
+            if "round 1" in order:
+                break
+        for g in gens:
+            await g.aclose()
+        return order[1:]
+
+    assert asyncio.run(run()) == ["move 2", "round 1"]
+
+
 # -- the signal ---------------------------------------------------------------------
 
 

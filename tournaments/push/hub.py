@@ -11,9 +11,10 @@ its own (one pass per table at a time, so a table's screens never overtake
 each other; changes that arrive meanwhile are drawn together in its next
 pass). A round's change (a pause, a resume, an extension, time called) goes
 to a thread of its own: first the round's clock, one small event shared by
-all its streams, then only the screens that really changed; a move's table
-never waits behind it, neither for its drawing nor for its sending (the
-clock wakes its streams a batch at a time).
+all its streams, then only the screens that really changed, table by table;
+a move's table never waits behind it, neither for its drawing nor for its
+sending (the clock wakes its streams a batch at a time, and a table counts
+as being drawn only while its pass runs, not while it waits its turn).
 
 Each stream ends after :data:`MAX_AGE` seconds (with a little jitter, so
 streams opened together do not reconnect together): the browser reconnects
@@ -48,6 +49,10 @@ GATHER = 0.01
 #: loop runs whatever else is ready, so a move's screens go out among a
 #: thousand streams' clocks instead of after them
 CLOCK_BATCH = 50
+#: seconds a round's redraw lets a table wait at most for the moves' passes:
+#: a table's pass of the round starts when no move's pass runs in this
+#: process (they share its interpreter) or after this long
+YIELD_TO_MOVES = 0.05
 
 
 class Hub:
@@ -67,6 +72,8 @@ class Hub:
         self.rounds_pool = ThreadPoolExecutor(1, thread_name_prefix="push-round")
         #: tables being redrawn now, and those changed meanwhile (→ the pool)
         self.drawing: set[int] = set()
+        #: the moves' passes (in ``pool``) running or waiting for a thread
+        self.moves_drawing = 0
         self.again: dict[int, ThreadPoolExecutor] = {}
         self.tasks: set[asyncio.Task] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -152,14 +159,34 @@ class Hub:
         round thread, each as soon as it is drawn."""
         conns = [c for r in rounds for c in self.by_round.get(r, ()) if not c.closed]
         done = await self._run(self.rounds_pool, redraw.round_pass, rounds, conns)
-        if done is not None:
-            events, moved = done
-            for start in range(0, len(events), CLOCK_BATCH):
-                if start:
-                    await asyncio.sleep(0)  # the woken streams write; a move's go among them
-                self._deliver(events[start : start + CLOCK_BATCH])
-            for table_id in moved:
-                self._start_table(table_id, self.rounds_pool)
+        if done is None:
+            return
+        events, moved = done
+        for start in range(0, len(events), CLOCK_BATCH):
+            if start:
+                await asyncio.sleep(0)  # the woken streams write; a move's go among them
+            self._deliver(events[start : start + CLOCK_BATCH])
+        # one table at a time, each counted as being drawn only while it is:
+        # a move at a table still waiting its turn is drawn at once by the
+        # moves' threads (its screens then show the round's change too), and
+        # only a move at the very table being drawn waits for that pass
+        for table_id in moved:
+            await self._after_moves()
+            if table_id in self.drawing:  # a move's pass: once more after it
+                self.again.setdefault(table_id, self.rounds_pool)
+                continue
+            self.drawing.add(table_id)
+            try:
+                await self._table(table_id, self.rounds_pool)
+            finally:
+                self._table_done(table_id)
+
+    async def _after_moves(self) -> None:
+        """Wait until no move's pass runs (at most :data:`YIELD_TO_MOVES`):
+        the round's screens give way to the moves' in the interpreter."""
+        until = time.monotonic() + YIELD_TO_MOVES
+        while self.moves_drawing and time.monotonic() < until:
+            await asyncio.sleep(0.002)
 
     def _start_table(self, table_id: int, pool) -> None:
         """Redraw a table's screens; one pass per table at a time, so its
@@ -184,8 +211,15 @@ class Hub:
 
     async def _table(self, table_id: int, pool) -> None:
         conns = [c for c in self.by_table.get(table_id, ()) if not c.closed]
-        if conns:
-            self._deliver(await self._run(pool, redraw.table_pass, table_id, conns) or [])
+        if not conns:
+            return
+        move = int(pool is self.pool)
+        self.moves_drawing += move
+        try:
+            events = await self._run(pool, redraw.table_pass, table_id, conns)
+        finally:
+            self.moves_drawing -= move
+        self._deliver(events or [])
 
     async def _run(self, pool, work, *args):
         try:
