@@ -236,10 +236,7 @@ def test_a_pause_reaches_every_open_stream_as_its_clock_before_any_redraw(organi
         gens = [hub.stream(c) for c in conns]
         for g in gens:
             assert (await g.__anext__()).startswith("retry:")
-        for _ in range(300):  # the new streams' first check (nothing to send)
-            await asyncio.sleep(0.01)
-            if not hub.fresh and not hub.drawing and not hub.tasks:
-                break
+        await settled(hub)  # the new streams' first check (nothing to send)
         assert delivered == []
         await asyncio.to_thread(round_life.round_pause, round=rnd, by=organizer)
         hub.on_messages([f"r:{rnd.pk}"])
@@ -256,6 +253,32 @@ def test_a_pause_reaches_every_open_stream_as_its_clock_before_any_redraw(organi
     assert sorted(id(c) for c, e in delivered if e == "clock") == sorted(id(c) for c in seats)
     assert [e for _c, e in delivered if e != "clock"] == []
     assert all(c.clock[0] == "paused" for c in seats)
+
+
+async def settled(hub, tries: int = 300) -> None:
+    """Until the hub draws nothing (new streams' first screens, changes),
+    ``tries`` × 10 ms at most."""
+    for _ in range(tries):
+        await asyncio.sleep(0.01)
+        if not hub.fresh and not hub.drawing and not hub.tasks:
+            return
+
+
+async def streams_on_tables(hub_module, tables):
+    """A hub without the bus and three seat streams on each of ``tables``
+    (round 1), opened and settled: (hub, connections, stream generators)."""
+    hub = hub_module.Hub()
+    hub.listener = asyncio.get_running_loop().create_future()  # no bus here
+    conns = [
+        redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}{p}")
+        for t in tables
+        for p in range(3)
+    ]
+    gens = [hub.stream(c) for c in conns]
+    for g in gens:
+        await g.__anext__()
+    await settled(hub)
+    return hub, conns, gens
 
 
 def test_a_moves_screens_never_wait_behind_a_rounds_redraw(monkeypatch):
@@ -280,20 +303,7 @@ def test_a_moves_screens_never_wait_behind_a_rounds_redraw(monkeypatch):
     monkeypatch.setattr(hub_module.redraw, "in_thread", fake_in_thread)
 
     async def run():
-        hub = hub_module.Hub()
-        hub.listener = asyncio.get_running_loop().create_future()  # no bus here
-        conns = [
-            redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}{p}")
-            for t in (1, 2)
-            for p in range(3)
-        ]
-        gens = [hub.stream(c) for c in conns]
-        for g in gens:
-            await g.__anext__()
-        for _ in range(300):  # the new streams' first screens
-            await asyncio.sleep(0.01)
-            if not hub.fresh and not hub.drawing and not hub.tasks:
-                break
+        hub, conns, gens = await streams_on_tables(hub_module, (1, 2))
         order.clear()
         for conn in conns:
             conn.version = "v1"
@@ -342,20 +352,7 @@ def test_a_move_at_a_table_waiting_for_the_rounds_redraw_is_drawn_at_once(monkey
     monkeypatch.setattr(hub_module.redraw, "in_thread", fake_in_thread)
 
     async def run():
-        hub = hub_module.Hub()
-        hub.listener = asyncio.get_running_loop().create_future()  # no bus here
-        conns = [
-            redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}{p}")
-            for t in (1, 2, 3)
-            for p in range(3)
-        ]
-        gens = [hub.stream(c) for c in conns]
-        for g in gens:
-            await g.__anext__()
-        for _ in range(300):  # the new streams' first screens
-            await asyncio.sleep(0.01)
-            if not hub.fresh and not hub.drawing and not hub.tasks:
-                break
+        hub, conns, gens = await streams_on_tables(hub_module, (1, 2, 3))
         order.clear()
         hub.on_messages(["r:1"])
         for _ in range(200):  # the round's thread is at its first table
@@ -371,10 +368,7 @@ def test_a_move_at_a_table_waiting_for_the_rounds_redraw_is_drawn_at_once(monkey
         await asyncio.sleep(0.1)
         meanwhile = list(order)
         release.set()
-        for _ in range(300):
-            await asyncio.sleep(0.01)
-            if not hub.drawing and not hub.tasks:
-                break
+        await settled(hub)
         everything = list(order)
         for g in gens:
             await g.aclose()
@@ -417,20 +411,7 @@ def test_a_rounds_redraw_gives_way_to_a_move_being_drawn(monkeypatch):
     monkeypatch.setattr(hub_module, "YIELD_TO_MOVES", 5.0)
 
     async def run():
-        hub = hub_module.Hub()
-        hub.listener = asyncio.get_running_loop().create_future()  # no bus here
-        conns = [
-            redraw.Conn(kind="seat", table_id=t, round_id=1, language="en", token=f"k{t}{p}")
-            for t in (1, 2)
-            for p in range(3)
-        ]
-        gens = [hub.stream(c) for c in conns]
-        for g in gens:
-            await g.__anext__()
-        for _ in range(300):  # the new streams' first screens
-            await asyncio.sleep(0.01)
-            if not hub.fresh and not hub.drawing and not hub.tasks:
-                break
+        hub, conns, gens = await streams_on_tables(hub_module, (1, 2))
         order[:] = ["start"]
         hub.on_messages(["t:2"])
         await asyncio.to_thread(move_drawing.wait, 5)
@@ -773,10 +754,7 @@ def test_a_moves_screens_go_out_among_a_rounds_clocks_not_after_all_of_them(monk
                         hub.on_messages(["t:7"])
 
         tasks = [asyncio.create_task(phone(i, hub.stream(c))) for i, c in enumerate(conns)]
-        for _ in range(500):  # the new streams' first screens
-            await asyncio.sleep(0.01)
-            if not hub.fresh and not hub.drawing and not hub.tasks:
-                break
+        await settled(hub, tries=500)  # the new streams' first screens
         for conn in conns:
             conn.version, conn.clock = "v1", ("running",)
         sent.clear()
